@@ -1,0 +1,31 @@
+// Shared jest settings: TypeScript through @swc/jest as native ESM (run with
+// --experimental-vm-modules), workspace packages mapped to their sources so tests
+// never need a build.
+const path = require('node:path');
+const root = __dirname;
+
+module.exports = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'es6' },
+      },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/'],
+  moduleNameMapper: {
+    '^@forge-httpd/(identity|storage|cob|diff|api-types)$': path.join(root, 'libs/$1/src/index.ts'),
+    '^@forge-httpd/tools$': path.join(root, 'tools/src/builder/index.ts'),
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['**/*.spec.ts'],
+  testTimeout: 30000,
+};
