@@ -1,16 +1,64 @@
+#!/usr/bin/env node
+// forge-httpd command line: parse flags and environment once, then serve (bootstrap only).
 import 'reflect-metadata';
-import { Controller, Get, Injectable, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { homedir } from 'node:os';
+import { parseCommandLine, USAGE } from './config/command-line.js';
+import { demoCacheRoot, ensureDemoHome } from './config/demo-home.js';
+import { formatListenAddress } from './config/listen-address.js';
+import { resolveServerConfig } from './config/resolve-config.js';
+import type { ServerConfig } from './config/server-config.js';
+import { readServerVersion } from './config/version.js';
+import { startServer } from './server.js';
 
-@Injectable()
-class S { hi() { return { ok: true }; } }
-@Controller()
-class C { constructor(private readonly s: S) {} @Get() get() { return this.s.hi(); } }
-@Module({ controllers: [C], providers: [S] })
-class M {}
-const app = await NestFactory.create<NestFastifyApplication>(M, new FastifyAdapter(), { logger: false });
-await app.listen(18080, '127.0.0.1');
-const r = await fetch('http://127.0.0.1:18080/');
-console.log(r.status, await r.text());
-await app.close();
+const log = (message: string): void => {
+  process.stderr.write(`forge-httpd: ${message}\n`);
+};
+
+async function configure(args: readonly string[]): Promise<ServerConfig | null> {
+  const version = readServerVersion();
+  const commandLine = parseCommandLine(args);
+  if (commandLine.action === 'help') {
+    process.stdout.write(USAGE);
+    return null;
+  }
+  if (commandLine.action === 'version') {
+    process.stdout.write(`forge-httpd ${version}\n`);
+    return null;
+  }
+  const userHome = homedir();
+  return resolveServerConfig({
+    options: commandLine.options,
+    env: process.env,
+    userHome,
+    cwd: process.cwd(),
+    version,
+    ensureDemoHome: (flavour) =>
+      ensureDemoHome({ cacheRoot: demoCacheRoot(process.env, userHome), version, flavour, log }),
+  });
+}
+
+async function main(): Promise<void> {
+  const config = await configure(process.argv.slice(2));
+  if (config === null) return;
+  const server = await startServer({ config, logger: ['error', 'warn'], log });
+  log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
+  const stop = (): void => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // SIGHUP re-reads config.json's web section at once (Part A); requests also notice changes by stat.
+  process.on('SIGHUP', () => server.home.reloadWebConfig());
+}
+
+main().catch((error: unknown) => {
+  if ((error as { code?: unknown }).code === 'USAGE') {
+    process.stderr.write(`forge-httpd: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  log(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

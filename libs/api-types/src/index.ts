@@ -1,1 +1,25 @@
-export const LIBRARY_NAME = '@forge-httpd/api-types';
+// The wire contract of forge-httpd: types only, no runtime code, no imports from other packages.
+export type { ErrorBody, TooLargeBody } from './error.js';
+export type { ApiInfo, ApiV1Info, InfoLink, NodeStats, RootInfo } from './info.js';
+export type {
+  NodeIdentity,
+  NodeInfo,
+  NodeInventory,
+  NodeState,
+  RepoPolicy,
+  SeedingPolicy,
+  SeedingScope,
+} from './node.js';
+export type {
+  DelegateRef,
+  IssueCounts,
+  OtherPayloadEntry,
+  PatchCounts,
+  ProjectMeta,
+  ProjectPayload,
+  ProjectPayloadEntry,
+  RepoInfo,
+  RepoRefs,
+  RepoSearchResult,
+  RepoTag,
+} from './repo.js';

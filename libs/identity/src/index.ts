@@ -1,1 +1,29 @@
-export const LIBRARY_NAME = '@forge-httpd/identity';
+export type { Did, Nid, Rid } from './brands.js';
+export {
+  CanonicalJsonError,
+  InvalidDidError,
+  InvalidMultibaseError,
+  InvalidNidError,
+  InvalidRidError,
+  InvalidSshKeyError,
+  InvalidSshSignatureError,
+} from './errors.js';
+export { decodeMultibase, encodeMultibase } from './multibase.js';
+export { nidFromPublicKey, parseNid, publicKeyFromNid } from './nid.js';
+export { didFromNid, nidFromDid, parseDid } from './did.js';
+export { compareRids, oidHexFromRid, parseRid, ridDirectoryName, ridFromOid } from './rid.js';
+export { keyPairFromSeed, signBytes, verifySignature } from './key-pair.js';
+export type { KeyPair } from './key-pair.js';
+export {
+  formatSshPublicKey,
+  parseSshPublicKeyBlob,
+  parseSshPublicKeyLine,
+  sshFingerprint,
+  sshPublicKeyBlob,
+} from './ssh-public-key.js';
+export { decodeOpenSshPrivateKey, encodeOpenSshPrivateKey } from './openssh-private-key.js';
+export { armorSshSignature, parseSshSignatureArmor } from './ssh-signature.js';
+export type { SshSignature } from './ssh-signature.js';
+export { canonicalJson } from './canonical-json.js';
+export type { JsonValue } from './canonical-json.js';
+export { readNodePublicKey, writeKeyFiles } from './key-files.js';

@@ -1,1 +1,96 @@
-export const LIBRARY_NAME = '@forge-httpd/storage';
+// git (libs/storage/src/git)
+export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/oid.js';
+export type { Oid } from './git/oid.js';
+export { GitCommandError, GitObjectFormatError, InvalidRefNameError } from './git/errors.js';
+export type { GitObjectType } from './git/object-type.js';
+export type { GitSignature } from './git/signature.js';
+export type { GitHeader } from './git/object-headers.js';
+export { hashObject } from './git/hash-object.js';
+export { writeObject } from './git/write-object.js';
+export { serializeTree } from './git/serialize-tree.js';
+export type { TreeEntryInput, TreeEntryMode } from './git/serialize-tree.js';
+export { serializeCommit } from './git/serialize-commit.js';
+export type { CommitInput } from './git/serialize-commit.js';
+export { serializeTag } from './git/serialize-tag.js';
+export type { TagInput } from './git/serialize-tag.js';
+export { initBareRepository } from './git/init-bare-repository.js';
+export type { InitBareOptions } from './git/init-bare-repository.js';
+export { updateRefs } from './git/update-refs.js';
+export type { RefUpdate } from './git/update-refs.js';
+export { repackRepository } from './git/repack-repository.js';
+export { openGitRepository } from './git/open-git-repository.js';
+export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';
+export type {
+  Contributor,
+  DiffPatch,
+  DiffPatchOptions,
+  GitRepository,
+  RefEntry,
+  WalkCommitsOptions,
+} from './git/git-repository.js';
+export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
+export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
+export { parseCommit } from './git/parse-commit.js';
+export { parseTree } from './git/parse-tree.js';
+// end git
+// home (libs/storage/src/{home,repository,identity-doc,sigrefs,db,socket,config})
+export { FLAVOURS, cobTypeName, isFlavour, payloadId } from './home/flavour.js';
+export type { Flavour } from './home/flavour.js';
+export {
+  createCobCacheDatabase,
+  createNodeDatabase,
+  createNotificationsDatabase,
+  createPoliciesDatabase,
+} from './db/create-databases.js';
+export type { WritableDatabase } from './db/create-databases.js';
+export {
+  insertAddress,
+  insertFollowPolicy,
+  insertNode,
+  insertRouting,
+  insertSeedingPolicy,
+} from './db/row-writers.js';
+export type { AddressRow, FollowPolicyRow, NodeRow, RoutingRow } from './db/row-writers.js';
+export { DEFAULT_SEEDING_POLICY } from './db/seeding-policy.js';
+export type { SeedingPolicy, SeedingScope } from './db/seeding-policy.js';
+export { NodeDatabase } from './db/node-database.js';
+export { PoliciesDatabase } from './db/policies-database.js';
+export type { SeedingPolicyEntry } from './db/policies-database.js';
+export { resolveAlias } from './db/resolve-alias.js';
+export { ConfigInvalidError } from './config/errors.js';
+export { parseProfileConfig, parseWebConfig } from './config/profile-config.js';
+export type { ProfileConfig, WebConfig } from './config/profile-config.js';
+export { DEFAULT_PREFERRED_SEEDS, formatProfileConfig } from './config/format-profile-config.js';
+export type { ProfileConfigOptions } from './config/format-profile-config.js';
+export { WebConfigWatcher } from './config/web-config-watcher.js';
+export type { ConfigLogger } from './config/web-config-watcher.js';
+export { ControlSocketClient } from './socket/control-socket-client.js';
+export {
+  SIGREFS_PARENT_REF,
+  SIGREFS_REF,
+  compareRefNames,
+  formatSignedRefs,
+  parseSignedRefsBlob,
+} from './sigrefs/format-signed-refs.js';
+export { writeSignedRefs } from './sigrefs/write-signed-refs.js';
+export type { WriteSignedRefsOptions } from './sigrefs/write-signed-refs.js';
+export { readSignedRefs } from './sigrefs/read-signed-refs.js';
+export type { SignedRefs, SignedRefsTarget } from './sigrefs/read-signed-refs.js';
+export { IdentityDocumentError, parseIdentityDocument } from './identity-doc/identity-document.js';
+export type { IdentityDocument, Visibility } from './identity-doc/identity-document.js';
+export { IDENTITY_DOC_PATH, IDENTITY_REF, loadIdentityDocument } from './identity-doc/load-identity-document.js';
+export { parseCanonicalRefsPayload, parseProjectPayload } from './identity-doc/payloads.js';
+export type { CanonicalRefsPayload, ProjectPayload } from './identity-doc/payloads.js';
+export { RepositoryHeadError } from './repository/errors.js';
+export { computeQuorumHead } from './repository/quorum-head.js';
+export type { QuorumInput } from './repository/quorum-head.js';
+export { compileRefGlob } from './repository/ref-glob.js';
+export type { CanonicalRefs, CanonicalTag } from './repository/canonical-refs.js';
+export type { RemoteRefs } from './repository/remotes.js';
+export { StoredRepository } from './repository/stored-repository.js';
+export type { RepositoryHead } from './repository/stored-repository.js';
+export { HomeInvalidError } from './home/errors.js';
+export { Storage } from './home/storage.js';
+export { openNodeHome } from './home/open-node-home.js';
+export type { NodeHome, OpenNodeHomeOptions } from './home/open-node-home.js';
+// end home

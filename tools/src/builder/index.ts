@@ -1,1 +1,2 @@
-export const BUILDER = 'builder';
+export { buildHeartwoodHome } from './heartwood-recipe.js';
+export type { HeartwoodHome } from './heartwood-recipe.js';

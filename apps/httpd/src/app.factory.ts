@@ -1,0 +1,41 @@
+import { type LoggerService, type LogLevel, RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module.js';
+import { INFO_PATHS } from './info/info.controller.js';
+import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
+import type { PlatformOptions } from './platform/platform.module.js';
+
+/** Every feature route lives under this prefix (api.md `{base_url}`, B §2.1). */
+export const API_PREFIX = 'api/v1';
+
+/** The informational routes outside the prefix (`/`, `/api`, `/api/v1` itself). */
+const UNPREFIXED_ROUTES = Object.values(INFO_PATHS).map((path) => ({ path, method: RequestMethod.GET }));
+
+/** Options of {@link createApp}. */
+export interface CreateAppOptions extends PlatformOptions {
+  /** Nest logger: levels to print, a logger, or false for silence (tests). */
+  logger: LoggerService | LogLevel[] | false;
+}
+
+/**
+ * Builds and initialises the Nest application on Fastify, routes registered, not yet listening.
+ * Shared by `main.ts` and the e2e tests so both run exactly the same server.
+ */
+export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: false,
+    // `/tree/{sha}` and `/tree/{sha}/` are different routes (B §2.1); long ids reach the pipes.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16384 },
+    frameworkErrors: frameworkErrorHandler,
+  });
+  installHttpHooks(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot({ config: options.config, home: options.home }),
+    adapter,
+    { logger: options.logger, abortOnError: false },
+  );
+  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
+  await app.init();
+  return app;
+}

@@ -1,0 +1,28 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DelegatesModule } from './delegates/delegates.module.js';
+import { InfoModule } from './info/info.module.js';
+import { NodeModule } from './node/node.module.js';
+import { NodesModule } from './nodes/nodes.module.js';
+import { PlatformModule, type PlatformOptions } from './platform/platform.module.js';
+import { ReposModule } from './repos/repos.module.js';
+// Feature modules: add one import line above and one entry in `imports` below.
+
+/**
+ * The application: feature modules are listed statically; {@link AppModule.forRoot} adds the
+ * global platform bound to one config and node home.
+ */
+@Module({
+  imports: [
+    InfoModule,
+    NodeModule,
+    NodesModule,
+    ReposModule,
+    DelegatesModule,
+  ],
+})
+export class AppModule {
+  /** The application bound to a validated config and an opened node home. */
+  static forRoot(options: PlatformOptions): DynamicModule {
+    return { module: AppModule, imports: [PlatformModule.forRoot(options)] };
+  }
+}

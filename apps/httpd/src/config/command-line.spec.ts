@@ -1,0 +1,44 @@
+import { parseCommandLine } from './command-line.js';
+import { parseListenAddress } from './listen-address.js';
+
+describe('parseCommandLine', () => {
+  it('reads the serve flags', () => {
+    expect(parseCommandLine(['--home', '/h', '--listen', '0.0.0.0:9', '--flavour', 'radicle'])).toEqual({
+      action: 'serve',
+      options: { home: '/h', listen: '0.0.0.0:9', flavour: 'radicle' },
+    });
+    expect(parseCommandLine(['--home=/x'])).toEqual({ action: 'serve', options: { home: '/x' } });
+    expect(parseCommandLine([])).toEqual({ action: 'serve', options: {} });
+  });
+
+  it.each([[['--help']], [['-h']], [['--home', '/h', '--help']]])('asks for help with %j', (args) => {
+    expect(parseCommandLine(args)).toEqual({ action: 'help' });
+  });
+
+  it.each([[['--version']], [['-V']]])('asks for the version with %j', (args) => {
+    expect(parseCommandLine(args)).toEqual({ action: 'version' });
+  });
+
+  it.each([[['--nope']], [['positional']], [['--home']], [['-x']], [['--help=yes']]])(
+    'rejects %j with a usage error',
+    (args) => {
+      expect(() => parseCommandLine(args)).toThrow(expect.objectContaining({ code: 'USAGE' }));
+    },
+  );
+});
+
+describe('parseListenAddress', () => {
+  it.each([
+    ['127.0.0.1:8080', { kind: 'tcp', host: '127.0.0.1', port: 8080 }],
+    ['localhost:0', { kind: 'tcp', host: 'localhost', port: 0 }],
+    ['[::1]:80', { kind: 'tcp', host: '::1', port: 80 }],
+    ['/tmp/x.sock', { kind: 'unix', path: '/tmp/x.sock' }],
+    ['./x.sock', { kind: 'unix', path: '/work/x.sock' }],
+  ])('parses %j', (text, expected) => {
+    expect(parseListenAddress(text, '/work')).toEqual(expected);
+  });
+
+  it.each(['8080', 'host', 'host:99999', ':80', 'host:-1', ''])('rejects %j', (text) => {
+    expect(() => parseListenAddress(text, '/work')).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+});

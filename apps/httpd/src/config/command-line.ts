@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from './usage-error.js';
+
+/** The flags given on the command line, before environment and defaults are applied. */
+export interface CommandLineOptions {
+  home?: string;
+  listen?: string;
+  flavour?: string;
+}
+
+/** What the command line asks for. */
+export type CommandLine =
+  | { action: 'serve'; options: CommandLineOptions }
+  | { action: 'help' }
+  | { action: 'version' };
+
+/** The usage text printed by `--help` and after a usage error. */
+export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour forge|radicle]
+       forge-httpd --help | --version
+
+Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
+
+Options:
+  --home DIR         node home to serve (default: $FORGE_HOME, then $RAD_HOME with
+                     --flavour radicle, then ~/.radicle if it exists, else a generated demo home)
+  --listen ADDRESS   HOST:PORT or a Unix socket path (default: $FORGE_LISTEN or 127.0.0.1:8080)
+  --flavour NAME     forge (default) or radicle: protocol identifiers xyz.<NAME>.*
+  -h, --help         print this help and exit
+  -V, --version      print the version and exit
+
+Environment:
+  FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN
+`;
+
+/**
+ * Parses the command-line arguments (without `node` and the script).
+ * @throws UsageError for an unknown flag, a positional argument or a missing value
+ */
+export function parseCommandLine(args: readonly string[]): CommandLine {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        home: { type: 'string' },
+        listen: { type: 'string' },
+        flavour: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+      },
+    }));
+  } catch (error) {
+    // parseArgs messages name the offending argument only; they carry no paths.
+    throw new UsageError(error instanceof Error ? error.message : 'Invalid arguments');
+  }
+  if (values['help'] === true) return { action: 'help' };
+  if (values['version'] === true) return { action: 'version' };
+  return { action: 'serve', options: pickStrings(values) };
+}
+
+function pickStrings(values: Record<string, string | boolean | undefined>): CommandLineOptions {
+  const options: CommandLineOptions = {};
+  for (const key of ['home', 'listen', 'flavour'] as const) {
+    const value = values[key];
+    if (typeof value === 'string') options[key] = value;
+  }
+  return options;
+}

@@ -1,0 +1,98 @@
+import { jest } from '@jest/globals';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ConfigSources, resolveServerConfig } from './resolve-config.js';
+
+let userHome: string;
+
+beforeAll(async () => {
+  userHome = await mkdtemp(join(tmpdir(), 'forge-'));
+});
+
+afterAll(async () => {
+  await rm(userHome, { recursive: true, force: true });
+});
+
+function sources(overrides: Partial<ConfigSources>): ConfigSources {
+  return {
+    options: {},
+    env: {},
+    userHome,
+    cwd: '/work',
+    version: '1.2.3',
+    ensureDemoHome: (flavour) => Promise.resolve(`/cache/demo-${flavour}`),
+    ...overrides,
+  };
+}
+
+describe('resolveServerConfig', () => {
+  it('defaults to the demo home, forge flavour, 127.0.0.1:8080 and the home socket', async () => {
+    const config = await resolveServerConfig(sources({}));
+    expect(config).toMatchObject({
+      home: '/cache/demo-forge',
+      homeSource: 'demo',
+      flavour: 'forge',
+      socketPath: '/cache/demo-forge/node/control.sock',
+      listen: { kind: 'tcp', host: '127.0.0.1', port: 8080 },
+      version: '1.2.3',
+    });
+  });
+
+  it('prefers --home over FORGE_HOME and RAD_HOME, resolved against the working directory', async () => {
+    const env = { FORGE_HOME: '/forge', RAD_HOME: '/rad' };
+    const config = await resolveServerConfig(sources({ options: { home: 'h' }, env }));
+    expect(config).toMatchObject({ home: '/work/h', homeSource: 'flag' });
+  });
+
+  it('uses FORGE_HOME before RAD_HOME', async () => {
+    const env = { FORGE_HOME: '/forge', RAD_HOME: '/rad' };
+    const config = await resolveServerConfig(sources({ options: { flavour: 'radicle' }, env }));
+    expect(config).toMatchObject({ home: '/forge', homeSource: 'FORGE_HOME' });
+  });
+
+  it('uses RAD_HOME only with the radicle flavour', async () => {
+    const env = { RAD_HOME: '/rad' };
+    expect(await resolveServerConfig(sources({ options: { flavour: 'radicle' }, env }))).toMatchObject({
+      home: '/rad',
+      homeSource: 'RAD_HOME',
+    });
+    expect(await resolveServerConfig(sources({ env }))).toMatchObject({ homeSource: 'demo' });
+  });
+
+  it('uses ~/.radicle when it holds a config.json', async () => {
+    await mkdir(join(userHome, '.radicle'));
+    await writeFile(join(userHome, '.radicle', 'config.json'), '{}');
+    try {
+      expect(await resolveServerConfig(sources({}))).toMatchObject({
+        home: join(userHome, '.radicle'),
+        homeSource: 'default',
+      });
+    } finally {
+      await rm(join(userHome, '.radicle'), { recursive: true });
+    }
+  });
+
+  it('takes RAD_SOCKET and FORGE_LISTEN from the environment', async () => {
+    const env = { RAD_SOCKET: 'sock', FORGE_LISTEN: '/run/forge.sock', FORGE_HOME: '/h' };
+    expect(await resolveServerConfig(sources({ env }))).toMatchObject({
+      socketPath: '/work/sock',
+      listen: { kind: 'unix', path: '/run/forge.sock' },
+    });
+  });
+
+  it('rejects an unknown flavour before generating any demo home', async () => {
+    const ensureDemoHome = jest.fn(() => Promise.resolve('/never'));
+    await expect(resolveServerConfig(sources({ options: { flavour: 'git' }, ensureDemoHome }))).rejects.toThrow(
+      'Invalid --flavour: expected forge or radicle',
+    );
+    expect(ensureDemoHome).not.toHaveBeenCalled();
+  });
+
+  it('rejects a Unix socket path too long for sockaddr_un', async () => {
+    const listen = `/${'x'.repeat(120)}`;
+    await expect(resolveServerConfig(sources({ options: { listen } }))).rejects.toThrow(
+      expect.objectContaining({ code: 'USAGE' }),
+    );
+  });
+});

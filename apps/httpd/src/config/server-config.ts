@@ -1,0 +1,97 @@
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+  validateSync,
+  type ValidationError,
+} from 'class-validator';
+import { FLAVOURS, type Flavour } from '@forge-httpd/storage';
+import type { ListenAddress } from './listen-address.js';
+import { UsageError } from './usage-error.js';
+
+/** Where the served home came from, for the startup log. */
+export type HomeSource = 'flag' | 'FORGE_HOME' | 'RAD_HOME' | 'default' | 'demo';
+
+const HOME_SOURCES: readonly HomeSource[] = ['flag', 'FORGE_HOME', 'RAD_HOME', 'default', 'demo'];
+const ABSOLUTE_PATH = /^\//;
+
+class TcpListen {
+  readonly kind = 'tcp' as const;
+  @IsString() @IsNotEmpty() readonly host: string;
+  @IsInt() @Min(0) @Max(65535) readonly port: number;
+
+  constructor(host: string, port: number) {
+    this.host = host;
+    this.port = port;
+  }
+}
+
+class UnixListen {
+  readonly kind = 'unix' as const;
+  // sockaddr_un holds 108 bytes including the terminating NUL.
+  @Matches(ABSOLUTE_PATH) @MaxLength(107) readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+}
+
+/** The fields a {@link ServerConfig} is made of. */
+export interface ServerConfigFields {
+  home: string;
+  homeSource: HomeSource;
+  flavour: string;
+  socketPath: string;
+  listen: ListenAddress;
+  version: string;
+}
+
+/**
+ * The server's whole configuration, resolved once at startup from flags, environment and
+ * defaults (see `resolveServerConfig`) and validated by {@link ServerConfig.create}.
+ */
+export class ServerConfig {
+  @Matches(ABSOLUTE_PATH, { message: 'home must be an absolute path' }) readonly home: string;
+  @IsIn(HOME_SOURCES) readonly homeSource: HomeSource;
+  @IsIn(FLAVOURS, { message: 'Invalid --flavour: expected forge or radicle' })
+  readonly flavour: Flavour;
+  @Matches(ABSOLUTE_PATH, { message: 'socket path must be absolute' }) readonly socketPath: string;
+  @ValidateNested() readonly listen: ListenAddress;
+  @IsString() @IsNotEmpty() readonly version: string;
+
+  private constructor(fields: ServerConfigFields) {
+    this.home = fields.home;
+    this.homeSource = fields.homeSource;
+    this.flavour = fields.flavour as Flavour;
+    this.socketPath = fields.socketPath;
+    this.listen =
+      fields.listen.kind === 'tcp'
+        ? new TcpListen(fields.listen.host, fields.listen.port)
+        : new UnixListen(fields.listen.path);
+    this.version = fields.version;
+  }
+
+  /**
+   * Builds and validates a configuration.
+   * @throws UsageError listing every constraint that failed
+   */
+  static create(fields: ServerConfigFields): ServerConfig {
+    const config = new ServerConfig(fields);
+    const errors = validateSync(config, { forbidUnknownValues: true });
+    if (errors.length > 0) throw new UsageError(describeErrors(errors).join('; '));
+    return config;
+  }
+}
+
+function describeErrors(errors: readonly ValidationError[], prefix = ''): string[] {
+  return errors.flatMap((error) => [
+    ...Object.values(error.constraints ?? {}).map((text) => `${prefix}${text}`),
+    ...describeErrors(error.children ?? [], `${prefix}${error.property}.`),
+  ]);
+}

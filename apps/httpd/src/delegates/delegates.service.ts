@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { RepoInfo } from '@forge-httpd/api-types';
+import type { Did } from '@forge-httpd/identity';
+import { collectPage } from '../platform/pagination.js';
+import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepoInfoService } from '../repos/repo-info.service.js';
+import { DEFAULT_PER_PAGE, type ListReposQuery, ReposService } from '../repos/repos.service.js';
+
+/** `GET /delegates/{did}/repos` (api.md 24, B §5.24). */
+@Injectable()
+export class DelegatesService {
+  constructor(
+    private readonly repos: ReposService,
+    private readonly access: RepositoryAccess,
+    private readonly repoInfo: RepoInfoService,
+  ) {}
+
+  /** Public repositories delegated to `did`; no seeding filter; perPage 10 in both modes. */
+  async delegateRepos(did: Did, query: ListReposQuery): Promise<RepoInfo[]> {
+    const rids = await this.repos.candidates(query.show ?? 'pinned');
+    const page = { page: query.page ?? 0, perPage: query.perPage ?? DEFAULT_PER_PAGE };
+    return collectPage(rids, page, async (rid) => {
+      const repository = await this.access.tryOpenPublic(rid);
+      if (repository === null) return null;
+      const document = await repository.identityDocument().catch(() => null);
+      if (document === null || !document.delegates.includes(did)) return null;
+      return this.repoInfo.tryRepoInfo(repository);
+    });
+  }
+}

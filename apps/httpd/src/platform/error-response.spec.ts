@@ -1,0 +1,50 @@
+import { NotFoundException } from '@nestjs/common';
+import { toErrorResponse } from './error-response.js';
+
+class CodedError extends Error {
+  constructor(readonly code: string, message = 'detail /secret/path') {
+    super(message);
+  }
+}
+
+describe('toErrorResponse', () => {
+  it('maps *_NOT_FOUND codes to the fixed 404 body', () => {
+    expect(toErrorResponse(new CodedError('COMMIT_NOT_FOUND'))).toEqual({
+      status: 404,
+      body: { error: 'Not Found', code: 404 },
+      headers: {},
+      unexpected: false,
+    });
+  });
+
+  it('maps INVALID_* codes to 400 with the error message', () => {
+    const response = toErrorResponse(new CodedError('INVALID_RID', 'Invalid rid: expected rad:z…'));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid rid: expected rad:z…', code: 400 });
+  });
+
+  it('maps *_TOO_LARGE codes to 413 [] with no-cache', () => {
+    expect(toErrorResponse(new CodedError('BLOB_TOO_LARGE'))).toEqual({
+      status: 413,
+      body: [],
+      headers: { 'cache-control': 'no-cache' },
+      unexpected: false,
+    });
+  });
+
+  it('maps Nest 404 exceptions to the fixed 404 body', () => {
+    expect(toErrorResponse(new NotFoundException('Cannot GET /x')).body).toEqual({ error: 'Not Found', code: 404 });
+  });
+
+  it.each([new CodedError('GIT_COMMAND_FAILED'), new Error('boom'), 'string', null, undefined, { code: 42 }])(
+    'maps anything else (%p) to a generic 500 marked unexpected',
+    (exception) => {
+      expect(toErrorResponse(exception)).toEqual({
+        status: 500,
+        body: { error: 'Internal Server Error', code: 500 },
+        headers: {},
+        unexpected: true,
+      });
+    },
+  );
+});

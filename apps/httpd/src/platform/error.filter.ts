@@ -1,0 +1,27 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorResponse } from './error-response.js';
+
+/**
+ * The one global exception filter: typed domain errors become their status and the exact
+ * bodies of behaviour.md Part A; an unexpected error becomes a generic 500 and is logged once,
+ * with its detail, here and nowhere else.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('forge-httpd');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const response = toErrorResponse(exception);
+    if (response.unexpected) {
+      const request = http.getRequest<FastifyRequest>();
+      const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+      this.logger.error(`${request.method} ${request.url} failed: ${detail}`);
+    }
+    // Caching headers describe successful answers only (B §2.2).
+    reply.removeHeader('cache-control');
+    reply.code(response.status).headers(response.headers).send(response.body);
+  }
+}

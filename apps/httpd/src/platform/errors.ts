@@ -1,0 +1,35 @@
+/**
+ * Errors raised by the app itself. Like library errors they carry a `code` that the global
+ * filter maps to a status (ARCHITECTURE.md "Errors").
+ */
+
+/** The repository is absent or private; both answer the same 404. */
+export class RepoNotFoundError extends Error {
+  readonly code = 'REPO_NOT_FOUND';
+
+  constructor() {
+    super('repository not found');
+    this.name = 'RepoNotFoundError';
+  }
+}
+
+/** A path or query parameter is malformed; the message names it and is client-safe. */
+export class InvalidParameterError extends Error {
+  readonly code = 'INVALID_PARAMETER';
+
+  /** @param message - e.g. `Invalid perPage: expected a non-negative integer` */
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidParameterError';
+  }
+}
+
+/** A blob or readme is above the served size; answered 413 `[]` with `no-cache` (api.md 17). */
+export class TooLargeError extends Error {
+  readonly code = 'BLOB_TOO_LARGE';
+
+  constructor() {
+    super('blob too large');
+    this.name = 'TooLargeError';
+  }
+}

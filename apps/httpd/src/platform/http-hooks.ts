@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { plainErrorBody } from './error-response.js';
+
+/** CORS headers on every answer (behaviour.md B §2.3, tower-http CorsLayer). */
+const CORS_VARY = ['origin', 'access-control-request-method', 'access-control-request-headers'];
+
+/** Extra headers of the answer to any OPTIONS request (B §2.3). */
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '86400',
+} as const;
+
+/** Turns a registered route pattern (`/a/:id/*`) into a regular expression over request paths. */
+export function routePatternToRegExp(pattern: string): RegExp {
+  const source = pattern
+    .split('/')
+    .map((segment) => {
+      if (segment === '*') return '.*';
+      if (segment.startsWith(':')) return '[^/]+';
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+function appendCorsHeaders(reply: FastifyReply): void {
+  reply.header('access-control-allow-origin', '*');
+  const current = reply.getHeader('vary');
+  const existing = typeof current === 'string' && current !== '' ? current.split(/\s*,\s*/) : [];
+  const missing = CORS_VARY.filter((name) => !existing.map((v) => v.toLowerCase()).includes(name));
+  if (missing.length > 0) reply.header('vary', [...existing, ...missing].join(', '));
+}
+
+function requestPath(request: FastifyRequest): string {
+  const url = request.raw.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * Installs the protocol rules that hold for every path, before Nest registers its routes:
+ * CORS on every answer; OPTIONS anywhere → 200 with the preflight headers; a method other than
+ * GET/HEAD → 405 `allow: GET, HEAD` on a known route, else 404; malformed URLs → 400 JSON.
+ * HEAD on every GET route is Fastify's `exposeHeadRoutes` default.
+ */
+export function installHttpHooks(fastify: FastifyInstance): void {
+  const getRoutes: RegExp[] = [];
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getRoutes.push(routePatternToRegExp(route.url ?? route.path));
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS') {
+      return reply.code(200).headers(PREFLIGHT_HEADERS).send();
+    }
+    if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+    const path = requestPath(request);
+    if (getRoutes.some((route) => route.test(path))) {
+      return reply.code(405).header('allow', 'GET, HEAD').send(plainErrorBody(405));
+    }
+    return reply.code(404).send(plainErrorBody(404));
+  });
+  fastify.addHook('onSend', async (_request, reply, payload) => {
+    appendCorsHeaders(reply);
+    return payload;
+  });
+}
+
+/**
+ * Fastify's handler for requests it cannot route at all (malformed percent-encoding in the
+ * path → 400, over-long parameter → 414): a JSON body that never echoes the input.
+ */
+export function frameworkErrorHandler(error: unknown, _request: FastifyRequest, reply: FastifyReply): void {
+  appendCorsHeaders(reply);
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (status === 414) reply.code(414).send({ error: 'URI Too Long', code: 414 });
+  else reply.code(400).send({ error: 'Invalid path: malformed URL', code: 400 });
+}

@@ -1,0 +1,51 @@
+import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
+import { type Did, type Nid, parseDid, parseNid, parseRid, type Rid } from '@forge-httpd/identity';
+import { type Oid, parseOid } from '@forge-httpd/storage';
+import { InvalidParameterError } from './errors.js';
+
+/**
+ * Path-parameter pipes: each turns the text into its branded id through the one `parse*`
+ * function of its library, or throws a 400 error naming the route parameter.
+ */
+
+function rename(metadata: ArgumentMetadata, expected: string, parse: () => string): string {
+  try {
+    return parse();
+  } catch (error) {
+    const code: unknown = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('INVALID_')) throw error;
+    throw new InvalidParameterError(`Invalid ${metadata.data ?? 'parameter'}: expected ${expected}`);
+  }
+}
+
+/** `{sha}`, `{base}`, `{oid}`, `{id}`: 40 hex characters in any case → lower-case Oid. */
+@Injectable()
+export class OidPipe implements PipeTransform<string, Oid> {
+  transform(value: string, metadata: ArgumentMetadata): Oid {
+    return parseOid(value, metadata.data ?? 'oid');
+  }
+}
+
+/** `{nid}`, `{peer}`: a node id `z6Mk…`. */
+@Injectable()
+export class NidPipe implements PipeTransform<string, Nid> {
+  transform(value: string, metadata: ArgumentMetadata): Nid {
+    return rename(metadata, 'z6Mk… (a node id)', () => parseNid(value)) as Nid;
+  }
+}
+
+/** `{did}`: `did:key:z6Mk…`. */
+@Injectable()
+export class DidPipe implements PipeTransform<string, Did> {
+  transform(value: string, metadata: ArgumentMetadata): Did {
+    return rename(metadata, 'did:key:z6Mk…', () => parseDid(value)) as Did;
+  }
+}
+
+/** `{rid}` where the repository is not opened (policies): `rad:z…` or `z…`, 20 bytes. */
+@Injectable()
+export class RidPipe implements PipeTransform<string, Rid> {
+  transform(value: string, metadata: ArgumentMetadata): Rid {
+    return rename(metadata, 'rad:z… (base58 of 20 bytes)', () => parseRid(value)) as Rid;
+  }
+}

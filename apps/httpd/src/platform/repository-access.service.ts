@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { parseRid, type Rid } from '@forge-httpd/identity';
+import type { NodeHome, StoredRepository } from '@forge-httpd/storage';
+import { RepoNotFoundError } from './errors.js';
+import { NODE_HOME } from './tokens.js';
+
+/**
+ * The single gate to repositories for every `/repos/{rid}/…` route: a private repository is
+ * indistinguishable from an absent one (api.md rule 2, behaviour Part A "Private == absent").
+ */
+@Injectable()
+export class RepositoryAccess {
+  constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
+
+  /**
+   * Opens a public repository from the `{rid}` path text.
+   * @throws InvalidRidError (400) when the text is not a RID
+   * @throws RepoNotFoundError (404) when the repository is absent or not public
+   */
+  async openPublic(ridText: string): Promise<StoredRepository> {
+    return this.openPublicRid(parseRid(ridText));
+  }
+
+  /**
+   * Opens a public repository by parsed RID (listings).
+   * @throws RepoNotFoundError when the repository is absent or not public
+   */
+  async openPublicRid(rid: Rid): Promise<StoredRepository> {
+    const repository = await this.home.storage.openRepository(rid);
+    if (repository === null) throw new RepoNotFoundError();
+    if (!(await repository.isPublic())) throw new RepoNotFoundError();
+    return repository;
+  }
+
+  /**
+   * Opens a public repository for a listing: null instead of an error when it is absent,
+   * private or fails to load (listings skip such repositories, B §5.6).
+   */
+  async tryOpenPublic(rid: Rid): Promise<StoredRepository | null> {
+    try {
+      return await this.openPublicRid(rid);
+    } catch {
+      return null;
+    }
+  }
+}

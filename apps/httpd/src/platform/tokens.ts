@@ -1,0 +1,5 @@
+/**
+ * DI token of the opened `NodeHome` (from @forge-httpd/storage): an interface, so it needs a
+ * token. The `ServerConfig` class is its own token.
+ */
+export const NODE_HOME = Symbol('NODE_HOME');

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { RepoInfoService } from './repo-info.service.js';
+import { ReposController } from './repos.controller.js';
+import { ReposService } from './repos.service.js';
+
+/** `/repos`, `/repos/search`, `/repos/{rid}`; exports what the delegate listing reuses. */
+@Module({ controllers: [ReposController], providers: [RepoInfoService, ReposService], exports: [RepoInfoService, ReposService] })
+export class ReposModule {}

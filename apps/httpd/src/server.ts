@@ -1,0 +1,75 @@
+import { lstat, unlink } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type NodeHome, openNodeHome } from '@forge-httpd/storage';
+import { createApp } from './app.factory.js';
+import type { ListenAddress } from './config/listen-address.js';
+import type { ServerConfig } from './config/server-config.js';
+
+/** A listening server and how to stop it. */
+export interface RunningServer {
+  app: NestFastifyApplication;
+  home: NodeHome;
+  /** The address actually bound (the real port when 0 was asked for). */
+  address: ListenAddress;
+  /** Stops listening, then closes the node home (git processes, databases). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  config: ServerConfig;
+  logger: LoggerService | LogLevel[] | false;
+  /** Receives config.json problems found while serving (logged once per file version). */
+  log: (message: string) => void;
+}
+
+/** Removes a leftover Unix socket file (B §7.2); refuses to delete anything that is not a socket. */
+async function removeStaleSocket(path: string): Promise<void> {
+  const stat = await lstat(path).catch(() => null);
+  if (stat === null) return;
+  if (!stat.isSocket()) throw new Error(`--listen ${path}: exists and is not a socket`);
+  await unlink(path);
+}
+
+async function listen(app: NestFastifyApplication, address: ListenAddress): Promise<ListenAddress> {
+  if (address.kind === 'unix') {
+    await removeStaleSocket(address.path);
+    await app.listen(address.path);
+    return address;
+  }
+  await app.listen(address.port, address.host);
+  const bound = app.getHttpServer().address() as AddressInfo;
+  return { kind: 'tcp', host: address.host, port: bound.port };
+}
+
+/**
+ * Opens the node home (a missing or invalid config.json is fatal here), builds the app and
+ * listens on the configured address.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const home = await openNodeHome({
+    home: config.home,
+    flavour: config.flavour,
+    socketPath: config.socketPath,
+    log: options.log,
+  });
+  try {
+    const app = await createApp({ config, home, logger: options.logger });
+    const address = await listen(app, config.listen);
+    return {
+      app,
+      home,
+      address,
+      close: async () => {
+        await app.close();
+        await home.close();
+      },
+    };
+  } catch (error) {
+    await home.close();
+    throw error;
+  }
+}

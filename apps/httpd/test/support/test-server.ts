@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import type { LoggerService } from '@nestjs/common';
+import type { Flavour } from '@forge-httpd/storage';
+import { ServerConfig } from '../../src/config/server-config.js';
+import { readServerVersion } from '../../src/config/version.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+
+/** Options of {@link startTestServer}. */
+export interface TestServerOptions {
+  home: string;
+  flavour?: Flavour;
+  /** Control socket path (default `<home>/node/control.sock`); keep it short, in os.tmpdir(). */
+  socketPath?: string;
+}
+
+/** A server listening on an ephemeral loopback port. */
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` — append `/api/v1/...`. */
+  baseUrl: string;
+  /** Every line the server logged (Nest logger and config.json warnings), for assertions. */
+  logs: string[];
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+class CapturingLogger implements LoggerService {
+  constructor(private readonly lines: string[]) {}
+  log(message: unknown): void {
+    this.lines.push(`log ${String(message)}`);
+  }
+  error(message: unknown): void {
+    this.lines.push(`error ${String(message)}`);
+  }
+  warn(message: unknown): void {
+    this.lines.push(`warn ${String(message)}`);
+  }
+}
+
+/**
+ * Starts the real server (same factory as the CLI) on 127.0.0.1 with an ephemeral port over a
+ * node home on disk. Logs are captured instead of printed.
+ */
+export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
+  const config = ServerConfig.create({
+    home: options.home,
+    homeSource: 'flag',
+    flavour: options.flavour ?? 'forge',
+    socketPath: options.socketPath ?? join(options.home, 'node', 'control.sock'),
+    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
+    version: readServerVersion(),
+  });
+  const logs: string[] = [];
+  const server = await startServer({
+    config,
+    logger: new CapturingLogger(logs),
+    log: (message) => logs.push(`config ${message}`),
+  });
+  const port = server.address.kind === 'tcp' ? server.address.port : 0;
+  return { baseUrl: `http://127.0.0.1:${port}`, logs, server, close: () => server.close() };
+}

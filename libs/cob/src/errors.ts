@@ -1,0 +1,41 @@
+/**
+ * Errors of the COB library. Codes follow the project rule: `*_NOT_FOUND` → 404,
+ * `INVALID_*` → 400, anything else is internal.
+ */
+
+/** An action or change that the node would reject; evaluation prunes the change. */
+export class CobApplyError extends Error {
+  readonly code = 'COB_APPLY_REJECTED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'CobApplyError';
+  }
+}
+
+/** A change commit that cannot be loaded (no manifest, no signature, bad trailer…). */
+export class InvalidChangeError extends Error {
+  readonly code = 'COB_INVALID_CHANGE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidChangeError';
+  }
+}
+
+/** The issue, patch or job asked for does not exist (or is invalid, which looks the same). */
+export class CobNotFoundError extends Error {
+  readonly code: string;
+  constructor(kind: 'issue' | 'patch' | 'job' | 'identity', id: string) {
+    super(`${kind} ${id} not found`);
+    this.name = 'CobNotFoundError';
+    this.code = `${kind.toUpperCase()}_NOT_FOUND`;
+  }
+}
+
+/** A write-side request that a node would refuse (e.g. an unauthorised action). */
+export class CobWriteError extends Error {
+  readonly code = 'COB_WRITE_REJECTED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'CobWriteError';
+  }
+}

@@ -1,0 +1,43 @@
+import type { Nid } from '@forge-httpd/identity';
+import type { Oid } from '@forge-httpd/storage';
+import { CobApplyError } from '../errors.js';
+import { sameSet } from '../model/compare.js';
+import { type IdentityDoc, isDelegate } from '../model/identity-doc.js';
+import type { IssueAction } from './issue-action.js';
+import type { IssueState } from './issue-state.js';
+
+/** Outcome of an authorisation check: `unknown` means the target was redacted (skip). */
+export type Authorization = 'allow' | 'deny' | 'unknown';
+
+/**
+ * Decides whether `actor` may apply an issue action (storage-format §7.1, radicle
+ * `Issue::authorization`): delegates may do anything; the issue author may edit and change the
+ * lifecycle; anyone may comment and react; comment authors edit and redact their own comments;
+ * others may only re-assert the current assignees or labels.
+ * @throws CobApplyError when the action names a comment that never existed
+ */
+export function authorizeIssueAction(issue: IssueState, action: IssueAction, actor: Nid, doc: IdentityDoc): Authorization {
+  if (isDelegate(doc, actor)) return 'allow';
+  switch (action.type) {
+    case 'assign':
+      return sameSet(action.assignees, issue.assignees) ? 'allow' : 'deny';
+    case 'label':
+      return sameSet(action.labels, issue.labels) ? 'allow' : 'deny';
+    case 'edit':
+    case 'lifecycle':
+      return actor === issue.author ? 'allow' : 'deny';
+    case 'comment':
+    case 'comment.react':
+      return 'allow';
+    case 'comment.edit':
+    case 'comment.redact':
+      return commentAuthorization(issue, action.id, actor);
+  }
+}
+
+function commentAuthorization(issue: IssueState, id: Oid, actor: Nid): Authorization {
+  const comment = issue.thread.comments.get(id);
+  if (comment === undefined) throw new CobApplyError(`comment ${id} missing`);
+  if (comment === null) return 'unknown';
+  return comment.author === actor ? 'allow' : 'deny';
+}

@@ -1,0 +1,104 @@
+/**
+ * One hunk of git's unified diff output (git-diff(1) "combined diff format" aside, the
+ * unified format of xdiff: `@@ -l,s +l,s @@ <function context>` then ` `, `-`, `+` lines,
+ * each possibly followed by `\ No newline at end of file`).
+ */
+import { DiffFormatError } from './errors.js';
+import type { LineReader, LineSpan } from './line-reader.js';
+import { decodeUtf8OrNull, lineTextOf } from './text.js';
+import type { DiffLine, Hunk } from './types.js';
+
+/** A parsed hunk plus what its lines say about the files' final newlines. */
+export interface ParsedHunk {
+  readonly hunk: Hunk;
+  readonly oldMissingNewline: boolean;
+  readonly newMissingNewline: boolean;
+}
+
+const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+interface Cursor {
+  oldLine: number;
+  newLine: number;
+  oldLeft: number;
+  newLeft: number;
+  oldMissing: boolean;
+  newMissing: boolean;
+}
+
+/**
+ * Reads one hunk, starting at its `@@` line.
+ * @param reader - positioned on the `@@` line
+ * @returns the hunk, or null when the input ends inside it
+ * @throws DiffFormatError on a malformed header or line
+ */
+export function parseHunk(reader: LineReader): ParsedHunk | null {
+  const headerLine = reader.next();
+  if (headerLine === null || !headerLine.terminated) return null;
+  const headerBytes = reader.bytes.subarray(headerLine.start, headerLine.end + 1);
+  const match = HEADER.exec(headerBytes.toString('latin1'));
+  if (match === null) throw new DiffFormatError('malformed hunk header');
+  const [whole, oldStart = '', oldCount = '1', newStart = '', newCount = '1'] = match;
+  const old = range(oldStart, oldCount);
+  const now = range(newStart, newCount);
+  const cursor: Cursor = {
+    oldLine: old.start, newLine: now.start, oldLeft: old.end - old.start, newLeft: now.end - now.start,
+    oldMissing: false, newMissing: false,
+  };
+  const lines: DiffLine[] = [];
+  while (cursor.oldLeft > 0 || cursor.newLeft > 0) {
+    const line = readLine(reader, cursor);
+    if (line === null) return null;
+    lines.push(line);
+  }
+  const header = decodeUtf8OrNull(headerBytes);
+  const section = Buffer.from(headerBytes.subarray(whole.length, headerBytes.length - 1));
+  const hunk: Hunk = { header, section, old, new: now, lines };
+  return { hunk, oldMissingNewline: cursor.oldMissing, newMissingNewline: cursor.newMissing };
+}
+
+function range(start: string, count: string): { start: number; end: number } {
+  const first = Number.parseInt(start, 10);
+  return { start: first, end: first + Number.parseInt(count, 10) };
+}
+
+function readLine(reader: LineReader, cursor: Cursor): DiffLine | null {
+  const span = reader.next();
+  if (span === null || !span.terminated) return null;
+  const origin = span.end > span.start ? reader.bytes[span.start] : 0x20;
+  // A following "\ No newline at end of file" means the line's newline is not content.
+  const missingNewline = reader.nextStartsWith('\\');
+  if (missingNewline && reader.next()?.terminated !== true) return null;
+  const content = contentOf(reader, span, missingNewline);
+  switch (origin) {
+    case 0x20:
+      return contextLine(cursor, content, missingNewline);
+    case 0x2d:
+      if (cursor.oldLeft-- <= 0) throw new DiffFormatError('hunk has more old lines than its header says');
+      cursor.oldMissing ||= missingNewline;
+      return { type: 'deletion', ...lineTextOf(content), lineNo: cursor.oldLine++ };
+    case 0x2b:
+      if (cursor.newLeft-- <= 0) throw new DiffFormatError('hunk has more new lines than its header says');
+      cursor.newMissing ||= missingNewline;
+      return { type: 'addition', ...lineTextOf(content), lineNo: cursor.newLine++ };
+    default:
+      throw new DiffFormatError('unexpected line in hunk');
+  }
+}
+
+function contentOf(reader: LineReader, span: LineSpan, missingNewline: boolean): Buffer {
+  // An empty line stands for an empty context line (diff.suppressBlankEmpty).
+  if (span.end === span.start) return missingNewline ? Buffer.alloc(0) : Buffer.from('\n');
+  return reader.bytes.subarray(span.start + 1, missingNewline ? span.end : span.end + 1);
+}
+
+function contextLine(cursor: Cursor, content: Buffer, missingNewline: boolean): DiffLine {
+  if (cursor.oldLeft-- <= 0 || cursor.newLeft-- <= 0) {
+    throw new DiffFormatError('hunk has more context lines than its header says');
+  }
+  if (missingNewline) {
+    cursor.oldMissing = true;
+    cursor.newMissing = true;
+  }
+  return { type: 'context', ...lineTextOf(content), lineNoOld: cursor.oldLine++, lineNoNew: cursor.newLine++ };
+}

@@ -1,0 +1,40 @@
+import type { Did, Nid } from './brands.js';
+import { InvalidDidError } from './errors.js';
+import { parseNid } from './nid.js';
+
+const DID_PREFIX = 'did:key:';
+
+/**
+ * Parses a DID of the form `did:key:` + NID (storage-format §2.2).
+ * @param text - candidate DID text
+ * @returns the same text, branded
+ * @throws InvalidDidError when the prefix or the NID part is wrong
+ */
+export function parseDid(text: string): Did {
+  nidFromDid(text);
+  return text as Did;
+}
+
+/**
+ * Builds the DID of a node.
+ * @param nid - a parsed NID
+ * @returns `did:key:z6Mk…`
+ */
+export function didFromNid(nid: Nid): Did {
+  return (DID_PREFIX + nid) as Did;
+}
+
+/**
+ * Extracts the NID from a DID text.
+ * @param did - `did:key:z6Mk…`
+ * @returns the NID
+ * @throws InvalidDidError when the text is not a did:key of an ed25519 key
+ */
+export function nidFromDid(did: string): Nid {
+  if (!did.startsWith(DID_PREFIX)) throw new InvalidDidError();
+  try {
+    return parseNid(did.slice(DID_PREFIX.length));
+  } catch {
+    throw new InvalidDidError();
+  }
+}

@@ -1,0 +1,26 @@
+import bs58 from 'bs58';
+import { InvalidMultibaseError } from './errors.js';
+
+/**
+ * Encodes bytes as multibase base58btc (`z` + Bitcoin-alphabet base58), the only base
+ * heartwood writes (storage-format §2.2).
+ * @param bytes - the raw bytes (NID key bytes, RID oid, a 64-byte signature…)
+ * @returns the text, starting with `z`
+ */
+export function encodeMultibase(bytes: Uint8Array): string {
+  return 'z' + bs58.encode(bytes);
+}
+
+/**
+ * Decodes a multibase base58btc text. Only the `z` prefix is accepted; the text must be the
+ * canonical encoding of its bytes (re-encoding gives the same text).
+ * @param text - `z…`
+ * @returns the decoded bytes
+ * @throws InvalidMultibaseError when the prefix or an alphabet character is wrong
+ */
+export function decodeMultibase(text: string): Uint8Array {
+  if (!text.startsWith('z') || text.length < 2) throw new InvalidMultibaseError();
+  const bytes = bs58.decodeUnsafe(text.slice(1));
+  if (bytes === undefined || bs58.encode(bytes) !== text.slice(1)) throw new InvalidMultibaseError();
+  return bytes;
+}

@@ -1,0 +1,8 @@
+/** config.json is missing, not JSON, or lacks what heartwood requires (storage-format §1.1). */
+export class ConfigInvalidError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConfigInvalidError';
+  }
+}

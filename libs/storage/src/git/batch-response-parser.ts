@@ -1,0 +1,84 @@
+/**
+ * Incremental, binary-safe parser for `git cat-file --batch-command` output:
+ * `<oid> <type> <size>\n` (+ `<size>` content bytes and `\n` for `contents`), or
+ * `<name> missing\n` / `<name> ambiguous\n`. Content is copied once into a buffer of the
+ * announced size, so large blobs are not re-concatenated chunk by chunk.
+ */
+import { GitObjectFormatError } from './errors.js';
+import { isGitObjectType, type GitObjectType } from './object-type.js';
+import type { Oid } from './oid.js';
+
+/** One parsed answer; `data` only for `contents` requests. */
+export type BatchAnswer =
+  | { readonly found: false }
+  | { readonly found: true; readonly oid: Oid; readonly type: GitObjectType; readonly size: number; readonly data?: Buffer };
+
+interface BodyState {
+  readonly header: { oid: Oid; type: GitObjectType; size: number };
+  readonly data: Buffer;
+  filled: number;
+}
+
+/** Parses answers in order; asks `wantsContent()` whether the next answer carries content. */
+export class BatchResponseParser {
+  private partial: Buffer = Buffer.alloc(0);
+  private body: BodyState | undefined;
+
+  constructor(
+    private readonly wantsContent: () => boolean,
+    private readonly onAnswer: (answer: BatchAnswer) => void,
+  ) {}
+
+  /** Feeds one stdout chunk; calls `onAnswer` for every completed answer. */
+  push(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      offset = this.body !== undefined ? this.readBody(chunk, offset) : this.readHeader(chunk, offset);
+    }
+  }
+
+  private readHeader(chunk: Buffer, offset: number): number {
+    const newline = chunk.indexOf(0x0a, offset);
+    if (newline < 0) {
+      this.partial = Buffer.concat([this.partial, chunk.subarray(offset)]);
+      return chunk.length;
+    }
+    const line = Buffer.concat([this.partial, chunk.subarray(offset, newline)]).toString('latin1');
+    this.partial = Buffer.alloc(0);
+    this.handleHeader(line);
+    return newline + 1;
+  }
+
+  private handleHeader(line: string): void {
+    if (line.endsWith(' missing') || line.endsWith(' ambiguous')) {
+      this.onAnswer({ found: false });
+      return;
+    }
+    const match = /^([0-9a-f]{40}) ([a-z]+) ([0-9]+)$/.exec(line);
+    const type = match?.[2] ?? '';
+    if (match === null || !isGitObjectType(type)) {
+      throw new GitObjectFormatError(`unexpected cat-file output: ${line.slice(0, 80)}`);
+    }
+    const header = { oid: match[1] as Oid, type, size: Number(match[3]) };
+    if (!this.wantsContent()) {
+      this.onAnswer({ found: true, ...header });
+      return;
+    }
+    this.body = { header, data: Buffer.allocUnsafe(header.size), filled: 0 };
+  }
+
+  private readBody(chunk: Buffer, offset: number): number {
+    const body = this.body as BodyState;
+    const size = body.data.length;
+    // The content is followed by one LF, counted here as byte `size`.
+    const take = Math.min(size + 1 - body.filled, chunk.length - offset);
+    const contentEnd = Math.min(offset + take, offset + Math.max(size - body.filled, 0));
+    chunk.copy(body.data, body.filled, offset, contentEnd);
+    body.filled += take;
+    if (body.filled === size + 1) {
+      this.body = undefined;
+      this.onAnswer({ found: true, ...body.header, data: body.data });
+    }
+    return offset + take;
+  }
+}

@@ -1,0 +1,32 @@
+import type { DiffPatch, DiffPatchOptions } from './git-repository.js';
+import { EMPTY_TREE_OID, InvalidOidError, isOid } from './oid.js';
+import { runGit } from './run-git.js';
+
+/** The exact diff-tree options (agreed with libs/diff's `parseGitPatch`, see tmp/notes-diff.md). */
+const DIFF_TREE_OPTIONS = [
+  'diff-tree', '-r', '-z', '--raw', '-p', '-M', '-C', '--full-index', '--no-color', '--no-ext-diff',
+  '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/',
+];
+
+/**
+ * Produces the raw records and the patch between two commits or trees in one output:
+ * `git diff-tree -r -z --raw -p -M -C --full-index` (rename and copy detection, NUL-separated
+ * raw records with modes and full ids, then git's default hunks and function context).
+ * External diff drivers and textconv are disabled. Output beyond `maxBytes` is not read:
+ * the process is killed and the result marked truncated.
+ * @param gitDir - repository
+ * @param options - old side (null = empty tree), new side and byte cap
+ * @returns raw patch bytes and whether they were truncated
+ * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
+ */
+export async function diffPatch(gitDir: string, options: DiffPatchOptions): Promise<DiffPatch> {
+  const from = options.from ?? EMPTY_TREE_OID;
+  if (!isOid(from) || !isOid(options.to)) throw new InvalidOidError();
+  if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError('maxBytes');
+  const { stdout, truncated } = await runGit({
+    gitDir,
+    args: [...DIFF_TREE_OPTIONS, '--end-of-options', from, options.to],
+    maxBytes: options.maxBytes,
+  });
+  return { patch: stdout, truncated };
+}

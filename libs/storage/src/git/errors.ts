@@ -1,0 +1,37 @@
+/**
+ * Errors raised by the git layer. None of them is client-facing except InvalidRefNameError.
+ */
+
+/** A git subprocess failed (non-zero exit, killed, or unparsable output); maps to 500. */
+export class GitCommandError extends Error {
+  readonly code = 'GIT_COMMAND_FAILED';
+
+  constructor(
+    message: string,
+    readonly exitCode: number | null = null,
+    readonly stderr = '',
+  ) {
+    super(message);
+    this.name = 'GitCommandError';
+  }
+}
+
+/** A stored object's bytes do not follow git's object format; maps to 500. */
+export class GitObjectFormatError extends Error {
+  readonly code = 'GIT_BAD_OBJECT';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitObjectFormatError';
+  }
+}
+
+/** A reference name failed validation; the message is safe to show to clients. */
+export class InvalidRefNameError extends Error {
+  readonly code = 'INVALID_REF_NAME';
+
+  constructor(parameter = 'ref') {
+    super(`Invalid ${parameter}: expected a fully qualified git reference name`);
+    this.name = 'InvalidRefNameError';
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Test helper (named *.test.ts so jest does not run it and the library build skips it):
+ * runs the real git CLI synchronously for fixtures and oracles.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+const FIXED_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Alice',
+  GIT_AUTHOR_EMAIL: 'alice@example.com',
+  GIT_COMMITTER_NAME: 'Alice',
+  GIT_COMMITTER_EMAIL: 'alice@example.com',
+  LC_ALL: 'C',
+};
+
+/** Runs `git --git-dir=<gitDir> <args>` and returns stdout as a Buffer. */
+export function gitRaw(gitDir: string, args: readonly string[], options: { input?: Buffer | string; env?: Record<string, string> } = {}): Buffer {
+  return execFileSync('git', [`--git-dir=${gitDir}`, ...args], {
+    env: { ...FIXED_ENV, ...options.env },
+    input: options.input,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+/** Runs git and returns trimmed stdout text. */
+export function git(gitDir: string, args: readonly string[], options: { input?: Buffer | string; env?: Record<string, string> } = {}): string {
+  return gitRaw(gitDir, args, options).toString('utf8').trim();
+}
+
+/** Creates a temp directory (remove it with {@link removeTempDir}). */
+export function makeTempDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'forge-'));
+}
+
+/** Removes a temp directory made by {@link makeTempDir}. */
+export function removeTempDir(dir: string): Promise<void> {
+  return rm(dir, { recursive: true, force: true });
+}
+
+/** Commit environment pinning author/committer dates (seconds, +0000). */
+export function dateEnv(seconds: number): Record<string, string> {
+  return { GIT_AUTHOR_DATE: `${seconds} +0000`, GIT_COMMITTER_DATE: `${seconds} +0000` };
+}

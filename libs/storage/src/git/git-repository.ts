@@ -1,0 +1,97 @@
+/**
+ * The one interface through which the rest of forge-httpd reads git (ARCHITECTURE.md
+ * "Git access"). The implementation is {@link openGitRepository} (git CLI).
+ */
+import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
+import type { Oid } from './oid.js';
+
+/** A reference and the object it points to (symbolic refs resolved). */
+export interface RefEntry {
+  readonly name: string;
+  readonly oid: Oid;
+}
+
+/** Which commits {@link GitRepository.walkCommits} returns. */
+export interface WalkCommitsOptions {
+  /** Start commit (included). */
+  readonly from: Oid;
+  /** Commits reachable from these are left out (`git rev-list from ^exclude…`). */
+  readonly exclude?: readonly Oid[];
+  /** Matching commits to drop first (after the time filter). */
+  readonly skip?: number;
+  /** Maximum number of commits returned (after skip). */
+  readonly maxCount?: number;
+  /** Keep commits with committer time >= since (seconds). */
+  readonly since?: number;
+  /** Keep commits with committer time < until (seconds). */
+  readonly until?: number;
+}
+
+/** Input of {@link GitRepository.diffPatch}. */
+export interface DiffPatchOptions {
+  /** Old side; null = the empty tree (root commit). */
+  readonly from: Oid | null;
+  /** New side (commit or tree). */
+  readonly to: Oid;
+  /** Stop and report truncation when the patch is longer than this. */
+  readonly maxBytes: number;
+}
+
+/** Output of {@link GitRepository.diffPatch}. */
+export interface DiffPatch {
+  /** Raw `git diff-tree -r -z --raw -p` bytes: NUL-separated raw records, `\0`, patch text (at most maxBytes). */
+  readonly patch: Buffer;
+  readonly truncated: boolean;
+}
+
+/** A distinct author identity. */
+export interface Contributor {
+  readonly name: string;
+  readonly email: string;
+}
+
+/**
+ * Read access to one git repository. All methods are async; "not found" is `null` (or `[]`),
+ * invalid input (malformed oid or ref name) throws an `INVALID_*` error, git failures throw
+ * `GitCommandError`, corrupt objects `GitObjectFormatError`.
+ */
+export interface GitRepository {
+  readonly gitDir: string;
+  readObject(oid: Oid): Promise<GitObject | null>;
+  /** Type and size without reading content (e.g. to refuse large blobs). */
+  readObjectInfo(oid: Oid): Promise<GitObjectInfo | null>;
+  /** Null when absent or not a commit. */
+  readCommit(oid: Oid): Promise<GitCommit | null>;
+  /** Null when absent or not a tree. */
+  readTree(oid: Oid): Promise<TreeEntry[] | null>;
+  /** Null when absent or not a blob. */
+  readBlob(oid: Oid): Promise<Buffer | null>;
+  /** Null when absent or not an annotated tag. */
+  readTag(oid: Oid): Promise<GitTag | null>;
+  /** Follows annotated tags to a commit; null when absent or not ending at a commit. */
+  peelToCommit(oid: Oid): Promise<Oid | null>;
+  /** Looks `path` up under a commit or tree by reading trees; `''` is the root tree. */
+  findEntry(commitOrTreeOid: Oid, path: string): Promise<TreeEntry | null>;
+  /** `HEAD` or a full `refs/…` name → target oid (symbolic and packed refs resolved). */
+  resolveRef(name: string): Promise<Oid | null>;
+  /** Target name of a symbolic ref, null when the ref is direct or absent. */
+  readSymbolicRef(name: string): Promise<string | null>;
+  /** Refs under `prefix` (ending with `/`), sorted by name bytes. */
+  listRefs(prefix: string): Promise<RefEntry[]>;
+  /** Commits newest first, like `git log`. */
+  walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]>;
+  countCommits(from: Oid): Promise<number>;
+  /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */
+  lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null>;
+  /** Distinct (author name, author email) pairs reachable from `from`, first seen first. */
+  listContributors(from: Oid): Promise<Contributor[]>;
+  /** Committer times (seconds) of commits reachable from `from` with time > sinceExclusive, walk order. */
+  commitTimes(from: Oid, sinceExclusive: number): Promise<number[]>;
+  /** Best common ancestor, null when the histories are unrelated. */
+  mergeBase(a: Oid, b: Oid): Promise<Oid | null>;
+  /** True when `ancestor` is reachable from `descendant` (or equal). */
+  isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean>;
+  diffPatch(options: DiffPatchOptions): Promise<DiffPatch>;
+  /** Stops the repository's processes; later calls fail. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,159 @@
+import { buildFixture, type Fixture } from './fixture-repo.test.js';
+import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.test.js';
+import type { GitRepository } from './git-repository.js';
+import { openGitRepository } from './open-git-repository.js';
+import { EMPTY_TREE_OID, type Oid } from './oid.js';
+
+let tmp: string;
+let fixture: Fixture;
+let repo: GitRepository;
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  fixture = await buildFixture(tmp, true);
+  repo = openGitRepository(fixture.gitDir);
+});
+afterAll(async () => {
+  await repo.close();
+  await removeTempDir(tmp);
+});
+
+/** The oracle: a full `git rev-list` walk filtered by committer time. */
+function fullWalk(from: Oid): { oid: Oid; time: number }[] {
+  return git(fixture.gitDir, ['rev-list', '--no-commit-header', '--format=%H %ct', from])
+    .split('\n')
+    .map((line) => {
+      const [oid, time] = line.split(' ');
+      return { oid: oid as Oid, time: Number(time) };
+    });
+}
+
+describe('walkCommits', () => {
+  it('returns commits newest first in git log order', async () => {
+    const { cli, c5, m, c3, c2, c1 } = fixture.commits;
+    const commits = await repo.walkCommits({ from: cli });
+    expect(commits.map((commit) => commit.oid)).toEqual([cli, c5, m, c3, c2, c1]);
+    expect(commits.map((commit) => commit.oid)).toEqual(fullWalk(cli).map((entry) => entry.oid));
+  });
+
+  it('applies skip and maxCount', async () => {
+    const { c5, m, c3 } = fixture.commits;
+    const commits = await repo.walkCommits({ from: c5, skip: 1, maxCount: 2 });
+    expect(commits.map((commit) => commit.oid)).toEqual([m, c3]);
+    expect(await repo.walkCommits({ from: c5, maxCount: 0 })).toEqual([]);
+  });
+
+  it('leaves out commits reachable from excluded ones', async () => {
+    const { c5, m, c3, c1 } = fixture.commits;
+    const commits = await repo.walkCommits({ from: c5, exclude: [fixture.commits.c2] });
+    expect(commits.map((commit) => commit.oid)).toEqual([c5, m, c3]);
+    expect(await repo.walkCommits({ from: c1, exclude: [c1] })).toEqual([]);
+  });
+
+  it.each([
+    [{ since: 1500 }],
+    [{ until: 3000 }],
+    [{ since: 1500, until: 4000 }],
+    [{ since: 1500, skip: 1, maxCount: 2 }],
+    [{ since: 9999 }],
+    [{ until: -5 }],
+  ])('filters by committer time like a full walk (%j) despite the skewed clock', async (filter) => {
+    const { since, until, skip = 0, maxCount = Infinity } = filter as Record<string, number | undefined>;
+    const expected = fullWalk(fixture.commits.cli)
+      .filter((entry) => (since === undefined || entry.time >= since) && (until === undefined || entry.time < until))
+      .slice(skip, skip + maxCount)
+      .map((entry) => entry.oid);
+    const commits = await repo.walkCommits({ from: fixture.commits.cli, ...filter });
+    expect(commits.map((commit) => commit.oid)).toEqual(expected);
+  });
+
+  it('fails for an unknown start commit', async () => {
+    await expect(repo.walkCommits({ from: 'f'.repeat(40) as Oid })).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+  });
+});
+
+describe('history statistics', () => {
+  it('counts the commits reachable from a commit', async () => {
+    expect(await repo.countCommits(fixture.commits.cli)).toBe(6);
+    expect(await repo.countCommits(fixture.commits.c1)).toBe(1);
+  });
+
+  it('lists distinct author name and email pairs', async () => {
+    expect(await repo.listContributors(fixture.commits.cli)).toEqual([
+      { name: 'Alice', email: 'alice@example.com' },
+    ]);
+  });
+
+  it('lists committer times later than a bound in walk order', async () => {
+    expect(await repo.commitTimes(fixture.commits.cli, 1500)).toEqual([5000, 4000, 3000, 2000]);
+    expect(await repo.commitTimes(fixture.commits.cli, 0)).toEqual([5000, 1500, 4000, 3000, 2000, 1000]);
+  });
+});
+
+describe('lastCommitTouching', () => {
+  it.each([
+    ['cli', 'README', 'cli'],
+    ['c5', 'README', 'c2'],
+    ['cli', 'dir/a.txt', 'c1'],
+    ['cli', 'dir/', 'c1'],
+    ['cli', '', 'cli'],
+    ['c5', 'run.sh', 'c1'],
+  ])('from %s finds the newest commit that changed %j (merges followed through the unchanged parent)', async (from, entryPath, expected) => {
+    type Name = keyof Fixture['commits'];
+    const oid = await repo.lastCommitTouching({ from: fixture.commits[from as Name], path: entryPath });
+    expect(oid).toBe(fixture.commits[expected as keyof Fixture['commits']]);
+  });
+
+  it.each(['absent', '*', ':(glob)*', '../x', 'dir//a.txt', '--output=x'])('finds nothing for %j', async (entryPath) => {
+    expect(await repo.lastCommitTouching({ from: fixture.commits.cli, path: entryPath })).toBeNull();
+  });
+});
+
+describe('merge bases', () => {
+  it('finds the merge base of diverged commits and none for unrelated ones', async () => {
+    const { c2, c3, c1 } = fixture.commits;
+    expect(await repo.mergeBase(c2, c3)).toBe(c1);
+    expect(await repo.mergeBase(c1, c3)).toBe(c1);
+    const orphan = git(fixture.gitDir, ['commit-tree', fixture.trees.dir, '-m', 'orphan']) as Oid;
+    expect(await repo.mergeBase(orphan, c3)).toBeNull();
+  });
+
+  it('tells whether a commit is an ancestor of another', async () => {
+    const { c1, c2, c3, m } = fixture.commits;
+    expect(await repo.isAncestor(c1, m)).toBe(true);
+    expect(await repo.isAncestor(c2, c2)).toBe(true);
+    expect(await repo.isAncestor(c3, c2)).toBe(false);
+    expect(await repo.isAncestor(m, c1)).toBe(false);
+  });
+});
+
+describe('diffPatch', () => {
+  const cliArgs = ['diff-tree', '-r', '-z', '--raw', '-p', '-M', '-C', '--full-index'];
+
+  it('returns the same bytes as git diff-tree between two commits', async () => {
+    const { c1, c2 } = fixture.commits;
+    const { patch, truncated } = await repo.diffPatch({ from: c1, to: c2, maxBytes: 1 << 20 });
+    expect(truncated).toBe(false);
+    expect(patch.equals(gitRaw(fixture.gitDir, [...cliArgs, c1, c2]))).toBe(true);
+    expect(patch.toString()).toContain(`:100644 100644 ${fixture.blobs.readme} ${fixture.blobs.readme2} M\0README\0`);
+    expect(patch.toString()).toContain('+world');
+  });
+
+  it('diffs a root commit against the empty tree, binary files included', async () => {
+    const { patch } = await repo.diffPatch({ from: null, to: fixture.commits.c1, maxBytes: 1 << 20 });
+    expect(patch.equals(gitRaw(fixture.gitDir, [...cliArgs, EMPTY_TREE_OID, fixture.commits.c1]))).toBe(true);
+    expect(patch.toString()).toContain('Binary files /dev/null and b/big.bin differ');
+    expect(patch.toString()).toContain('new file mode 160000');
+  });
+
+  it('stops at maxBytes and reports truncation', async () => {
+    const { patch, truncated } = await repo.diffPatch({ from: null, to: fixture.commits.c1, maxBytes: 50 });
+    expect(truncated).toBe(true);
+    expect(patch.length).toBe(50);
+  });
+
+  it('returns an empty patch for identical trees', async () => {
+    const { c2, m } = fixture.commits;
+    expect((await repo.diffPatch({ from: c2, to: m, maxBytes: 100 })).patch.length).toBe(0);
+  });
+});

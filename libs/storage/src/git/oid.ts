@@ -1,0 +1,44 @@
+/**
+ * Git object ids (SHA-1, 40 lower-case hex characters).
+ */
+
+/** A git object id: exactly 40 lower-case hex characters. Only {@link parseOid} creates one. */
+export type Oid = string & { readonly __brand: 'Oid' };
+
+/** The id of the empty tree, which git treats as always present. */
+export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904' as Oid;
+
+const OID_PATTERN = /^[0-9a-f]{40}$/;
+const OID_PATTERN_ANY_CASE = /^[0-9a-fA-F]{40}$/;
+
+/** Thrown when text is not a 40-hex object id; the message is safe to show to clients. */
+export class InvalidOidError extends Error {
+  readonly code = 'INVALID_OID';
+
+  constructor(parameter = 'oid') {
+    super(`Invalid ${parameter}: expected 40 hexadecimal characters`);
+    this.name = 'InvalidOidError';
+  }
+}
+
+/**
+ * Tells whether `text` is a canonical object id (40 lower-case hex characters).
+ * @param text - any value
+ * @returns true when `text` can be used as an {@link Oid} as is
+ */
+export function isOid(text: unknown): text is Oid {
+  return typeof text === 'string' && OID_PATTERN.test(text);
+}
+
+/**
+ * Parses a 40-hex object id in any case into its canonical lower-case form.
+ * Short ids are rejected (no zero padding, unlike libgit2's `Oid::from_str`).
+ * @param text - the candidate id
+ * @param parameter - parameter name used in the error message
+ * @returns the lower-case {@link Oid}
+ * @throws InvalidOidError when `text` is not exactly 40 hex characters
+ */
+export function parseOid(text: string, parameter = 'oid'): Oid {
+  if (!OID_PATTERN_ANY_CASE.test(text)) throw new InvalidOidError(parameter);
+  return text.toLowerCase() as Oid;
+}

@@ -1,0 +1,149 @@
+import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
+import { diffPatch } from './diff-patch.js';
+import { GitObjectFormatError } from './errors.js';
+import { findEntry } from './find-entry.js';
+import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
+import type {
+  Contributor, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions,
+} from './git-repository.js';
+import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
+import { isAncestor, mergeBase } from './merge-base.js';
+import { InvalidOidError, isOid, type Oid } from './oid.js';
+import { parseCommit } from './parse-commit.js';
+import { parseTag } from './parse-tag.js';
+import { parseTree } from './parse-tree.js';
+import { checkRefName } from './ref-name.js';
+import { listRefs, readSymbolicRef } from './refs.js';
+
+/** Tuning for {@link openGitRepository}. */
+export interface OpenGitRepositoryOptions {
+  /** Stop the cat-file process after this long without requests (default 30 s). */
+  readonly idleMs?: number;
+}
+
+/** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
+const MAX_TAG_DEPTH = 16;
+
+/**
+ * Opens a repository for reading through the git CLI. Cheap: no process starts until the
+ * first read. Keep one instance per repository and reuse it; call `close()` when done.
+ * @param gitDir - the repository's git directory (bare repositories: the repository itself)
+ * @param options - idle timeout of the cat-file process
+ * @returns the repository
+ */
+export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
+  return new CliGitRepository(gitDir, new CatFileProcess(gitDir, options.idleMs ?? DEFAULT_IDLE_MS));
+}
+
+class CliGitRepository implements GitRepository {
+  constructor(
+    readonly gitDir: string,
+    private readonly catFile: CatFileProcess,
+  ) {}
+
+  async readObject(oid: Oid): Promise<GitObject | null> {
+    const answer = await this.catFile.request(checkOid(oid), true);
+    return answer.found && answer.data !== undefined ? { type: answer.type, data: answer.data } : null;
+  }
+
+  async readObjectInfo(oid: Oid): Promise<GitObjectInfo | null> {
+    const answer = await this.catFile.request(checkOid(oid), false);
+    return answer.found ? { type: answer.type, size: answer.size } : null;
+  }
+
+  async readCommit(oid: Oid): Promise<GitCommit | null> {
+    const object = await this.readObject(oid);
+    return object?.type === 'commit' ? parseCommit(oid, object.data) : null;
+  }
+
+  async readTree(oid: Oid): Promise<TreeEntry[] | null> {
+    const object = await this.readObject(oid);
+    return object?.type === 'tree' ? parseTree(object.data) : null;
+  }
+
+  async readBlob(oid: Oid): Promise<Buffer | null> {
+    const object = await this.readObject(oid);
+    return object?.type === 'blob' ? object.data : null;
+  }
+
+  async readTag(oid: Oid): Promise<GitTag | null> {
+    const object = await this.readObject(oid);
+    return object?.type === 'tag' ? parseTag(oid, object.data) : null;
+  }
+
+  async peelToCommit(oid: Oid): Promise<Oid | null> {
+    let current = oid;
+    for (let depth = 0; depth <= MAX_TAG_DEPTH; depth += 1) {
+      const object = await this.readObject(current);
+      if (object?.type === 'commit') return current;
+      if (object?.type !== 'tag') return null;
+      current = parseTag(current, object.data).object;
+    }
+    return null;
+  }
+
+  async findEntry(commitOrTreeOid: Oid, path: string): Promise<TreeEntry | null> {
+    return findEntry(this, checkOid(commitOrTreeOid), path);
+  }
+
+  async resolveRef(name: string): Promise<Oid | null> {
+    // cat-file resolves loose, packed and symbolic refs and re-reads them on every request.
+    const answer = await this.catFile.request(checkRefName(name), false);
+    return answer.found ? answer.oid : null;
+  }
+
+  readSymbolicRef(name: string): Promise<string | null> {
+    return readSymbolicRef(this.gitDir, name);
+  }
+
+  listRefs(prefix: string): Promise<RefEntry[]> {
+    return listRefs(this.gitDir, prefix);
+  }
+
+  async walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]> {
+    const oids = await walkCommitOids(this.gitDir, options);
+    // Requests are pipelined through the one cat-file process.
+    return Promise.all(oids.map(async (oid) => {
+      const commit = await this.readCommit(oid);
+      if (commit === null) throw new GitObjectFormatError(`commit ${oid} listed by rev-list is unreadable`);
+      return commit;
+    }));
+  }
+
+  countCommits(from: Oid): Promise<number> {
+    return countCommits(this.gitDir, from);
+  }
+
+  lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
+    return lastCommitTouching(this.gitDir, options);
+  }
+
+  listContributors(from: Oid): Promise<Contributor[]> {
+    return listContributors(this.gitDir, from);
+  }
+
+  commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
+    return commitTimes(this.gitDir, from, sinceExclusive);
+  }
+
+  mergeBase(a: Oid, b: Oid): Promise<Oid | null> {
+    return mergeBase(this.gitDir, a, b);
+  }
+
+  isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {
+    return isAncestor(this.gitDir, ancestor, descendant);
+  }
+
+  diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
+    return diffPatch(this.gitDir, options);
+  }
+
+  async close(): Promise<void> {
+    this.catFile.close();
+  }
+}
+
+function checkOid(oid: Oid): Oid {
+  if (!isOid(oid)) throw new InvalidOidError();
+  return oid;
+}

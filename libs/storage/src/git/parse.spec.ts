@@ -1,0 +1,150 @@
+import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
+import { hashObject } from './hash-object.js';
+import { isOid, parseOid } from './oid.js';
+import { parseCommit } from './parse-commit.js';
+import { parseTag } from './parse-tag.js';
+import { parseTree } from './parse-tree.js';
+import { isValidRefName, isValidRefPrefix } from './ref-name.js';
+import { Semaphore } from './semaphore.js';
+import { serializeCommit } from './serialize-commit.js';
+import { serializeTree } from './serialize-tree.js';
+import { formatSignature, parseSignature } from './signature.js';
+import type { Oid } from './oid.js';
+
+const TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904' as Oid;
+const alice = { name: 'Alice Liddell', email: 'alice@example.com', time: 1_700_000_000, offset: '-0130' };
+
+describe('parseOid', () => {
+  it('lower-cases a 40-hex id in any case', () => {
+    expect(parseOid('ABCDEF0123456789ABCDEF0123456789ABCDEF01')).toBe('abcdef0123456789abcdef0123456789abcdef01');
+  });
+
+  it.each(['', 'abc', 'g'.repeat(40), 'a'.repeat(41), ' '.repeat(40), `${'a'.repeat(39)}\n`])('rejects %j with a client-safe message', (text) => {
+    expect(() => parseOid(text, 'sha')).toThrow('Invalid sha: expected 40 hexadecimal characters');
+    expect(isOid(text)).toBe(false);
+  });
+});
+
+describe('signatures', () => {
+  it('round-trips through format and parse', () => {
+    expect(parseSignature(formatSignature(alice))).toEqual(alice);
+  });
+
+  it('parses leniently like libgit2 when the time is missing or the email has angle brackets', () => {
+    expect(parseSignature('Eve <eve@x>')).toEqual({ name: 'Eve', email: 'eve@x', time: 0, offset: '+0000' });
+    expect(parseSignature('A <b> <c@d> 5 +0100')).toEqual({ name: 'A <b>', email: 'c@d', time: 5, offset: '+0100' });
+    expect(parseSignature('no email')).toEqual({ name: 'no email', email: '', time: 0, offset: '+0000' });
+  });
+});
+
+describe('parseCommit', () => {
+  it('reads back what serializeCommit writes, headers and message included', () => {
+    const headers = [{ name: 'gpgsig', value: 'line 1\nline 2\n\nline 4' }, { name: 'encoding', value: 'UTF-8' }];
+    const parents = ['1'.repeat(40), '2'.repeat(40)] as Oid[];
+    const bytes = serializeCommit({ tree: TREE, parents, author: alice, committer: alice, headers, message: 'Subject\n\nBody' });
+    const commit = parseCommit(hashObject('commit', bytes), bytes);
+    expect(commit).toMatchObject({ tree: TREE, parents, author: alice, committer: alice, headers, message: 'Subject\n\nBody', isUtf8: true });
+  });
+
+  it('handles a commit without a message', () => {
+    const bytes = Buffer.from(`tree ${TREE}\nauthor A <a> 1 +0000\ncommitter A <a> 1 +0000\n`);
+    expect(parseCommit(TREE, bytes)).toMatchObject({ message: '', parents: [] });
+  });
+
+  it('flags a non-UTF-8 author name', () => {
+    const bytes = Buffer.from(`tree ${TREE}\nauthor Andr\xe9 <a> 1 +0000\ncommitter A <a> 1 +0000\n\nok\n`, 'latin1');
+    expect(parseCommit(TREE, bytes).isUtf8).toBe(false);
+  });
+
+  it.each([
+    ['a missing tree', `author A <a> 1 +0000\ncommitter A <a> 1 +0000\n\nm`],
+    ['a malformed parent', `tree ${TREE}\nparent xyz\nauthor A <a> 1 +0000\ncommitter A <a> 1 +0000\n\nm`],
+    ['a header line without value', `tree ${TREE}\nbogus\n\nm`],
+  ])('rejects a commit with %s', (_label, text) => {
+    expect(() => parseCommit(TREE, Buffer.from(text))).toThrow(expect.objectContaining({ code: 'GIT_BAD_OBJECT' }));
+  });
+});
+
+describe('parseTag', () => {
+  it('parses a tag without tagger', () => {
+    const text = `object ${TREE}\ntype tree\ntag t\n\nmsg\n`;
+    expect(parseTag(TREE, Buffer.from(text))).toMatchObject({ object: TREE, type: 'tree', tag: 't', tagger: null, message: 'msg\n' });
+  });
+});
+
+describe('parseTree', () => {
+  it('reads back what serializeTree writes, including non-ASCII names', () => {
+    const entries = [
+      { name: 'é.txt', mode: '100644' as const, oid: '1'.repeat(40) as Oid },
+      { name: 'sub', mode: '40000' as const, oid: '2'.repeat(40) as Oid },
+    ];
+    expect(parseTree(serializeTree(entries))).toEqual([
+      { ...entries[1], kind: 'tree' },
+      { ...entries[0], kind: 'blob' },
+    ]);
+  });
+
+  it('rejects a truncated entry', () => {
+    const bytes = serializeTree([{ name: 'a', mode: '100644', oid: '1'.repeat(40) as Oid }]);
+    expect(() => parseTree(bytes.subarray(0, bytes.length - 1))).toThrow(expect.objectContaining({ code: 'GIT_BAD_OBJECT' }));
+  });
+});
+
+describe('ref names', () => {
+  it.each(['HEAD', 'refs/heads/main', 'refs/namespaces/z6Mk/refs/cobs/xyz.radicle.issue/abc', 'refs/heads/a-b_c+d@e/ü'])(
+    'accepts %j',
+    (name) => expect(isValidRefName(name)).toBe(true),
+  );
+
+  it('accepts prefixes ending with a slash only', () => {
+    expect(isValidRefPrefix('refs/')).toBe(true);
+    expect(isValidRefPrefix('refs/heads/')).toBe(true);
+    expect(isValidRefPrefix('refs/heads')).toBe(false);
+    expect(isValidRefPrefix('refs/heads//')).toBe(false);
+  });
+});
+
+describe('BatchResponseParser', () => {
+  const oid = 'a'.repeat(40);
+  const stream = Buffer.concat([
+    Buffer.from(`${oid} blob 3\nx\ny\n`),
+    Buffer.from(`${oid} missing\n`),
+    Buffer.from(`${oid} tree 99\n`),
+    Buffer.from(`${oid} blob 0\n\n`),
+  ]);
+  const wants = [true, true, false, true];
+
+  it.each([1, 2, 7, 1000])('parses answers fed in chunks of %i bytes', (size) => {
+    const answers: BatchAnswer[] = [];
+    let index = 0;
+    const parser = new BatchResponseParser(() => wants[index] ?? false, (answer) => {
+      answers.push(answer);
+      index += 1;
+    });
+    for (let offset = 0; offset < stream.length; offset += size) parser.push(stream.subarray(offset, offset + size));
+    expect(answers.map((a) => (a.found ? [a.type, a.size, a.data?.toString()] : null))).toEqual([
+      ['blob', 3, 'x\ny'], null, ['tree', 99, undefined], ['blob', 0, ''],
+    ]);
+  });
+
+  it('throws on output it does not understand', () => {
+    const parser = new BatchResponseParser(() => false, () => undefined);
+    expect(() => parser.push(Buffer.from('fatal: oops\n'))).toThrow();
+  });
+});
+
+describe('Semaphore', () => {
+  it('never runs more tasks than its limit', async () => {
+    const semaphore = new Semaphore(3);
+    let running = 0;
+    let peak = 0;
+    await Promise.all(Array.from({ length: 20 }, () => semaphore.run(async () => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      running -= 1;
+    })));
+    expect(peak).toBe(3);
+    expect(semaphore.pending).toBe(0);
+  });
+});

@@ -1,0 +1,131 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CatFileProcess } from './cat-file-process.js';
+import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.test.js';
+import { LiveProcessLimit } from './live-process-limit.js';
+import { makeTempDir, removeTempDir } from './git-cli.test.js';
+import type { GitRepository } from './git-repository.js';
+import { openGitRepository } from './open-git-repository.js';
+import { repackRepository } from './repack-repository.js';
+import { updateRefs } from './update-refs.js';
+import { writeObject } from './write-object.js';
+
+let tmp: string;
+let fixture: Fixture;
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  fixture = await buildFixture(tmp, false);
+});
+afterAll(() => removeTempDir(tmp));
+
+async function withProcess<T>(idleMs: number, body: (process: CatFileProcess) => Promise<T>): Promise<T> {
+  const catFile = new CatFileProcess(fixture.gitDir, idleMs);
+  try {
+    return await body(catFile);
+  } finally {
+    catFile.close();
+  }
+}
+
+describe('the cat-file process', () => {
+  it('starts lazily and answers pipelined requests in order', () =>
+    withProcess(60_000, async (catFile) => {
+      expect(catFile.pid).toBeUndefined();
+      const answers = await Promise.all([
+        catFile.request(fixture.blobs.readme, true),
+        catFile.request('0'.repeat(40), true),
+        catFile.request(fixture.blobs.big, false),
+        catFile.request('refs/heads/side', false),
+      ]);
+      expect(answers[0]).toMatchObject({ found: true, type: 'blob', size: 6 });
+      expect(answers[1]).toEqual({ found: false });
+      expect(answers[2]).toEqual({ found: true, oid: fixture.blobs.big, type: 'blob', size: BIG_SIZE });
+      expect(answers[3]).toMatchObject({ oid: fixture.commits.c3 });
+      expect(catFile.pid).toBeGreaterThan(0);
+    }));
+
+  it('restarts after the process is killed, retrying requests in flight', () =>
+    withProcess(60_000, async (catFile) => {
+      await catFile.request(fixture.blobs.readme, false);
+      const first = catFile.pid as number;
+      process.kill(first, 'SIGKILL');
+      const pending = catFile.request(fixture.blobs.big, true);
+      const answer = await pending;
+      expect(answer).toMatchObject({ found: true, size: BIG_SIZE });
+      const inFlight = catFile.request(fixture.blobs.big, true);
+      process.kill(catFile.pid as number, 'SIGKILL');
+      expect(await inFlight).toMatchObject({ found: true, size: BIG_SIZE });
+      expect(catFile.pid).not.toBe(first);
+    }));
+
+  it('stops when idle and starts again on the next request', () =>
+    withProcess(50, async (catFile) => {
+      await catFile.request(fixture.blobs.readme, false);
+      expect(catFile.pid).toBeDefined();
+      await sleep(200);
+      expect(catFile.pid).toBeUndefined();
+      expect(await catFile.request(fixture.blobs.readme, false)).toMatchObject({ found: true });
+    }));
+
+  it('rejects requests after close', async () => {
+    const catFile = new CatFileProcess(fixture.gitDir);
+    const pending = catFile.request(fixture.blobs.big, true);
+    catFile.close();
+    await expect(pending).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+    await expect(catFile.request(fixture.blobs.readme, false)).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+  });
+});
+
+describe('the process-wide limit on live cat-file processes', () => {
+  it('stops the least recently used idle process when a new one starts beyond the limit', async () => {
+    const limit = new LiveProcessLimit(2);
+    const processes = [0, 1, 2].map(() => new CatFileProcess(fixture.gitDir, 60_000, limit));
+    try {
+      for (const catFile of processes) await catFile.request(fixture.blobs.readme, false);
+      expect(processes.map((catFile) => catFile.pid !== undefined)).toEqual([false, true, true]);
+      expect(limit.size).toBe(2);
+      expect(await processes[0]?.request(fixture.blobs.readme, false)).toMatchObject({ found: true });
+      expect(processes.map((catFile) => catFile.pid !== undefined)).toEqual([true, false, true]);
+    } finally {
+      for (const catFile of processes) catFile.close();
+    }
+    expect(limit.size).toBe(0);
+  });
+});
+
+describe('a repository under concurrent use', () => {
+  let repo: GitRepository;
+  beforeAll(() => {
+    repo = openGitRepository(fixture.gitDir);
+  });
+  afterAll(() => repo.close());
+
+  it('answers 100 parallel mixed reads correctly', async () => {
+    const { c1, c3 } = fixture.commits;
+    const tasks = Array.from({ length: 100 }, async (_, i) => {
+      switch (i % 5) {
+        case 0: return (await repo.readCommit(c3))?.parents[0] === c1;
+        case 1: return (await repo.readBlob(fixture.blobs.big))?.length === BIG_SIZE;
+        case 2: return (await repo.findEntry(c1, 'dir/a.txt'))?.oid === fixture.blobs.a;
+        case 3: return (await repo.resolveRef('HEAD')) === fixture.commits.c5;
+        default: return (await repo.countCommits(c3)) === 2;
+      }
+    });
+    expect(await Promise.all(tasks)).toEqual(Array(100).fill(true));
+  });
+
+  it('sees objects and refs written, and packs made, after it started', async () => {
+    expect(await repo.resolveRef('refs/heads/new')).toBeNull();
+    const blob = await writeObject(fixture.gitDir, 'blob', Buffer.from('fresh\n'));
+    expect((await repo.readBlob(blob))?.toString()).toBe('fresh\n');
+    await updateRefs(fixture.gitDir, [{ name: 'refs/heads/new', oid: fixture.commits.c2 }]);
+    expect(await repo.resolveRef('refs/heads/new')).toBe(fixture.commits.c2);
+    await repackRepository(fixture.gitDir);
+    await updateRefs(fixture.gitDir, [{ name: 'refs/heads/new', oid: fixture.commits.c3 }]);
+    expect(await repo.resolveRef('refs/heads/new')).toBe(fixture.commits.c3);
+    await updateRefs(fixture.gitDir, [{ name: 'refs/heads/new', delete: true }]);
+    expect(await repo.resolveRef('refs/heads/new')).toBeNull();
+    expect((await repo.readBlob(blob))?.toString()).toBe('fresh\n');
+    expect((await repo.readCommit(fixture.commits.c1))?.message).toBe('Initial commit');
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Reference listing and symbolic-ref reads. Single refs are resolved through the
+ * repository's cat-file process instead (see {@link openGitRepository}).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InvalidRefNameError } from './errors.js';
+import type { RefEntry } from './git-repository.js';
+import { isOid } from './oid.js';
+import { checkRefName, isValidRefPrefix } from './ref-name.js';
+import { runGit } from './run-git.js';
+
+/**
+ * Lists refs under `prefix` with `git for-each-ref` (loose and packed, symbolic refs
+ * resolved, dangling ones skipped by git), sorted by name bytes.
+ * @param gitDir - repository
+ * @param prefix - `refs/` or a valid ref name followed by `/`
+ * @returns name/oid pairs
+ * @throws InvalidRefNameError for a malformed prefix
+ */
+export async function listRefs(gitDir: string, prefix: string): Promise<RefEntry[]> {
+  if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+  const { stdout } = await runGit({
+    gitDir,
+    args: ['for-each-ref', '--format=%(objectname)%00%(refname)', '--end-of-options', prefix],
+  });
+  const entries: RefEntry[] = [];
+  for (const line of stdout.toString('utf8').split('\n')) {
+    const oid = line.slice(0, 40);
+    if (line[40] === '\0' && isOid(oid)) entries.push({ name: line.slice(41), oid });
+  }
+  return entries;
+}
+
+/**
+ * Reads the target of a symbolic ref. Symbolic refs are always loose files
+ * (`packed-refs` cannot hold them), so the file is read directly; the validated name
+ * cannot escape the git directory (no `..`, no component starting with `.`).
+ * @param gitDir - repository
+ * @param name - `HEAD` or a full `refs/…` name
+ * @returns the target ref name, or null when the ref is direct or absent
+ * @throws InvalidRefNameError for a malformed name
+ */
+export async function readSymbolicRef(gitDir: string, name: string): Promise<string | null> {
+  checkRefName(name);
+  let text: string;
+  try {
+    text = await readFile(path.join(gitDir, name), 'utf8');
+  } catch {
+    return null;
+  }
+  if (!text.startsWith('ref: ')) return null;
+  const target = text.slice(5).trim();
+  return target === '' ? null : target;
+}

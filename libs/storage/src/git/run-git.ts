@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import { GitCommandError } from './errors.js';
+import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
+import { Semaphore } from './semaphore.js';
+
+/** Process-wide bound on concurrently running short-lived git subprocesses. */
+export const gitSpawnLimiter = new Semaphore(4);
+
+const STDERR_LIMIT = 4096;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** One short-lived git invocation. */
+export interface GitInvocation {
+  readonly gitDir: string;
+  /** Subcommand and arguments; user-derived values must follow `--end-of-options`. */
+  readonly args: readonly string[];
+  /** Bytes written to stdin (stdin is closed either way). */
+  readonly input?: string | Buffer;
+  /** Exit codes that are not failures (default `[0]`). */
+  readonly okExitCodes?: readonly number[];
+  /** Kill the process after this long (default 60 s). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Runs git, handing each stdout chunk to `onChunk`; returning `'stop'` kills the process
+ * (used for early exit from walks and for byte caps). Waits for a slot of
+ * {@link gitSpawnLimiter} first.
+ * @param invocation - repository, arguments, stdin and accepted exit codes
+ * @param onChunk - receives stdout in order
+ * @returns the exit code (or -1 when stopped by `onChunk`)
+ * @throws GitCommandError on spawn failure, timeout or an unexpected exit code
+ */
+export async function streamGit(
+  invocation: GitInvocation,
+  onChunk: (chunk: Buffer) => 'stop' | void,
+): Promise<number> {
+  return gitSpawnLimiter.run(() => spawnAndWait(invocation, onChunk));
+}
+
+/** Result of {@link runGit}. */
+export interface GitOutput {
+  readonly stdout: Buffer;
+  readonly exitCode: number;
+  /** True when output exceeded `maxBytes` and the process was killed. */
+  readonly truncated: boolean;
+}
+
+/**
+ * Runs git and collects stdout, optionally capped at `maxBytes` (the process is killed as
+ * soon as the cap is exceeded and the output cut at the cap).
+ * @param invocation - see {@link GitInvocation}, plus an optional byte cap
+ * @returns stdout, exit code and whether the output was truncated
+ * @throws GitCommandError on failure (see {@link streamGit})
+ */
+export async function runGit(invocation: GitInvocation & { readonly maxBytes?: number }): Promise<GitOutput> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  const max = invocation.maxBytes ?? Number.POSITIVE_INFINITY;
+  const exitCode = await streamGit(invocation, (chunk) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size <= max) return undefined;
+    truncated = true;
+    return 'stop';
+  });
+  const stdout = Buffer.concat(chunks);
+  return { stdout: truncated ? stdout.subarray(0, max) : stdout, exitCode, truncated };
+}
+
+function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'stop' | void): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const child = spawn(GIT_BINARY, gitArguments(invocation.gitDir, invocation.args), {
+      env: gitEnvironment(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+    });
+    const state = { stopped: false, timedOut: false, stderr: '' };
+    const timer = setTimeout(() => {
+      state.timedOut = true;
+      child.kill('SIGKILL');
+    }, invocation.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (state.stopped || onChunk(chunk) !== 'stop') return;
+      state.stopped = true;
+      child.stdout.destroy();
+      child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (state.stderr.length < STDERR_LIMIT) state.stderr += chunk.toString('utf8').slice(0, STDERR_LIMIT);
+    });
+    // EPIPE when git exits before reading stdin is reported through 'close' instead.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(invocation.input ?? '');
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new GitCommandError(`git could not be started: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      settle({ invocation, code, ...state }, resolve, reject);
+    });
+  });
+}
+
+interface Outcome {
+  readonly invocation: GitInvocation;
+  readonly code: number | null;
+  readonly stopped: boolean;
+  readonly timedOut: boolean;
+  readonly stderr: string;
+}
+
+function settle(outcome: Outcome, resolve: (code: number) => void, reject: (error: Error) => void): void {
+  const { invocation, code, stopped, timedOut, stderr } = outcome;
+  if (stopped) return resolve(-1);
+  const ok = invocation.okExitCodes ?? [0];
+  if (code !== null && ok.includes(code) && !timedOut) return resolve(code);
+  const what = timedOut ? 'timed out' : `exited with ${code ?? 'a signal'}`;
+  reject(new GitCommandError(`git ${invocation.args[0] ?? ''} ${what}: ${stderr.trim()}`, code, stderr));
+}

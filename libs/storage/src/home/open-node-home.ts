@@ -1,0 +1,123 @@
+import { readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { type Nid, nidFromPublicKey, readNodePublicKey } from '@forge-httpd/identity';
+import { ConfigInvalidError } from '../config/errors.js';
+import { parseProfileConfig, type ProfileConfig, type WebConfig } from '../config/profile-config.js';
+import { type ConfigLogger, WebConfigWatcher } from '../config/web-config-watcher.js';
+import { NodeDatabase } from '../db/node-database.js';
+import { PoliciesDatabase } from '../db/policies-database.js';
+import type { SeedingPolicy } from '../db/seeding-policy.js';
+import { ControlSocketClient } from '../socket/control-socket-client.js';
+import { HomeInvalidError } from './errors.js';
+import type { Flavour } from './flavour.js';
+import { Storage } from './storage.js';
+
+/** Inputs of {@link openNodeHome}. */
+export interface OpenNodeHomeOptions {
+  /** The node home directory (`RAD_HOME`-like). */
+  home: string;
+  flavour: Flavour;
+  /** Control socket; default `<home>/node/control.sock` (the caller applies `RAD_SOCKET`). */
+  socketPath?: string;
+  /** Receives config.json and database problems found while serving. */
+  log?: ConfigLogger;
+}
+
+/** An opened node home: everything the API reads (storage-format §1). */
+export interface NodeHome {
+  /** Canonical absolute path of the home. */
+  readonly home: string;
+  readonly flavour: Flavour;
+  /** The local node's id, from `keys/radicle.pub`. */
+  readonly nid: Nid;
+  /** config.json as parsed at startup. */
+  readonly profile: ProfileConfig;
+  /** `node.seedingPolicy` read at startup (never reloaded, behaviour B §1). */
+  readonly defaultSeedingPolicy: SeedingPolicy;
+  readonly storage: Storage;
+  readonly nodeDb: NodeDatabase;
+  readonly policiesDb: PoliciesDatabase;
+  readonly controlSocket: ControlSocketClient;
+  /** The `web` settings, re-read first when config.json changed (behaviour Part A). */
+  currentWebConfig(): WebConfig;
+  /** Re-reads config.json now (SIGHUP). */
+  reloadWebConfig(): WebConfig;
+  /** The stored policy of `rid`, else {@link defaultSeedingPolicy}. */
+  effectiveSeedingPolicy(rid: string): SeedingPolicy;
+  /** Closes databases and git processes. */
+  close(): Promise<void>;
+}
+
+async function canonicalHome(home: string): Promise<string> {
+  try {
+    return await realpath(path.resolve(home));
+  } catch (error) {
+    throw new HomeInvalidError(`node home ${home} does not exist`, { cause: error });
+  }
+}
+
+async function readNid(home: string): Promise<Nid> {
+  try {
+    return nidFromPublicKey(await readNodePublicKey(home));
+  } catch (error) {
+    throw new HomeInvalidError(`node home ${home}: keys/radicle.pub is missing or invalid`, { cause: error });
+  }
+}
+
+async function readProfile(file: string): Promise<{ profile: ProfileConfig; key: string | null }> {
+  // Stat before reading: a write in between then shows as a change on the first request.
+  const key = WebConfigWatcher.statKey(file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigInvalidError(`${file}: missing or unreadable`, { cause: error });
+  }
+  try {
+    return { profile: parseProfileConfig(text), key };
+  } catch (error) {
+    throw new ConfigInvalidError(`${file}: ${(error as Error).message.replace(/^config\.json: /, '')}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Opens a node home for reading: the NID from `keys/radicle.pub`, config.json parsed once,
+ * SQLite databases opened read-only on first use, the storage directory and the control
+ * socket client. Missing databases read as empty.
+ * @throws HomeInvalidError when the home or its public key is missing or invalid
+ * @throws ConfigInvalidError when config.json is missing or invalid
+ */
+export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHome> {
+  const home = await canonicalHome(options.home);
+  const nid = await readNid(home);
+  const configFile = path.join(home, 'config.json');
+  const { profile, key } = await readProfile(configFile);
+  const log: ConfigLogger = options.log ?? (() => undefined);
+  const watcher = new WebConfigWatcher({ path: configFile, initial: profile.web, initialKey: key, log });
+  const onDbError = (message: string, error: unknown): void =>
+    log(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+  const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);
+  const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
+  const storage = new Storage(path.join(home, 'storage'), options.flavour);
+  return {
+    home,
+    flavour: options.flavour,
+    nid,
+    profile,
+    defaultSeedingPolicy: profile.seedingPolicy,
+    storage,
+    nodeDb,
+    policiesDb,
+    controlSocket: new ControlSocketClient(options.socketPath ?? path.join(home, 'node', 'control.sock')),
+    currentWebConfig: () => watcher.current(),
+    reloadWebConfig: () => watcher.reload(),
+    effectiveSeedingPolicy: (rid) => policiesDb.seedingPolicy(rid) ?? profile.seedingPolicy,
+    close: async () => {
+      nodeDb.close();
+      policiesDb.close();
+      await storage.close();
+    },
+  };
+}

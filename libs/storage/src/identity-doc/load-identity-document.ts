@@ -1,0 +1,28 @@
+import type { GitRepository } from '../git/git-repository.js';
+import type { Oid } from '../git/oid.js';
+import {
+  type IdentityDocument,
+  IdentityDocumentError,
+  parseIdentityDocument,
+} from './identity-document.js';
+
+/** Path of the document blob in an identity revision's tree (storage-format §4.3). */
+export const IDENTITY_DOC_PATH = 'embeds/radicle.json';
+
+/** Top-level ref holding the currently accepted identity revision (§3.1, §4.4). */
+export const IDENTITY_REF = 'refs/rad/id';
+
+/**
+ * Reads the identity document of the revision commit `identityHead` (storage-format §3.2
+ * step 2: `embeds/radicle.json` of its tree).
+ * @throws IdentityDocumentError when the commit or its document is missing or malformed
+ */
+export async function loadIdentityDocument(
+  git: Pick<GitRepository, 'findEntry' | 'readBlob'>,
+  identityHead: Oid,
+): Promise<IdentityDocument> {
+  const entry = await git.findEntry(identityHead, IDENTITY_DOC_PATH);
+  const blob = entry?.kind === 'blob' ? await git.readBlob(entry.oid) : null;
+  if (blob === null) throw new IdentityDocumentError('identity revision has no document');
+  return parseIdentityDocument(blob);
+}

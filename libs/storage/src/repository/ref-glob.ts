@@ -1,0 +1,28 @@
+/**
+ * Ref-name globs as libgit2 matches them for canonical-ref rules (behaviour B §4.1): without
+ * the path-name flag, so `*` also matches `/`; `?` matches one character; everything else is
+ * literal (rule patterns cannot contain other glob syntax, §3.4).
+ */
+
+const GLOB_CHARS = /[*?]/;
+
+/** Compiles a rule pattern such as `refs/tags/*` into an anchored regular expression. */
+export function compileRefGlob(pattern: string): RegExp {
+  let source = '';
+  for (const char of pattern) {
+    if (char === '*') source += '.*';
+    else if (char === '?') source += '.';
+    else source += char.replace(/[.+^${}()|[\]\\/-]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 's');
+}
+
+/**
+ * The longest directory prefix (ending in `/`) that every match of `pattern` starts with, so
+ * refs can be listed under it instead of listing the whole repository.
+ */
+export function refGlobPrefix(pattern: string): string {
+  const glob = pattern.search(GLOB_CHARS);
+  const literal = glob < 0 ? pattern : pattern.slice(0, glob);
+  return literal.slice(0, literal.lastIndexOf('/') + 1);
+}

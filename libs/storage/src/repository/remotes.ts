@@ -1,0 +1,72 @@
+import { type Nid, parseNid, type Rid } from '@forge-httpd/identity';
+import type { GitRepository } from '../git/git-repository.js';
+import type { Oid } from '../git/oid.js';
+import { readSignedRefs, type SignedRefs } from '../sigrefs/read-signed-refs.js';
+
+/** A peer of a repository and its verified signed refs (storage-format §3.1, §5). */
+export interface RemoteRefs {
+  nid: Nid;
+  /** Namespace-relative ref names (`refs/heads/main`) → oids, sorted by name. */
+  refs: Map<string, Oid>;
+  /** The sigrefs commit the refs were read from. */
+  sigrefs: Oid;
+}
+
+type GitReader = Pick<GitRepository, 'listRefs' | 'resolveRef' | 'readCommit' | 'findEntry' | 'readBlob'>;
+
+const SIGREFS_NAME = /^refs\/namespaces\/([^/]+)\/refs\/rad\/sigrefs$/;
+
+/**
+ * Lists a repository's remotes: namespaces holding `refs/rad/sigrefs` whose signed refs
+ * verify. Each peer's verification is memoised by its sigrefs commit, so a repeated call
+ * costs one ref listing and re-verifies only peers whose sigrefs moved.
+ */
+export class RemotesReader {
+  private readonly verified = new Map<string, SignedRefs>();
+
+  constructor(
+    private readonly git: GitReader,
+    private readonly rid: Rid,
+  ) {}
+
+  /** Every verified remote, sorted by NID. */
+  async list(): Promise<RemoteRefs[]> {
+    const refs = await this.git.listRefs('refs/namespaces/');
+    const remotes: RemoteRefs[] = [];
+    for (const ref of refs) {
+      const nid = nidOfSigrefs(ref.name);
+      if (nid === null) continue;
+      const signed = await this.signedRefs(nid, ref.oid);
+      if (signed?.verified) remotes.push({ nid, refs: signed.refs, sigrefs: signed.commit });
+    }
+    // NIDs share one length and base58 is in ASCII order, so text order is key order.
+    return remotes.sort((a, b) => (a.nid < b.nid ? -1 : a.nid > b.nid ? 1 : 0));
+  }
+
+  /** One peer's verified refs, or null when it has no (valid) signed refs. */
+  async get(nid: Nid): Promise<RemoteRefs | null> {
+    const commit = await this.git.resolveRef(`refs/namespaces/${nid}/refs/rad/sigrefs`);
+    if (commit === null) return null;
+    const signed = await this.signedRefs(nid, commit);
+    return signed?.verified ? { nid, refs: signed.refs, sigrefs: signed.commit } : null;
+  }
+
+  private async signedRefs(nid: Nid, commit: Oid): Promise<SignedRefs | null> {
+    const cached = this.verified.get(nid);
+    if (cached?.commit === commit) return cached;
+    const signed = await readSignedRefs(this.git, { nid, rid: this.rid });
+    // Only cache what we read for this commit (the ref may have moved in between).
+    if (signed !== null && signed.commit === commit) this.verified.set(nid, signed);
+    return signed;
+  }
+}
+
+function nidOfSigrefs(name: string): Nid | null {
+  const text = SIGREFS_NAME.exec(name)?.[1];
+  if (text === undefined) return null;
+  try {
+    return parseNid(text);
+  } catch {
+    return null;
+  }
+}

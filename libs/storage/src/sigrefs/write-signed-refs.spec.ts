@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { keyPairFromSeed } from '@forge-httpd/identity';
+import { initBareRepository } from '../git/init-bare-repository.js';
+import type { Oid } from '../git/oid.js';
+import { runGit } from '../git/run-git.js';
+import { formatSignedRefs } from './format-signed-refs.js';
+import { writeSignedRefs } from './write-signed-refs.js';
+
+// storage-format Appendix A (radicle flavour, seed ff…ff, GIT_COMMITTER_DATE=1671125284).
+const ALICE = keyPairFromSeed(new Uint8Array(32).fill(0xff));
+const ROOT = '0656c217f917c3e06234771e9ecae53aba5e173e' as Oid;
+const HEAD = 'f2de534b5e81d7c6e2dcaf58c3dd91573c0a0354' as Oid;
+const FIRST_SIGREFS = '99c549702e2bcfe02b0e68d4a2224fb7a1524529';
+const TIME = 1671125284;
+
+const REFS = new Map<string, Oid>([
+  ['refs/rad/root', ROOT],
+  ['refs/heads/master', HEAD],
+  [`refs/cobs/xyz.radicle.id/${ROOT}`, ROOT],
+  ['refs/rad/id', ROOT],
+]);
+
+describe('signed refs writer', () => {
+  let dir: string;
+  let gitDir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'forge-'));
+    gitDir = path.join(dir, 'repo.git');
+    await initBareRepository(gitDir);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('formats the refs blob sorted by name bytes without sigrefs and zero oids', () => {
+    const blob = formatSignedRefs([
+      ...REFS,
+      ['refs/rad/sigrefs', HEAD],
+      ['refs/heads/zero', '0'.repeat(40) as Oid],
+    ]);
+    expect(blob.toString()).toBe(
+      `${ROOT} refs/cobs/xyz.radicle.id/${ROOT}\n${HEAD} refs/heads/master\n` +
+        `${ROOT} refs/rad/id\n${ROOT} refs/rad/root\n`,
+    );
+  });
+
+  it("reproduces heartwood's first sigrefs commit id and points the namespace ref at it", async () => {
+    const commit = await writeSignedRefs({ gitDir, keyPair: ALICE, refs: REFS, time: TIME });
+    expect(commit).toBe(FIRST_SIGREFS);
+    const { stdout } = await runGit({
+      gitDir,
+      args: ['rev-parse', `refs/namespaces/${ALICE.nid}/refs/rad/sigrefs`],
+    });
+    expect(stdout.toString().trim()).toBe(FIRST_SIGREFS);
+  });
+
+  it('returns the parent without writing when the refs did not change', async () => {
+    const again = await writeSignedRefs({ gitDir, keyPair: ALICE, refs: REFS, time: TIME + 60 });
+    expect(again).toBe(FIRST_SIGREFS);
+  });
+
+  it('chains a new commit to the previous one when the refs changed', async () => {
+    const refs = new Map(REFS).set('refs/tags/v1', HEAD);
+    const next = await writeSignedRefs({ gitDir, keyPair: ALICE, refs, time: TIME + 60, parentLine: true });
+    const { stdout } = await runGit({ gitDir, args: ['cat-file', '-p', next] });
+    expect(stdout.toString()).toContain(`parent ${FIRST_SIGREFS}\n`);
+    expect(stdout.toString()).toContain(`author radicle <${ALICE.nid}> ${TIME + 60} +0000\n`);
+    const blob = await runGit({ gitDir, args: ['cat-file', 'blob', `${next}:refs`] });
+    expect(blob.stdout.toString()).toContain(`${FIRST_SIGREFS} refs/rad/sigrefs-parent\n`);
+  });
+});

@@ -1,0 +1,113 @@
+import { type KeyPair, signBytes } from '@forge-httpd/identity';
+import type { Oid } from '../git/oid.js';
+import { runGit } from '../git/run-git.js';
+import { serializeCommit } from '../git/serialize-commit.js';
+import { serializeTree } from '../git/serialize-tree.js';
+import { updateRefs } from '../git/update-refs.js';
+import { writeObject } from '../git/write-object.js';
+import { formatSignedRefs, SIGREFS_PARENT_REF, SIGREFS_REF } from './format-signed-refs.js';
+
+/** Inputs of {@link writeSignedRefs}. */
+export interface WriteSignedRefsOptions {
+  /** The storage repository. */
+  gitDir: string;
+  /** The namespace owner; signs the refs. */
+  keyPair: KeyPair;
+  /** Commit time in seconds (`GIT_COMMITTER_DATE` semantics: offset `+0000`). */
+  time: number;
+  /**
+   * Namespace-relative refs to sign. Default: the namespace's current refs in the signed
+   * categories (heads, tags, notes, rad, cobs), symbolic refs resolved.
+   */
+  refs?: ReadonlyMap<string, Oid> | Iterable<[string, Oid]>;
+  /** Previous sigrefs commit; default: the namespace's current `refs/rad/sigrefs`; null: none. */
+  parent?: Oid | null;
+  /** Also sign `refs/rad/sigrefs-parent <parent>` like Radicle ≥ 1.7 (§5 [newer]). */
+  parentLine?: boolean;
+}
+
+const SIGNED_CATEGORIES = new Set(['heads', 'tags', 'notes', 'rad', 'cobs']);
+const MESSAGE = 'Update signed refs\n';
+
+/**
+ * Signs a peer's refs and stores the sigrefs commit (storage-format §5): a tree with the
+ * `refs` blob and the raw 64-byte `signature` blob, authored `radicle <nid> <time> +0000`,
+ * then points `refs/namespaces/<nid>/refs/rad/sigrefs` at it. When the refs equal those of
+ * the parent, nothing is written and the parent is returned (heartwood writes a new commit
+ * only when the signature changes).
+ * @returns the sigrefs commit id
+ */
+export async function writeSignedRefs(options: WriteSignedRefsOptions): Promise<Oid> {
+  const { gitDir, keyPair } = options;
+  const namespace = `refs/namespaces/${keyPair.nid}/`;
+  const current = await listNamespaceRefs(gitDir, namespace);
+  const parent = options.parent === undefined ? (current.get(SIGREFS_REF) ?? null) : options.parent;
+  const refs = new Map(options.refs ?? signedCategoryRefs(current));
+  refs.delete(SIGREFS_PARENT_REF);
+  if (parent !== null && (await parentRefsEqual(gitDir, parent, formatSignedRefs(refs)))) {
+    return parent;
+  }
+  if (parent !== null && options.parentLine) refs.set(SIGREFS_PARENT_REF, parent);
+  const refsBlob = formatSignedRefs(refs);
+  const signature = Buffer.from(signBytes(keyPair, refsBlob));
+  const tree = await writeObject(
+    gitDir,
+    'tree',
+    serializeTree([
+      { name: 'refs', mode: '100644', oid: await writeObject(gitDir, 'blob', refsBlob) },
+      { name: 'signature', mode: '100644', oid: await writeObject(gitDir, 'blob', signature) },
+    ]),
+  );
+  const person = { name: 'radicle', email: keyPair.nid, time: options.time, offset: '+0000' };
+  const commit = await writeObject(
+    gitDir,
+    'commit',
+    serializeCommit({
+      tree,
+      parents: parent === null ? [] : [parent],
+      author: person,
+      committer: person,
+      message: MESSAGE,
+    }),
+  );
+  await updateRefs(gitDir, [{ name: `${namespace}${SIGREFS_REF}`, oid: commit }]);
+  return commit;
+}
+
+/** The namespace's refs with names relative to it; symbolic refs resolved by for-each-ref. */
+async function listNamespaceRefs(gitDir: string, namespace: string): Promise<Map<string, Oid>> {
+  const { stdout } = await runGit({
+    gitDir,
+    args: ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', `${namespace}refs/`],
+  });
+  const refs = new Map<string, Oid>();
+  for (const line of stdout.toString('utf8').split('\n')) {
+    if (line.length < 42) continue;
+    refs.set(line.slice(41 + namespace.length), line.slice(0, 40) as Oid);
+  }
+  return refs;
+}
+
+function signedCategoryRefs(current: Map<string, Oid>): Map<string, Oid> {
+  const refs = new Map<string, Oid>();
+  for (const [name, oid] of current) {
+    const category = name.split('/')[1];
+    if (category !== undefined && SIGNED_CATEGORIES.has(category)) refs.set(name, oid);
+  }
+  return refs;
+}
+
+async function parentRefsEqual(gitDir: string, parent: Oid, refsBlob: Buffer): Promise<boolean> {
+  const { stdout, exitCode } = await runGit({
+    gitDir,
+    args: ['cat-file', 'blob', `${parent}:refs`],
+    okExitCodes: [0, 128],
+  });
+  if (exitCode !== 0) return false;
+  const withoutParentLine = stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => !line.endsWith(` ${SIGREFS_PARENT_REF}`))
+    .join('\n');
+  return withoutParentLine === refsBlob.toString('utf8');
+}

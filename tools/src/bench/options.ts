@@ -1,0 +1,99 @@
+import path from 'node:path';
+
+/** Sizes of the generated fixtures; `full` is the issue's target, `small` is for development. */
+export interface ScaleSpec {
+  readonly name: string;
+  /** Commits on the big repository (merges included). */
+  readonly commits: number;
+  /** Files present at the big repository's head (at least). */
+  readonly files: number;
+  /** Repositories in the "many repositories" home. */
+  readonly repos: number;
+  readonly issues: number;
+  readonly patches: number;
+}
+
+export const SCALES: Readonly<Record<string, ScaleSpec>> = {
+  tiny: { name: 'tiny', commits: 300, files: 60, repos: 20, issues: 30, patches: 6 },
+  small: { name: 'small', commits: 2_000, files: 200, repos: 100, issues: 200, patches: 40 },
+  full: { name: 'full', commits: 50_000, files: 5_000, repos: 10_000, issues: 10_000, patches: 2_000 },
+};
+
+/** Everything `run.js` can be told on its command line. */
+export interface BenchOptions {
+  readonly scale: ScaleSpec;
+  /** Seconds per warm wrk run. */
+  readonly duration: number;
+  readonly concurrencies: readonly number[];
+  /** Restarts of forge-httpd per route class for the cold figure (median is reported). */
+  readonly coldRuns: number;
+  /** Repetitions per git CLI command (first and median are reported). */
+  readonly gitRuns: number;
+  /** Seconds of mixed load for the RSS soak; 0 = use the short mix only. */
+  readonly soak: number;
+  readonly cacheDir: string;
+  readonly outDir: string;
+  readonly skipCgit: boolean;
+  readonly skipInstall: boolean;
+  /** Only these route classes (empty = all). */
+  readonly routes: readonly string[];
+  readonly quick: boolean;
+}
+
+const USAGE = `usage: node tools/dist/bench/run.js [options]
+  --scale tiny|small|full   fixture sizes (default full; develop with small)
+  --quick                   short runs: 2 s per wrk run, concurrencies 1,16, 1 cold run
+  --duration S              seconds per warm wrk run (default 8)
+  --concurrency 1,16,64     wrk connection counts (default 1,16,64)
+  --cold-runs N             server restarts per route for cold timings (default 3)
+  --soak S                  additionally run the mixed load S seconds and sample RSS
+  --routes a,b              only these route classes (see README)
+  --no-cgit                 skip the cgit baseline
+  --no-install              never call apt-get
+  --cache DIR               fixture cache (default $FORGE_BENCH_CACHE or bench-results/cache)
+  --out DIR                 results root (default bench-results)`;
+
+/** Parses argv (without node and script) into options; throws with the usage text on error. */
+export function parseBenchOptions(argv: readonly string[], root: string): BenchOptions {
+  const flags = readFlags(argv);
+  const quick = flags.has('quick');
+  const scaleName = flags.get('scale') ?? 'full';
+  const scale = SCALES[scaleName];
+  if (scale === undefined) throw new Error(`unknown --scale ${scaleName}\n${USAGE}`);
+  const results = path.resolve(root, flags.get('out') ?? 'bench-results');
+  return {
+    scale,
+    quick,
+    duration: positive(flags.get('duration') ?? (quick ? '2' : '8'), 'duration'),
+    concurrencies: (flags.get('concurrency') ?? (quick ? '1,16' : '1,16,64')).split(',').map((c) => positive(c, 'concurrency')),
+    coldRuns: positive(flags.get('cold-runs') ?? (quick ? '1' : '3'), 'cold-runs'),
+    gitRuns: quick ? 5 : 15,
+    soak: Number(flags.get('soak') ?? '0'),
+    cacheDir: path.resolve(root, flags.get('cache') ?? process.env['FORGE_BENCH_CACHE'] ?? path.join(results, 'cache')),
+    outDir: results,
+    skipCgit: flags.has('no-cgit'),
+    skipInstall: flags.has('no-install'),
+    routes: (flags.get('routes') ?? '').split(',').filter((r) => r !== ''),
+  };
+}
+
+function readFlags(argv: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--help' || arg === '-h') throw new Error(USAGE);
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    const boolean = name === 'quick' || name.startsWith('no-');
+    if (boolean) flags.set(name, 'true');
+    else if (inline !== undefined) flags.set(name, inline);
+    else flags.set(name, argv[++i] ?? '');
+  }
+  return flags;
+}
+
+function positive(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number\n${USAGE}`);
+  return value;
+}

@@ -1,0 +1,64 @@
+/**
+ * `git diff-tree -r -z --numstat` records (git-diff(1) "--numstat"): `<added>\t<deleted>\t`
+ * then `<path>\0`, or `\0<old>\0<new>\0` for renames and copies; `-` counts mark binary files.
+ */
+import type { FileDiff } from '@forge-httpd/diff';
+
+/** Line counts of one file as git reports them; null counts for a binary file. */
+export interface NumstatEntry {
+  readonly additions: number | null;
+  readonly deletions: number | null;
+}
+
+/**
+ * Parses numstat output.
+ * @param output - `git diff-tree -r -z --numstat -M -C` bytes
+ * @returns one entry per changed file, in git's order
+ */
+export function parseNumstat(output: Buffer): NumstatEntry[] {
+  const entries: NumstatEntry[] = [];
+  let at = 0;
+  while (at < output.length) {
+    const tab1 = output.indexOf(0x09, at);
+    const tab2 = output.indexOf(0x09, tab1 + 1);
+    const count = (start: number, end: number): number | null => {
+      const text = output.toString('latin1', start, end);
+      return text === '-' ? null : Number.parseInt(text, 10);
+    };
+    entries.push({ additions: count(at, tab1), deletions: count(tab1 + 1, tab2) });
+    // A rename/copy has an empty path field followed by two NUL-terminated paths.
+    const paths = output[tab2 + 1] === 0 ? 2 : 1;
+    at = output[tab2 + 1] === 0 ? tab2 + 2 : tab2 + 1;
+    for (let index = 0; index < paths; index++) at = output.indexOf(0, at) + 1;
+  }
+  return entries;
+}
+
+/**
+ * What numstat should say for parsed files: a type change's two halves are one entry.
+ * @param files - parsed diff
+ * @returns entries comparable with {@link parseNumstat}'s
+ */
+export function expectedNumstat(files: readonly FileDiff[]): NumstatEntry[] {
+  const entries: NumstatEntry[] = [];
+  files.forEach((file, index) => {
+    if (file.typeChange && file.status === 'added') return;
+    const partner = file.typeChange ? files[index + 1] : undefined;
+    const own = countsOf(file);
+    const other = partner === undefined ? { additions: 0, deletions: 0 } : countsOf(partner);
+    const sum = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+    entries.push({ additions: sum(own.additions, other.additions), deletions: sum(own.deletions, other.deletions) });
+  });
+  return entries;
+}
+
+function countsOf(file: FileDiff): NumstatEntry {
+  switch (file.content.type) {
+    case 'plain':
+      return file.content.stats;
+    case 'binary':
+      return { additions: null, deletions: null };
+    default:
+      return { additions: 0, deletions: 0 };
+  }
+}
