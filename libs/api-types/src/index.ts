@@ -23,3 +23,25 @@ export type {
   RepoSearchResult,
   RepoTag,
 } from './repo.js';
+export type { Activity, Commit, CommitDetail, RangeDiffResponse } from './commit.js';
+export type {
+  CommitDiff,
+  Diff,
+  DiffBlob,
+  DiffContent,
+  DiffEof,
+  DiffFile,
+  DiffFileMode,
+  DiffFiles,
+  DiffHunk,
+  DiffLine,
+  DiffRange,
+  DiffStats,
+  FileDiff,
+  MovedFileDiff,
+  RangeDiff,
+} from './diff.js';
+export type { Tree, TreeEntry } from './tree.js';
+export type { Blob } from './blob.js';
+export type { Remote } from './remote.js';
+export type { TreeStats } from './stats.js';

@@ -1,10 +1,10 @@
-import { didFromNid, type Nid, type Rid } from '@forge-httpd/identity';
+import { didFromNid, type Did, type Nid, type Rid } from '@forge-httpd/identity';
 import { repackRepository, type Flavour, type SeedingPolicy } from '@forge-httpd/storage';
 import type { BuiltRepository } from './built-repository.js';
 import { updateIdentity } from './identity-update.js';
 import { initRepository, type HistorySource } from './init-repository.js';
 import { addPeer, createNodeHome, peerByAlias, writeProfileConfig, type HomeContext, type Peer } from './node-home.js';
-import { recordFollow, recordKnownNode, recordRouting, recordSeedingPolicy } from './node-records.js';
+import { recordFollow, recordKnownNode, recordRouting, recordSeedingPolicy, removeRouting } from './node-records.js';
 import { forkRepository, type PeerBranch } from './peer-branches.js';
 import type { GeneratedCommit } from './generated-history.js';
 import { sampleCommits } from './sample-history.js';
@@ -27,7 +27,8 @@ export interface RepositorySpec {
   readonly name: string;
   readonly description?: string;
   readonly defaultBranch?: string;
-  readonly private?: boolean;
+  /** Private repository; `allow` lists aliases of peers that may see it besides the delegates. */
+  readonly private?: boolean | { readonly allow: readonly string[] };
   /** Default: a generated sample history. */
   readonly history?: HistorySource;
   /** Aliases of further delegates, added by an identity revision (each gets a fork first). */
@@ -37,7 +38,7 @@ export interface RepositorySpec {
   readonly forks?: readonly { readonly peer: string; readonly branches?: readonly PeerBranch[] }[];
   /** Aliases of peers with a routing row for it (besides the local node when public). */
   readonly seeds?: readonly string[];
-  /** Overrides the `rad init` seeding row. */
+  /** Overrides the `rad init` seeding row; `block` also drops the local routing row (`rad block`). */
   readonly seedingPolicy?: SeedingPolicy;
   /** Run `git gc` + `git pack-refs --all` at the end. */
   readonly repack?: boolean;
@@ -119,14 +120,20 @@ export async function setWebProfile(
 async function buildRepository(context: HomeContext, spec: RepositorySpec): Promise<BuiltRepository> {
   const history: HistorySource = spec.history ?? { kind: 'generated', commits: sampleHistory(context, spec.name) };
   const repo = await initRepository(context, {
-    name: spec.name, description: spec.description, defaultBranch: spec.defaultBranch ?? 'main', history, private: spec.private,
+    name: spec.name, description: spec.description, defaultBranch: spec.defaultBranch ?? 'main', history,
+    private: typeof spec.private === 'object' ? { allow: spec.private.allow.map((alias) => didOf(context, alias)) } : spec.private,
   });
   if (spec.delegates !== undefined && spec.delegates.length > 0) await addDelegates(context, repo, spec);
   for (const fork of spec.forks ?? []) await forkRepository(context, repo, { peer: peerByAlias(context, fork.peer), branches: fork.branches });
   for (const alias of spec.seeds ?? []) recordRouting(context, { rid: repo.rid, nid: peerByAlias(context, alias).keyPair.nid });
   if (spec.seedingPolicy !== undefined) recordSeedingPolicy(context, { rid: repo.rid, policy: spec.seedingPolicy });
+  if (spec.seedingPolicy?.policy === 'block') removeRouting(context, { rid: repo.rid, nid: context.local.keyPair.nid });
   if (spec.repack === true) await repackRepository(repo.gitDir);
   return repo;
+}
+
+function didOf(context: HomeContext, alias: string): Did {
+  return didFromNid(peerByAlias(context, alias).keyPair.nid);
 }
 
 // Sample commits come before `rad init`, so the clock moves past them.

@@ -41,9 +41,10 @@ async function demoRepositories(): Promise<RepositorySpec[]> {
       defaultBranch: 'master',
       seeds: ['alice', 'bob', 'carol', 'eve'],
       seedingPolicy: { policy: 'allow', scope: 'followed' },
+      forks: [{ peer: 'carol' }],
       repack: true,
     },
-    { name: 'secret-plans', description: 'A private repository', private: true },
+    { name: 'secret-plans', description: 'A private repository shared with bob', private: { allow: ['bob'] } },
     { name: 'blocked-repo', description: 'Stored but blocked by policy', seedingPolicy: { policy: 'block' } },
   ];
 }

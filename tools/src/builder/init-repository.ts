@@ -13,8 +13,15 @@ import { recordRouting, recordSeedingPolicy } from './node-records.js';
 /** Where the default branch's history comes from. */
 export type HistorySource =
   | { readonly kind: 'generated'; readonly commits: readonly GeneratedCommit[] }
-  | { readonly kind: 'import'; readonly from: string; /** Source ref to import (default `refs/heads/<defaultBranch>`; `HEAD` works too). */
-      readonly sourceRef?: string; readonly tags?: boolean };
+  | {
+      readonly kind: 'import';
+      /** Source repository (git dir or working tree). */
+      readonly from: string;
+      /** Source ref (default `refs/heads/<defaultBranch>`; `HEAD` works too). */
+      readonly sourceRef?: string;
+      /** Also copy the source's tags into the local namespace. */
+      readonly tags?: boolean;
+    };
 
 /** Inputs of {@link initRepository} (what `rad init` is told). */
 export interface InitRepositoryOptions {

@@ -68,6 +68,13 @@ export function recordRouting(context: HomeContext, entry: { rid: Rid; nid: stri
   });
 }
 
+/** Deletes a `routing` row (the node no longer announces the repository). */
+export function removeRouting(context: HomeContext, entry: { rid: Rid; nid: string }): void {
+  withDatabase(nodeDbPath(context), (db) => {
+    db.prepare('delete from "routing" where "repo" = ? and "node" = ?').run(entry.rid, entry.nid);
+  });
+}
+
 /** Stores a repository seeding policy in policies.db like `rad seed` / `rad block` (§8.2). */
 export function recordSeedingPolicy(context: HomeContext, entry: { rid: Rid; policy: SeedingPolicy }): void {
   withDatabase(policiesDbPath(context), (db) => insertSeedingPolicy(db, entry));

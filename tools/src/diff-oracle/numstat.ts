@@ -62,3 +62,24 @@ function countsOf(file: FileDiff): NumstatEntry {
       return { additions: 0, deletions: 0 };
   }
 }
+
+/**
+ * Compares git's numstat with the parsed diff. A pure move/copy has no patch text, so its
+ * binary-ness is unknown to the parser: git's `-`/`-` and 0/0 both match it.
+ * @param actual - git's entries
+ * @param files - parsed diff
+ * @returns a description of the first difference, or null when they agree
+ */
+export function compareNumstat(actual: readonly NumstatEntry[], files: readonly FileDiff[]): string | null {
+  const expected = expectedNumstat(files);
+  const unpatched = files.filter((file) => !(file.typeChange && file.status === 'added')).map((file) => file.content.type === 'empty');
+  if (actual.length !== expected.length) return `git lists ${actual.length} files, parsed ${expected.length}`;
+  for (const [index, entry] of actual.entries()) {
+    const mine = expected[index];
+    const same = entry.additions === mine?.additions && entry.deletions === mine.deletions;
+    if (!same && !(unpatched[index] === true && entry.additions === null)) {
+      return `file ${index}: git ${JSON.stringify(entry)} parsed ${JSON.stringify(mine)}`;
+    }
+  }
+  return null;
+}

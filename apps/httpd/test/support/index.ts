@@ -3,3 +3,5 @@ export { expectGolden, goldenText } from './golden.js';
 export { getJson, type JsonResponse, rawRequest } from './http.js';
 export { makeTempDir, removeTempDir, tempSocketPath } from './temp-dir.js';
 export { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
+export { ABSENT_RID, buildFixtureHome, FIXTURE_TIME, fixtureHomeSpec } from './fixture-home.js';
+export { type FixtureContext, useFixtureServer } from './fixture-server.js';

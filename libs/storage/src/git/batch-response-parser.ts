@@ -70,15 +70,17 @@ export class BatchResponseParser {
   private readBody(chunk: Buffer, offset: number): number {
     const body = this.body as BodyState;
     const size = body.data.length;
-    // The content is followed by one LF, counted here as byte `size`.
-    const take = Math.min(size + 1 - body.filled, chunk.length - offset);
-    const contentEnd = Math.min(offset + take, offset + Math.max(size - body.filled, 0));
-    chunk.copy(body.data, body.filled, offset, contentEnd);
-    body.filled += take;
-    if (body.filled === size + 1) {
-      this.body = undefined;
-      this.onAnswer({ found: true, ...body.header, data: body.data });
+    if (body.filled < size) {
+      const end = Math.min(chunk.length, offset + size - body.filled);
+      chunk.copy(body.data, body.filled, offset, end);
+      body.filled += end - offset;
+      return end;
     }
-    return offset + take;
+    // git ends the content with one LF; anything else means the announced size was wrong
+    // (seen with corrupt loose objects) and the stream can no longer be trusted.
+    if (chunk[offset] !== 0x0a) throw new GitObjectFormatError('cat-file content not terminated by LF');
+    this.body = undefined;
+    this.onAnswer({ found: true, ...body.header, data: body.data });
+    return offset + 1;
   }
 }

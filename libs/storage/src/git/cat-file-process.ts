@@ -15,6 +15,8 @@ interface Request {
 interface Session {
   readonly child: ChildProcessWithoutNullStreams;
   readonly inFlight: Request[];
+  /** Set once the output could not be parsed: nothing more from this process is trusted. */
+  broken: boolean;
 }
 
 /** Default time without requests after which the process is stopped (restarted lazily). */
@@ -33,11 +35,20 @@ export class CatFileProcess implements StoppableProcess {
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
+  private readonly idleMs: number;
+  private readonly limit: LiveProcessLimit;
+
+  /**
+   * @param gitDir - repository
+   * @param options - idle timeout (default 30 s) and live-process limit (default process-wide)
+   */
   constructor(
     private readonly gitDir: string,
-    private readonly idleMs = DEFAULT_IDLE_MS,
-    private readonly limit: LiveProcessLimit = catFileProcessLimit,
-  ) {}
+    options: { idleMs?: number; limit?: LiveProcessLimit } = {},
+  ) {
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.limit = options.limit ?? catFileProcessLimit;
+  }
 
   /**
    * Sends one request. `name` must already be validated (an oid or a checked ref name):
@@ -90,7 +101,7 @@ export class CatFileProcess implements StoppableProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
     });
-    const session: Session = { child, inFlight: [] };
+    const session: Session = { child, inFlight: [], broken: false };
     const parser = new BatchResponseParser(
       () => session.inFlight[0]?.content ?? false,
       (answer) => this.answer(session, answer),
@@ -105,10 +116,13 @@ export class CatFileProcess implements StoppableProcess {
   }
 
   private feed(session: Session, parser: BatchResponseParser, chunk: Buffer): void {
+    if (session.broken) return;
     try {
       parser.push(chunk);
     } catch {
-      // Unparsable output means we lost sync with the stream: restart.
+      // Unparsable output means we lost sync with the stream: restart (in-flight requests are retried once).
+      session.broken = true;
+      this.detach(session);
       session.child.kill('SIGKILL');
     }
   }
@@ -120,11 +134,15 @@ export class CatFileProcess implements StoppableProcess {
     this.idleTimer.unref();
   }
 
+  /** Sends later requests to a new process; `session`'s own requests settle when it exits. */
+  private detach(session: Session): void {
+    if (this.session !== session) return;
+    this.session = undefined;
+    this.limit.remove(this);
+  }
+
   private crashed(session: Session): void {
-    if (this.session === session) {
-      this.session = undefined;
-      this.limit.remove(this);
-    }
+    this.detach(session);
     const orphans = session.inFlight.splice(0);
     for (const request of orphans) {
       if (this.closed || request.attempts >= MAX_ATTEMPTS) {

@@ -6,12 +6,13 @@
 export class GitCommandError extends Error {
   readonly code = 'GIT_COMMAND_FAILED';
 
-  constructor(
-    message: string,
-    readonly exitCode: number | null = null,
-    readonly stderr = '',
-  ) {
+  readonly exitCode: number | null;
+  readonly stderr: string;
+
+  constructor(message: string, details: { exitCode?: number | null; stderr?: string } = {}) {
     super(message);
+    this.exitCode = details.exitCode ?? null;
+    this.stderr = details.stderr ?? '';
     this.name = 'GitCommandError';
   }
 }

@@ -14,12 +14,14 @@ export interface TreeSource {
  * segment; the path is never handed to git. One trailing `/` is allowed; empty, `.` and
  * `..` segments find nothing.
  * @param source - object reader
- * @param commitOrTreeOid - start commit or tree
- * @param path - `/`-separated path; `''` means the root tree itself
+ * @param lookup - start commit or tree, and the `/`-separated path (`''` = the root tree itself)
  * @returns the entry (the root as `{name: '', mode: '40000', kind: 'tree'}`), or null
  */
-export async function findEntry(source: TreeSource, commitOrTreeOid: Oid, path: string): Promise<TreeEntry | null> {
-  const root = await rootTree(source, commitOrTreeOid);
+export async function findEntry(
+  source: TreeSource,
+  { start, path }: { start: Oid; path: string },
+): Promise<TreeEntry | null> {
+  const root = await rootTree(source, start);
   if (root === null) return null;
   const segments = splitTreePath(path);
   if (segments === null) return null;

@@ -57,6 +57,7 @@ export interface Contributor {
  */
 export interface GitRepository {
   readonly gitDir: string;
+  /** Type and content of any object; null when absent. */
   readObject(oid: Oid): Promise<GitObject | null>;
   /** Type and size without reading content (e.g. to refuse large blobs). */
   readObjectInfo(oid: Oid): Promise<GitObjectInfo | null>;
@@ -80,6 +81,7 @@ export interface GitRepository {
   listRefs(prefix: string): Promise<RefEntry[]>;
   /** Commits newest first, like `git log`. */
   walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]>;
+  /** Number of commits reachable from `from`, itself included (`rev-list --count`). */
   countCommits(from: Oid): Promise<number>;
   /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */
   lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null>;
@@ -91,6 +93,7 @@ export interface GitRepository {
   mergeBase(a: Oid, b: Oid): Promise<Oid | null>;
   /** True when `ancestor` is reachable from `descendant` (or equal). */
   isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean>;
+  /** Raw records + patch between two commits/trees, capped at maxBytes. */
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch>;
   /** Stops the repository's processes; later calls fail. */
   close(): Promise<void>;

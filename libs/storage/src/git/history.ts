@@ -79,11 +79,13 @@ export async function listContributors(gitDir: string, from: Oid): Promise<Contr
  * in walk order (the whole history is read: commit times need not be monotonic; the times
  * come from `rev-list --timestamp`, i.e. from the commit-graph when there is one).
  * @param gitDir - repository
- * @param from - start commit
- * @param sinceExclusive - lower bound in seconds (exclusive)
+ * @param range - start commit and lower bound in seconds (exclusive)
  * @returns times in seconds
  */
-export async function commitTimes(gitDir: string, from: Oid, sinceExclusive: number): Promise<number[]> {
+export async function commitTimes(
+  gitDir: string,
+  { from, sinceExclusive }: { from: Oid; sinceExclusive: number },
+): Promise<number[]> {
   const times: number[] = [];
   const args = ['rev-list', '--timestamp', ...revisionArguments(from, [])];
   await streamGitLines({ gitDir, args }, (line) => {

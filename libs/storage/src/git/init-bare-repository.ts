@@ -21,10 +21,10 @@ export async function initBareRepository(gitDir: string, options: InitBareOption
     gitDir,
     args: ['init', '--quiet', '--bare', '--template=', '--initial-branch=master', '--end-of-options', gitDir],
   });
-  if (options.userName !== undefined) await setConfig(gitDir, 'user.name', options.userName);
-  if (options.userEmail !== undefined) await setConfig(gitDir, 'user.email', options.userEmail);
+  if (options.userName !== undefined) await setConfig(gitDir, ['user.name', options.userName]);
+  if (options.userEmail !== undefined) await setConfig(gitDir, ['user.email', options.userEmail]);
 }
 
-async function setConfig(gitDir: string, key: string, value: string): Promise<void> {
+async function setConfig(gitDir: string, [key, value]: readonly [string, string]): Promise<void> {
   await runGit({ gitDir, args: ['config', '--file', `${gitDir}/config`, '--end-of-options', key, value] });
 }

@@ -5,12 +5,11 @@ import { runGit } from './run-git.js';
 /**
  * Finds the best common ancestor of two commits (`git merge-base`).
  * @param gitDir - repository
- * @param a - first commit
- * @param b - second commit
+ * @param commits - the two commits
  * @returns the merge base, or null when the histories share no commit
  * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
  */
-export async function mergeBase(gitDir: string, a: Oid, b: Oid): Promise<Oid | null> {
+export async function mergeBase(gitDir: string, [a, b]: readonly [Oid, Oid]): Promise<Oid | null> {
   checkOids(a, b);
   const { stdout, exitCode } = await runGit({
     gitDir,
@@ -24,12 +23,14 @@ export async function mergeBase(gitDir: string, a: Oid, b: Oid): Promise<Oid | n
 /**
  * Tells whether `ancestor` is reachable from `descendant` (`git merge-base --is-ancestor`).
  * @param gitDir - repository
- * @param ancestor - candidate ancestor commit
- * @param descendant - candidate descendant commit
+ * @param pair - candidate ancestor and descendant commits
  * @returns true when reachable (a commit is its own ancestor)
  * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
  */
-export async function isAncestor(gitDir: string, ancestor: Oid, descendant: Oid): Promise<boolean> {
+export async function isAncestor(
+  gitDir: string,
+  { ancestor, descendant }: { ancestor: Oid; descendant: Oid },
+): Promise<boolean> {
   checkOids(ancestor, descendant);
   const { exitCode } = await runGit({
     gitDir,

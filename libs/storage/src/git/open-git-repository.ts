@@ -32,7 +32,7 @@ const MAX_TAG_DEPTH = 16;
  * @returns the repository
  */
 export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
-  return new CliGitRepository(gitDir, new CatFileProcess(gitDir, options.idleMs ?? DEFAULT_IDLE_MS));
+  return new CliGitRepository(gitDir, new CatFileProcess(gitDir, { idleMs: options.idleMs ?? DEFAULT_IDLE_MS }));
 }
 
 class CliGitRepository implements GitRepository {
@@ -83,7 +83,7 @@ class CliGitRepository implements GitRepository {
   }
 
   async findEntry(commitOrTreeOid: Oid, path: string): Promise<TreeEntry | null> {
-    return findEntry(this, checkOid(commitOrTreeOid), path);
+    return findEntry(this, { start: checkOid(commitOrTreeOid), path });
   }
 
   async resolveRef(name: string): Promise<Oid | null> {
@@ -123,15 +123,15 @@ class CliGitRepository implements GitRepository {
   }
 
   commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
-    return commitTimes(this.gitDir, from, sinceExclusive);
+    return commitTimes(this.gitDir, { from, sinceExclusive });
   }
 
   mergeBase(a: Oid, b: Oid): Promise<Oid | null> {
-    return mergeBase(this.gitDir, a, b);
+    return mergeBase(this.gitDir, [a, b]);
   }
 
   isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {
-    return isAncestor(this.gitDir, ancestor, descendant);
+    return isAncestor(this.gitDir, { ancestor, descendant });
   }
 
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {

@@ -131,6 +131,13 @@ describe('BatchResponseParser', () => {
     const parser = new BatchResponseParser(() => false, () => undefined);
     expect(() => parser.push(Buffer.from('fatal: oops\n'))).toThrow();
   });
+
+  it('throws when content is shorter than announced instead of answering with the wrong bytes', () => {
+    const answers: BatchAnswer[] = [];
+    const parser = new BatchResponseParser(() => true, (answer) => answers.push(answer));
+    expect(() => parser.push(Buffer.from(`${oid} blob 10\nabc\n${oid} blob 4\nbbb\n\n`))).toThrow();
+    expect(answers).toEqual([]);
+  });
 });
 
 describe('Semaphore', () => {

@@ -1,9 +1,13 @@
+import { chmod, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { deflateSync } from 'node:zlib';
 import { CatFileProcess } from './cat-file-process.js';
 import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.test.js';
 import { LiveProcessLimit } from './live-process-limit.js';
 import { makeTempDir, removeTempDir } from './git-cli.test.js';
 import type { GitRepository } from './git-repository.js';
+import { initBareRepository } from './init-bare-repository.js';
 import { openGitRepository } from './open-git-repository.js';
 import { repackRepository } from './repack-repository.js';
 import { updateRefs } from './update-refs.js';
@@ -19,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => removeTempDir(tmp));
 
 async function withProcess<T>(idleMs: number, body: (process: CatFileProcess) => Promise<T>): Promise<T> {
-  const catFile = new CatFileProcess(fixture.gitDir, idleMs);
+  const catFile = new CatFileProcess(fixture.gitDir, { idleMs });
   try {
     return await body(catFile);
   } finally {
@@ -76,10 +80,32 @@ describe('the cat-file process', () => {
   });
 });
 
+describe('corrupt objects', () => {
+  it('fails the read of an object whose content is shorter than its header says and keeps serving others', async () => {
+    const gitDir = path.join(tmp, 'corrupt.git');
+    await initBareRepository(gitDir);
+    const good = await writeObject(gitDir, 'blob', Buffer.from('good\n'));
+    const bad = await writeObject(gitDir, 'blob', Buffer.from('0123456789'));
+    const file = path.join(gitDir, 'objects', bad.slice(0, 2), bad.slice(2));
+    await chmod(file, 0o644);
+    await writeFile(file, deflateSync(Buffer.from('blob 10\0abc')));
+    const repo = openGitRepository(gitDir);
+    try {
+      const reads = await Promise.allSettled([repo.readBlob(good), repo.readBlob(bad), repo.readBlob(good)]);
+      expect(reads[1]?.status).toBe('rejected');
+      expect((await repo.readBlob(good))?.toString()).toBe('good\n');
+      await writeFile(file, 'not zlib at all');
+      expect(await repo.readBlob(bad)).toBeNull();
+    } finally {
+      await repo.close();
+    }
+  });
+});
+
 describe('the process-wide limit on live cat-file processes', () => {
   it('stops the least recently used idle process when a new one starts beyond the limit', async () => {
     const limit = new LiveProcessLimit(2);
-    const processes = [0, 1, 2].map(() => new CatFileProcess(fixture.gitDir, 60_000, limit));
+    const processes = [0, 1, 2].map(() => new CatFileProcess(fixture.gitDir, { limit }));
     try {
       for (const catFile of processes) await catFile.request(fixture.blobs.readme, false);
       expect(processes.map((catFile) => catFile.pid !== undefined)).toEqual([false, true, true]);

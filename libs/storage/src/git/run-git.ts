@@ -99,7 +99,9 @@ function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'st
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      settle({ invocation, code, ...state }, resolve, reject);
+      const outcome = settle({ invocation, code, ...state });
+      if (typeof outcome === 'number') resolve(outcome);
+      else reject(outcome);
     });
   });
 }
@@ -112,11 +114,12 @@ interface Outcome {
   readonly stderr: string;
 }
 
-function settle(outcome: Outcome, resolve: (code: number) => void, reject: (error: Error) => void): void {
+/** The exit code to resolve with (-1 when stopped on purpose), or the error to reject with. */
+function settle(outcome: Outcome): number | GitCommandError {
   const { invocation, code, stopped, timedOut, stderr } = outcome;
-  if (stopped) return resolve(-1);
+  if (stopped) return -1;
   const ok = invocation.okExitCodes ?? [0];
-  if (code !== null && ok.includes(code) && !timedOut) return resolve(code);
+  if (code !== null && ok.includes(code) && !timedOut) return code;
   const what = timedOut ? 'timed out' : `exited with ${code ?? 'a signal'}`;
-  reject(new GitCommandError(`git ${invocation.args[0] ?? ''} ${what}: ${stderr.trim()}`, code, stderr));
+  return new GitCommandError(`git ${invocation.args[0] ?? ''} ${what}: ${stderr.trim()}`, { exitCode: code, stderr });
 }

@@ -1,11 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { didFromNid } from '@forge-httpd/identity';
+import { didFromNid, type KeyPair } from '@forge-httpd/identity';
 import type { Oid } from '../git/oid.js';
-import { serializeTag } from '../git/serialize-tag.js';
 import { updateRefs } from '../git/update-refs.js';
-import { writeObject } from '../git/write-object.js';
 import {
   createTestRepository,
   projectPayload,
@@ -14,20 +12,15 @@ import {
   writeTestHome,
 } from '../home/node-home-fixture.test.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
-import { writeSignedRefs } from '../sigrefs/write-signed-refs.js';
 import type { StoredRepository } from './stored-repository.js';
 
-const [ALICE, BOB, CAROL, DAVE] = [1, 2, 3, 4].map(testKeyPair) as [
-  ReturnType<typeof testKeyPair>, ReturnType<typeof testKeyPair>, ReturnType<typeof testKeyPair>,
-  ReturnType<typeof testKeyPair>,
-];
+const [ALICE, BOB, CAROL] = [1, 2, 3].map(testKeyPair) as [KeyPair, KeyPair, KeyPair];
 const T = 1_700_000_000;
 
 describe('StoredRepository', () => {
   let dir: string;
   let home: string;
   let nodeHome: NodeHome;
-  let commits: Oid[];
 
   async function open(rid: string): Promise<StoredRepository> {
     const repository = await nodeHome.storage.openRepository(rid);
@@ -140,7 +133,7 @@ describe('StoredRepository', () => {
         doc: { payload: projectPayload('forge', { name: 'headed' }), delegates: [ALICE] },
         time: T,
       });
-      commits = await writeHistory(repo.gitDir);
+      const commits = await writeHistory(repo.gitDir);
       await updateRefs(repo.gitDir, [
         { name: 'refs/heads/main', oid: commits[1] as Oid },
         { name: 'HEAD', symbolicTarget: 'refs/heads/main' },

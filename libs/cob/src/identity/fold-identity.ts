@@ -1,0 +1,171 @@
+/**
+ * The identity reducer (storage-format §4.3–4.4; radicle `Identity::from_root` / `op`).
+ */
+import { type Nid, didFromNid, publicKeyFromNid, verifySignature } from '@forge-httpd/identity';
+import type { Oid } from '@forge-httpd/storage';
+import type { Change } from '../change.js';
+import type { ApplyContext, CobFolder } from '../dag/evaluate-changes.js';
+import { CobApplyError } from '../errors.js';
+import { delegateMajority, type IdentityDoc, isDelegate } from '../model/identity-doc.js';
+import { type IdentityAction, parseIdentityAction } from './identity-action.js';
+import { currentRevision, type IdentityRevision, type IdentityState } from './identity-state.js';
+
+/** Repository facts the identity fold needs. */
+export interface IdentityEnv {
+  /** The repository id as a blob oid (RID = the root document's blob). */
+  readonly ridOid: Oid;
+  /** Document and its blob id at a commit's `embeds/radicle.json`; throws CobApplyError. */
+  docAt(commit: Oid): { readonly doc: IdentityDoc; readonly blob: Oid };
+  /** Document of a blob; throws CobApplyError. */
+  docBlob(blob: Oid): IdentityDoc;
+}
+
+// Errors the node tolerates: a vote that raced a concurrent change, a redacted target.
+class UnexpectedState extends CobApplyError {}
+class Redacted extends CobApplyError {}
+
+/** Builds the identity fold for one evaluation. */
+export function identityFolder(env: IdentityEnv): CobFolder<IdentityState> {
+  return { init: (root) => initIdentity(root, env), apply: (state, change, context) => applyIdentityChange({ state, change, context, env }) };
+}
+
+function initIdentity(root: Change, env: IdentityEnv): IdentityState {
+  const actions = root.actions.map(parseIdentityAction);
+  const first = actions[0];
+  if (first?.type !== 'revision' || first.parent !== null || actions.length !== 1) {
+    throw new CobApplyError('the identity root must hold one revision without parent');
+  }
+  const { doc, blob } = env.docAt(root.id);
+  if (blob !== first.blob || blob !== env.ridOid) throw new CobApplyError('identity root does not match the repository id');
+  const founder = doc.delegates[0] as string;
+  if (founder !== didFromNid(root.author) || !verifies(doc, root.author, first.signature, blob)) {
+    throw new CobApplyError('identity root is not signed by its founder');
+  }
+  const revision = newRevision({ id: root.id, action: first, author: root.author, doc, state: 'accepted', timestamp: root.timestamp });
+  return {
+    root: root.id,
+    current: root.id,
+    heads: new Map(doc.delegates.map((did) => [did as string, root.id])),
+    revisions: new Map([[root.id, revision]]),
+    timeline: [root.id],
+  };
+}
+
+function applyIdentityChange(args: { state: IdentityState; change: Change; context: ApplyContext; env: IdentityEnv }): void {
+  const { state, change, context, env } = args;
+  const actions = change.actions.map(parseIdentityAction);
+  for (const action of actions) {
+    try {
+      applyIdentityAction(state, action, change, env);
+    } catch (error) {
+      if (error instanceof UnexpectedState ? context.hasConcurrent() : !(error instanceof Redacted)) throw error;
+    }
+    state.timeline.push(change.id);
+  }
+}
+
+function applyIdentityAction(state: IdentityState, action: IdentityAction, change: Change, env: IdentityEnv): void {
+  const current = currentRevision(state);
+  if (!isDelegate(current.doc, change.author)) throw new UnexpectedState('not a delegate');
+  switch (action.type) {
+    case 'revision.accept':
+      return accept(state, { revision: action.revision, signature: action.signature, author: change.author });
+    case 'revision.reject':
+      return reject(activeRevision(state, action.revision), change.author);
+    case 'RevisionEdit':
+      return edit(state, action, change.author);
+    case 'revision.redact':
+      return redact(state, action.revision, change.author);
+    case 'revision':
+      return propose(state, { action, change, doc: env.docBlob(action.blob) });
+  }
+}
+
+function accept(state: IdentityState, vote: { revision: Oid; signature: Uint8Array; author: Nid }): void {
+  const revision = activeRevision(state, vote.revision);
+  state.heads.set(didFromNid(vote.author), revision.id);
+  if (!verifies(currentRevision(state).doc, vote.author, vote.signature, revision.blob)) throw new CobApplyError('invalid accept signature');
+  // The node overwrites the verdict before it reports the duplicate.
+  const duplicate = revision.verdicts.has(vote.author);
+  revision.verdicts.set(vote.author, true);
+  if (duplicate) throw new CobApplyError('duplicate verdict');
+  adopt(state, revision.id);
+}
+
+function reject(revision: IdentityRevision, author: Nid): void {
+  const duplicate = revision.verdicts.has(author);
+  revision.verdicts.set(author, false);
+  if (duplicate) throw new CobApplyError('duplicate verdict');
+  const rejections = [...revision.verdicts.values()].filter((accepted) => !accepted).length;
+  if (rejections > revision.doc.delegates.length - delegateMajority(revision.doc)) revision.state = 'rejected';
+}
+
+function edit(state: IdentityState, action: Extract<IdentityAction, { type: 'RevisionEdit' }>, author: Nid): void {
+  if (action.revision === state.current) throw new CobApplyError('cannot edit the current revision');
+  const revision = activeRevision(state, action.revision);
+  if (revision.author !== author) throw new CobApplyError('cannot edit another delegate’s revision');
+  revision.title = action.title;
+  revision.description = action.description;
+}
+
+function redact(state: IdentityState, id: Oid, author: Nid): void {
+  if (id === state.current) throw new UnexpectedState('cannot redact the current revision');
+  const revision = state.revisions.get(id);
+  if (revision === undefined) throw new CobApplyError(`revision ${id} missing`);
+  if (revision === null) return;
+  if (revision.state === 'accepted') throw new UnexpectedState('cannot redact an accepted revision');
+  if (revision.author !== author) throw new CobApplyError('cannot redact another delegate’s revision');
+  state.revisions.set(id, null);
+}
+
+function propose(state: IdentityState, args: { action: Extract<IdentityAction, { type: 'revision' }>; change: Change; doc: IdentityDoc }): void {
+  const { action, change, doc } = args;
+  if (action.parent === null) throw new CobApplyError('revision without parent');
+  const parent = state.revisions.get(action.parent);
+  if (parent === undefined) throw new CobApplyError(`revision ${action.parent} missing`);
+  if (parent === null) throw new Redacted('parent redacted');
+  const isCurrent = parent.id === state.current;
+  if (isCurrent && doc.canonical === parent.doc.canonical) throw new CobApplyError('revision does not change the document');
+  if (!verifies(parent.doc, change.author, action.signature, action.blob)) throw new CobApplyError('invalid revision signature');
+  const revision = newRevision({ id: change.id, action, author: change.author, doc, state: isCurrent ? 'active' : 'stale', timestamp: change.timestamp, parent: parent.id });
+  state.heads.set(didFromNid(change.author), revision.id);
+  state.revisions.set(revision.id, revision);
+  if (isCurrent) adopt(state, revision.id);
+}
+
+/** Makes a revision current once a majority of the current delegates vote for it. */
+function adopt(state: IdentityState, id: Oid): void {
+  if (state.current === id) return;
+  const votes = [...state.heads.values()].filter((head) => head === id).length;
+  if (votes < delegateMajority(currentRevision(state).doc)) return;
+  state.current = id;
+  for (const revision of state.revisions.values()) {
+    if (revision?.state === 'active') revision.state = 'stale';
+  }
+  (state.revisions.get(id) as IdentityRevision).state = 'accepted';
+}
+
+function activeRevision(state: IdentityState, id: Oid): IdentityRevision {
+  const revision = state.revisions.get(id);
+  if (revision === undefined) throw new CobApplyError(`revision ${id} missing`);
+  if (revision === null) throw new Redacted('revision redacted');
+  if (revision.state !== 'active') throw new UnexpectedState('revision is not active');
+  return revision;
+}
+
+function verifies(doc: IdentityDoc, author: Nid, signature: Uint8Array, blob: Oid): boolean {
+  return isDelegate(doc, author) && verifySignature(publicKeyFromNid(author), Buffer.from(blob, 'hex'), signature);
+}
+
+function newRevision(args: {
+  id: Oid;
+  action: Extract<IdentityAction, { type: 'revision' }>;
+  author: Nid;
+  doc: IdentityDoc;
+  state: IdentityRevision['state'];
+  timestamp: number;
+  parent?: Oid;
+}): IdentityRevision {
+  const { id, action, author, doc, state, timestamp } = args;
+  return { id, title: action.title, description: action.description, author, blob: action.blob, doc, state, verdicts: new Map([[author, true]]), parent: args.parent ?? null, timestamp };
+}

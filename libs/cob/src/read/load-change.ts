@@ -1,0 +1,91 @@
+/**
+ * Reads one COB change commit from git into a {@link Change} (storage-format §6.1–6.4),
+ * returning null for what the node cannot load (it then skips the change and what is only
+ * reachable through it).
+ */
+import { isUtf8 } from 'node:buffer';
+import { nidFromPublicKey, parseSshSignatureArmor, verifySignature } from '@forge-httpd/identity';
+import type { GitCommit, GitRepository, Oid, TreeEntry } from '@forge-httpd/storage';
+import type { Change } from '../change.js';
+import { parseChangeTrailers } from './commit-trailers.js';
+
+const SSH_ARMOR = '-----BEGIN SSH SIGNATURE-----';
+
+/**
+ * Loads a change commit.
+ * @param git - the repository
+ * @param id - the commit id
+ * @returns the change, or null when the commit is missing, unsigned, doubly signed, has more
+ *   than one resource, a malformed trailer, no valid manifest or no action blob
+ */
+export async function loadChange(git: GitRepository, id: Oid): Promise<Change | null> {
+  const commit = await git.readCommit(id);
+  if (commit === null) return null;
+  const trailers = parseChangeTrailers(commit.message);
+  const signature = changeSignature(commit);
+  if (trailers === null || signature === null || trailers.resources.length > 1) return null;
+  const tree = await git.readTree(commit.tree);
+  if (tree === null) return null;
+  const [typeName, actions] = await Promise.all([readManifest(git, tree), readActions(git, tree)]);
+  if (typeName === null || actions.length === 0) return null;
+  const resource = trailers.resources[0] ?? null;
+  const excluded = new Set<string>([...trailers.related, ...(resource === null ? [] : [resource])]);
+  return {
+    id,
+    tree: commit.tree,
+    parents: commit.parents.filter((parent) => !excluded.has(parent)),
+    related: trailers.related,
+    resource,
+    author: nidFromPublicKey(signature.publicKey),
+    timestamp: commit.committer.time,
+    typeName,
+    actions,
+    signatureValid: verifySignature(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature),
+  };
+}
+
+/** The single SSH signature of a commit (PGP ones are ignored); null when none, several or malformed. */
+function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature: Uint8Array } | null {
+  const armors = commit.headers.filter((h) => h.name === 'gpgsig' && h.value.startsWith(SSH_ARMOR));
+  if (armors.length !== 1) return null;
+  try {
+    return parseSshSignatureArmor((armors[0] as { value: string }).value);
+  } catch {
+    return null;
+  }
+}
+
+/** Manifest `typeName` (or legacy `typename`); null when missing or invalid. */
+async function readManifest(git: GitRepository, tree: readonly TreeEntry[]): Promise<string | null> {
+  const entry = tree.find((e) => e.name === 'manifest');
+  if (entry === undefined || entry.kind !== 'blob') return null;
+  const parsed = decodeJson(await git.readBlob(entry.oid));
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const manifest = parsed as Record<string, unknown>;
+  const typeName = manifest['typeName'] ?? manifest['typename'];
+  const version = manifest['version'] ?? 1;
+  if (typeof typeName !== 'string' || !Number.isSafeInteger(version) || (version as number) < 1) return null;
+  return typeName;
+}
+
+/** Action blobs: entries named by an `i8`, in numeric order, decoded as JSON. */
+async function readActions(git: GitRepository, tree: readonly TreeEntry[]): Promise<unknown[]> {
+  const byIndex = new Map<number, Oid>();
+  for (const entry of tree) {
+    if (entry.kind !== 'blob' || !/^[+-]?[0-9]+$/.test(entry.name)) continue;
+    const index = Number(entry.name);
+    if (index >= -128 && index <= 127) byIndex.set(index, entry.oid);
+  }
+  const ordered = [...byIndex.entries()].sort(([a], [b]) => a - b);
+  return Promise.all(ordered.map(async ([, oid]) => decodeJson(await git.readBlob(oid))));
+}
+
+/** JSON of a blob; undefined when missing, not UTF-8 or not JSON (the action then rejects). */
+function decodeJson(bytes: Buffer | null): unknown {
+  if (bytes === null || !isUtf8(bytes)) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

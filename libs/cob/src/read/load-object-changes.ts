@@ -1,0 +1,51 @@
+import type { GitRepository, Oid } from '@forge-httpd/storage';
+import type { Change } from '../change.js';
+import { loadChange } from './load-change.js';
+
+/** Loaded changes by commit id (null = unloadable); commits are immutable, so this never goes stale. */
+export type ChangeCache = Map<Oid, Promise<Change | null>>;
+
+/**
+ * Walks an object's history from its tips (storage-format §6.5 step 2), loading changes of
+ * `typeName`. A change that cannot be loaded, or has another type, is skipped and its history
+ * is not walked through it. Each wave of the walk is read concurrently (git reads pipeline).
+ * @param args.git - the repository
+ * @param args.tips - the object's ref tips
+ * @param args.typeName - the expected manifest type
+ * @param args.cache - shared change cache
+ * @returns every loaded change
+ */
+export async function loadObjectChanges(args: {
+  git: GitRepository;
+  tips: readonly Oid[];
+  typeName: string;
+  cache: ChangeCache;
+}): Promise<Change[]> {
+  const { git, typeName, cache } = args;
+  const seen = new Set<Oid>();
+  const loaded: Change[] = [];
+  let frontier = [...new Set(args.tips)];
+  while (frontier.length > 0) {
+    frontier.forEach((id) => seen.add(id));
+    const changes = await Promise.all(frontier.map((id) => cachedChange(git, id, cache)));
+    const next: Oid[] = [];
+    for (const change of changes) {
+      if (change === null || change.typeName !== typeName) continue;
+      loaded.push(change);
+      for (const parent of change.parents) if (!seen.has(parent)) next.push(parent);
+    }
+    frontier = [...new Set(next)];
+  }
+  return loaded;
+}
+
+function cachedChange(git: GitRepository, id: Oid, cache: ChangeCache): Promise<Change | null> {
+  let pending = cache.get(id);
+  if (pending === undefined) {
+    pending = loadChange(git, id);
+    cache.set(id, pending);
+    // A failed read (e.g. git died) must not poison the cache.
+    pending.catch(() => cache.delete(id));
+  }
+  return pending;
+}
