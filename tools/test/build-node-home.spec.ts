@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { didFromNid, verifySignature } from '@forge-httpd/identity';
+import { didFromNid, verifySignature, type Nid } from '@forge-httpd/identity';
 import { buildNodeHome, repositoryByName, type BuiltHome, type NodeHomeSpec } from '@forge-httpd/tools';
 
 function git(gitDir: string, ...args: string[]): string {
@@ -13,6 +13,12 @@ function git(gitDir: string, ...args: string[]): string {
 
 function gitBytes(gitDir: string, ...args: string[]): Buffer {
   return execFileSync('git', [`--git-dir=${gitDir}`, ...args]);
+}
+
+function nidOf(home: BuiltHome, alias: string): Nid {
+  const peer = home.context.peers.get(alias);
+  if (peer === undefined) throw new Error(`no peer ${alias}`);
+  return peer.keyPair.nid;
 }
 
 const spec = (home: string): NodeHomeSpec => ({
@@ -45,7 +51,7 @@ describe('buildNodeHome', () => {
 
   it('adds a delegate through an identity revision and keeps the canonical head under threshold 2', () => {
     const repo = repositoryByName(built, 'shared');
-    const ana = built.context.peers.get('ana')!.keyPair.nid;
+    const ana = nidOf(built, 'ana');
     const doc = JSON.parse(git(repo.gitDir, 'cat-file', 'blob', 'refs/rad/id:embeds/radicle.json')) as Record<string, unknown>;
     expect(doc['delegates']).toEqual([didFromNid(built.nid), didFromNid(ana)]);
     expect(doc['threshold']).toBe(2);
@@ -75,7 +81,7 @@ describe('buildNodeHome', () => {
 
   it('writes a private document with its allow list and no routing row', () => {
     const repo = repositoryByName(built, 'hidden');
-    const ben = built.context.peers.get('ben')!.keyPair.nid;
+    const ben = nidOf(built, 'ben');
     const doc = JSON.parse(git(repo.gitDir, 'cat-file', 'blob', 'refs/rad/id:embeds/radicle.json')) as Record<string, unknown>;
     expect(doc['visibility']).toEqual({ type: 'private', allow: [didFromNid(ben)] });
     expect(git(repo.gitDir, 'symbolic-ref', 'HEAD')).toBe('refs/heads/trunk');

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ControlSocketClient } from '@forge-httpd/storage';
-import { startControlSocket, type ControlSocketMode, type ControlSocketServer } from '@forge-httpd/tools';
+import { createNodeHome, readNodeConfig, seedFromHex, startControlSocket, type ControlSocketMode, type ControlSocketServer } from '@forge-httpd/tools';
 
 /** Sends one request line and collects everything until the server closes or `timeoutMs` passes. */
 function request(socketPath: string, line: string, timeoutMs = 300): Promise<{ text: string; closed: boolean }> {
@@ -78,6 +79,18 @@ describe('startControlSocket', () => {
     const client = new ControlSocketClient(socketPath);
     expect(await client.status(150)).toBe(running);
     expect(await client.config(150)).toEqual(config);
+  });
+
+  it('serves the node object of a home as config', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'forge-'));
+    try {
+      const context = await createNodeHome({ home: dir, seed: seedFromHex('22'.repeat(32)), alias: 'zed' });
+      socketPath = path.join(os.tmpdir(), `forge-${process.pid}-home.sock`);
+      server = await startControlSocket({ path: socketPath, mode: 'answer', config: await readNodeConfig(context.home) });
+      expect(await new ControlSocketClient(socketPath).config(500)).toMatchObject({ alias: 'zed', seedingPolicy: { default: 'block' } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('removes the socket file when closed, even with a hanging client', async () => {

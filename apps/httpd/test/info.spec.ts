@@ -22,7 +22,7 @@ describe('informational routes', () => {
   });
 
   it('counts the routing rows of the local node in /api/v1/stats', async () => {
-    // The local node announced the five public repositories it seeds (not the blocked one).
+    // The local node announced the public repositories it seeds: not the private or blocked one.
     expect((await getJson(fixture.url('/api/v1/stats'))).body).toEqual({ repos: { total: 4 } });
   });
 

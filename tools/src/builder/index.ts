@@ -33,4 +33,6 @@ export { createFixedClock } from './clock.js';
 export type { FixedClock } from './clock.js';
 export { seedFromHex, seedFromLabel } from './seeds.js';
 export { startControlSocket } from './control-socket-server.js';
+export { readNodeConfig } from './node-config.js';
+export { openHomeContext } from './open-home.js';
 export type { ControlSocketMode, ControlSocketOptions, ControlSocketServer } from './control-socket-server.js';

@@ -1,0 +1,31 @@
+import type { Nid } from '@forge-httpd/identity';
+import type { Oid } from '@forge-httpd/storage';
+import { compareNids } from '../model/compare.js';
+import type { JobState, RunStatus } from './fold-job.js';
+
+/** One run as the API lists it. */
+export interface JobRunView {
+  readonly runId: string;
+  readonly node: Nid;
+  readonly status: RunStatus;
+  readonly log: string;
+}
+
+/** An evaluated job. */
+export interface Job {
+  readonly id: Oid;
+  readonly commit: Oid;
+  /** Flattened per node (key order), then by run id (behaviour §5.19). */
+  readonly runs: readonly JobRunView[];
+}
+
+/** Snapshots a folded job. */
+export function viewJob(state: JobState): Job {
+  const nodes = [...state.runs.keys()].sort(compareNids);
+  const runs = nodes.flatMap((node) =>
+    [...(state.runs.get(node) ?? new Map()).entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([runId, run]) => ({ runId, node, status: run.status, log: run.log })),
+  );
+  return { id: state.id, commit: state.commit, runs };
+}

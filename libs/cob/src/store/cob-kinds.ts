@@ -1,0 +1,86 @@
+/**
+ * The COB types the store evaluates, each as: type name, fold, and view.
+ */
+import type { Nid } from '@forge-httpd/identity';
+import { cobTypeName, type Flavour, type Oid, payloadId, type StoredRepository } from '@forge-httpd/storage';
+import type { Change } from '../change.js';
+import { evaluateChanges } from '../dag/evaluate-changes.js';
+import { issueFolder } from '../issue/fold-issue.js';
+import { type Issue, viewIssue } from '../issue/issue-view.js';
+import { jobFolder } from '../job/fold-job.js';
+import { type Job, viewJob } from '../job/job-view.js';
+import type { FoldEnv } from '../model/fold-env.js';
+import { patchFolder } from '../patch/fold-patch.js';
+import { liveRevisions } from '../patch/patch-state.js';
+import { type Patch, viewPatch } from '../patch/patch-view.js';
+
+/** The job COB type of radicle-job; never renamed by the flavour. */
+export const JOB_TYPE_NAME = 'xyz.radworks.job';
+
+/** What a store needs from a repository. */
+export type CobRepository = Pick<StoredRepository, 'rid' | 'git' | 'remote'>;
+
+/** Input of one object's evaluation. */
+export interface EvaluateInput {
+  readonly id: Oid;
+  readonly changes: readonly Change[];
+  readonly env: FoldEnv;
+  readonly repo: CobRepository;
+  /** Records a ref the result depends on. */
+  readonly dependOn: (ref: string) => void;
+}
+
+/** A COB type the store knows. */
+export interface CobKind<V> {
+  readonly typeName: string;
+  evaluate(input: EvaluateInput): Promise<V | null>;
+}
+
+/** The kinds of a flavour. */
+export interface CobKinds {
+  readonly issue: CobKind<Issue>;
+  readonly patch: CobKind<Patch>;
+  readonly job: CobKind<Job>;
+  readonly projectPayloadId: string;
+}
+
+/** Builds the kinds for a flavour (type names `xyz.<flavour>.issue|patch`, job unchanged). */
+export function cobKinds(flavour: Flavour): CobKinds {
+  return {
+    projectPayloadId: payloadId(flavour, 'project'),
+    issue: {
+      typeName: cobTypeName(flavour, 'issue'),
+      evaluate: async ({ id, changes, env }) => {
+        const result = evaluateChanges({ rootId: id, changes, folder: issueFolder(env) });
+        return result === null ? null : viewIssue(result.state);
+      },
+    },
+    patch: { typeName: cobTypeName(flavour, 'patch'), evaluate: evaluatePatch },
+    job: {
+      typeName: JOB_TYPE_NAME,
+      evaluate: async ({ id, changes, env }) => {
+        const result = evaluateChanges({ rootId: id, changes, folder: jobFolder(env) });
+        return result === null ? null : viewJob(result.state);
+      },
+    },
+  };
+}
+
+async function evaluatePatch({ id, changes, env, repo, dependOn }: EvaluateInput): Promise<Patch | null> {
+  const result = evaluateChanges({ rootId: id, changes, folder: patchFolder(env) });
+  if (result === null) return null;
+  // Revision refs come from each author's verified signed refs (behaviour §6.5).
+  const authors = [...new Set(liveRevisions(result.state).map((revision) => revision.author))];
+  const remotes = new Map<Nid, ReadonlyMap<string, Oid>>();
+  await Promise.all(
+    authors.map(async (author) => {
+      dependOn(`refs/namespaces/${author}/refs/rad/sigrefs`);
+      const remote = await repo.remote(author);
+      if (remote !== null) remotes.set(author, remote.refs);
+    }),
+  );
+  return viewPatch(result.state, (author, oid) => {
+    const refs = remotes.get(author);
+    return refs === undefined ? [] : [...refs].filter(([, target]) => target === oid).map(([name]) => name);
+  });
+}

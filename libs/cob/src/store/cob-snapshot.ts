@@ -1,0 +1,119 @@
+/**
+ * The COBs of a repository as of one ref listing. Listings are derived once per distinct set
+ * of cached objects, so a repository with thousands of issues lists quickly after the first
+ * request and re-evaluates only objects whose tips moved.
+ */
+import type { Oid } from '@forge-httpd/storage';
+import type { Issue } from '../issue/issue-view.js';
+import type { Job } from '../job/job-view.js';
+import type { Patch } from '../patch/patch-view.js';
+import type { CobRefIndex } from '../read/cob-ref-index.js';
+import type { CobKind, CobRepository } from './cob-kinds.js';
+import type { CachedObject, CobStore } from './cob-store.js';
+
+/** Issue list filter (behaviour §5.20). */
+export type IssueStatusFilter = 'open' | 'closed' | 'all';
+/** Patch list filter (behaviour §5.22). */
+export type PatchStatusFilter = 'open' | 'draft' | 'archived' | 'merged' | 'all';
+
+/** Issue and patch counts for repository info (`payloads[…].meta`). */
+export interface CobCounts {
+  readonly issues: { readonly open: number; readonly closed: number };
+  readonly patches: { readonly open: number; readonly draft: number; readonly archived: number; readonly merged: number };
+}
+
+const CONCURRENCY = 16;
+
+/** A consistent view of a repository's COBs (one `for-each-ref`). */
+export class CobSnapshot {
+  constructor(
+    private readonly store: CobStore,
+    private readonly repo: CobRepository,
+    private readonly index: CobRefIndex,
+  ) {}
+
+  /** Valid issues with the given status, newest first (ties by id). */
+  issues(status: IssueStatusFilter = 'all'): Promise<readonly Issue[]> {
+    return this.listing(this.store.kinds.issue, `status:${status}`, (all) => all.filter((i) => status === 'all' || i.state.status === status));
+  }
+
+  /** Valid patches with the given status, newest first (ties by id). */
+  patches(status: PatchStatusFilter = 'all'): Promise<readonly Patch[]> {
+    return this.listing(this.store.kinds.patch, `status:${status}`, (all) => all.filter((p) => status === 'all' || p.state.status === status));
+  }
+
+  /** One issue, or null when absent or invalid. */
+  async issue(id: Oid): Promise<Issue | null> {
+    return this.one(this.store.kinds.issue, id);
+  }
+
+  /** One patch, or null when absent or invalid. */
+  async patch(id: Oid): Promise<Patch | null> {
+    return this.one(this.store.kinds.patch, id);
+  }
+
+  /** Jobs whose commit is `commit`, sorted by job id (behaviour §5.19). */
+  async jobs(commit: Oid): Promise<readonly Job[]> {
+    const all = await this.evaluateAll(this.store.kinds.job);
+    return all.map((entry) => entry.value).filter((job): job is Job => job !== null && job.commit === commit);
+  }
+
+  /** Issue and patch counts by state. */
+  async counts(): Promise<CobCounts> {
+    const [issues, patches] = await Promise.all([this.issues(), this.patches()]);
+    const count = <T>(items: readonly T[], test: (item: T) => boolean): number => items.filter(test).length;
+    return {
+      issues: { open: count(issues, (i) => i.state.status === 'open'), closed: count(issues, (i) => i.state.status === 'closed') },
+      patches: {
+        open: count(patches, (p) => p.state.status === 'open'),
+        draft: count(patches, (p) => p.state.status === 'draft'),
+        archived: count(patches, (p) => p.state.status === 'archived'),
+        merged: count(patches, (p) => p.state.status === 'merged'),
+      },
+    };
+  }
+
+  private async one<V>(kind: CobKind<V>, id: Oid): Promise<V | null> {
+    if (!this.index.objects.get(kind.typeName)?.has(id)) return null;
+    return (await this.store.object({ kind, id, repo: this.repo, index: this.index })).value;
+  }
+
+  private async listing<V extends { id: Oid; timestamp: number }>(kind: CobKind<V>, key: string, derive: (sorted: readonly V[]) => readonly V[]): Promise<readonly V[]> {
+    const entries = await this.evaluateAll(kind);
+    let memo = this.store.listings.get(kind.typeName);
+    if (memo === undefined || !sameEntries(memo.entries, entries)) {
+      memo = { entries, derived: new Map() };
+      this.store.listings.set(kind.typeName, memo);
+    }
+    let sorted = memo.derived.get('sorted') as readonly V[] | undefined;
+    if (sorted === undefined) {
+      sorted = entries.map((e) => e.value).filter((v): v is V => v !== null).sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1));
+      memo.derived.set('sorted', sorted);
+    }
+    let result = memo.derived.get(key) as readonly V[] | undefined;
+    if (result === undefined) {
+      result = derive(sorted);
+      memo.derived.set(key, result);
+    }
+    return result;
+  }
+
+  /** Evaluates every object of a kind (cached ones cost a map lookup), ordered by id. */
+  private async evaluateAll<V>(kind: CobKind<V>): Promise<CachedObject<V>[]> {
+    const ids = [...(this.index.objects.get(kind.typeName)?.keys() ?? [])].sort();
+    const results: CachedObject<V>[] = new Array(ids.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < ids.length) {
+        const i = next++;
+        results[i] = await this.store.object({ kind, id: ids[i] as Oid, repo: this.repo, index: this.index });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, worker));
+    return results;
+  }
+}
+
+function sameEntries(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((entry, i) => entry === b[i]);
+}

@@ -1,0 +1,93 @@
+/**
+ * Evaluated COBs of one repository, cached by the tips of their refs (and the few other refs
+ * a result depends on), so an unchanged object costs nothing and a new change shows on the
+ * next request. Everything is read from git (never from `cobs/cache.db`).
+ */
+import type { Flavour, Oid } from '@forge-httpd/storage';
+import { type ChangeCache, loadObjectChanges } from '../read/load-object-changes.js';
+import { type CobRefIndex, readCobRefIndex } from '../read/cob-ref-index.js';
+import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
+import { type CobKind, cobKinds, type CobKinds, type CobRepository } from './cob-kinds.js';
+import { CobSnapshot } from './cob-snapshot.js';
+
+/** A cached evaluation of one object. */
+export interface CachedObject<V> {
+  readonly id: Oid;
+  readonly tipsKey: string;
+  /** Refs consulted (name → oid, null when absent). */
+  readonly deps: ReadonlyMap<string, Oid | null>;
+  /** Null when the object is invalid (missing or rejected root). */
+  readonly value: V | null;
+}
+
+/** Per-repository COB caches; create one per repository and reuse it across requests. */
+export class CobStore {
+  readonly kinds: CobKinds;
+  private readonly changes: ChangeCache = new Map();
+  private readonly facts: FactCaches = newFactCaches();
+  private readonly objects = new Map<string, CachedObject<unknown>>();
+  private readonly pending = new Map<string, Promise<CachedObject<unknown>>>();
+  /** Per-kind memo of derived listings, keyed by the exact cached objects they came from. */
+  readonly listings = new Map<string, { readonly entries: readonly CachedObject<unknown>[]; readonly derived: Map<string, unknown> }>();
+
+  constructor(flavour: Flavour) {
+    this.kinds = cobKinds(flavour);
+  }
+
+  /**
+   * Lists the repository's refs once and returns a view of its COBs at that moment.
+   * @param repo - the repository (may be a fresh handle each request)
+   */
+  async snapshot(repo: CobRepository): Promise<CobSnapshot> {
+    return new CobSnapshot(this, repo, await readCobRefIndex(repo.git));
+  }
+
+  /**
+   * Returns an object's evaluation, reusing the cache when its tips and dependencies are unchanged.
+   * @internal used by {@link CobSnapshot}
+   */
+  async object<V>(args: { kind: CobKind<V>; id: Oid; repo: CobRepository; index: CobRefIndex }): Promise<CachedObject<V>> {
+    const { kind, id, index } = args;
+    const tips = index.objects.get(kind.typeName)?.get(id) ?? [];
+    const tipsKey = tips.join(',');
+    const key = `${kind.typeName}/${id}`;
+    const cached = this.objects.get(key);
+    if (cached !== undefined && cached.tipsKey === tipsKey && depsHold(cached.deps, index)) return cached as CachedObject<V>;
+    const pendingKey = `${key}@${tipsKey}`;
+    let pending = this.pending.get(pendingKey);
+    if (pending === undefined) {
+      pending = this.evaluate({ ...args, tips, tipsKey }).finally(() => this.pending.delete(pendingKey));
+      this.pending.set(pendingKey, pending);
+    }
+    const result = await pending;
+    this.objects.set(key, result);
+    return result as CachedObject<V>;
+  }
+
+  private async evaluate<V>(args: {
+    kind: CobKind<V>;
+    id: Oid;
+    repo: CobRepository;
+    index: CobRefIndex;
+    tips: readonly Oid[];
+    tipsKey: string;
+  }): Promise<CachedObject<V>> {
+    const { kind, id, repo, index, tips, tipsKey } = args;
+    const changes = await loadObjectChanges({ git: repo.git, tips, typeName: kind.typeName, cache: this.changes });
+    const { env, deps } = await prepareFoldEnv({
+      git: repo.git,
+      changes,
+      refs: index.refs,
+      caches: this.facts,
+      projectPayloadId: this.kinds.projectPayloadId,
+    });
+    const dependOn = (ref: string): void => void deps.set(ref, index.refs.get(ref) ?? null);
+    const value = await kind.evaluate({ id, changes, env, repo, dependOn });
+    return { id, tipsKey, deps, value };
+  }
+}
+
+function depsHold(deps: ReadonlyMap<string, Oid | null>, index: CobRefIndex): boolean {
+  for (const [name, oid] of deps) if ((index.refs.get(name) ?? null) !== oid) return false;
+  return true;
+}

@@ -1,0 +1,74 @@
+/**
+ * Writes one COB change commit exactly as a node does (storage-format §6.1–6.4, §11): manifest,
+ * canonical-JSON action blobs, an `embeds` tree, parents tips ++ related ++ resource, an SSHSIG
+ * `gpgsig` over the raw tree oid, and the trailers. Reproduces heartwood's commit ids.
+ */
+import { armorSshSignature, canonicalJson, type KeyPair, signBytes } from '@forge-httpd/identity';
+import { type Oid, serializeCommit, serializeTree, type TreeEntryInput, writeObject } from '@forge-httpd/storage';
+import { compareOids } from '../dag/change-graph.js';
+
+/** A file to embed: its bytes go into the change's `embeds/` tree. */
+export interface EmbedFile {
+  readonly name: string;
+  readonly content: Uint8Array;
+}
+
+/** Everything that determines a change commit. */
+export interface ChangeInput {
+  readonly gitDir: string;
+  readonly keyPair: KeyPair;
+  /** The writing node's alias: author line `<alias> <<alias>@<nid>>`. */
+  readonly alias: string;
+  /** Commit time in seconds (`GIT_COMMITTER_DATE` semantics: offset `+0000`). */
+  readonly time: number;
+  readonly typeName: string;
+  /** Action objects, encoded as canonical JSON (§4.2). */
+  readonly actions: readonly unknown[];
+  /** Files already referenced by `git:<oid>` in the actions. */
+  readonly embeds?: readonly EmbedFile[];
+  readonly message: string;
+  /** Current tips of the object (empty when creating). */
+  readonly tips: readonly Oid[];
+  readonly related?: readonly Oid[];
+  /** Identity head commit; null for identity changes. */
+  readonly resource: Oid | null;
+  /** Signs with this key instead (to model forged changes in tests); the author line is unchanged. */
+  readonly signer?: KeyPair;
+}
+
+/**
+ * Writes a change commit and its tree and blobs (no ref is touched).
+ * @returns the commit id (the entry id: comment id, revision id…)
+ */
+export async function writeChange(input: ChangeInput): Promise<Oid> {
+  const { gitDir, keyPair } = input;
+  const tree = await writeChangeTree(input);
+  const signer = input.signer ?? keyPair;
+  const armor = armorSshSignature(signer.publicKey, signBytes(signer, Buffer.from(tree, 'hex')));
+  const related = [...new Set(input.related ?? [])].sort(compareOids);
+  const parents = [...[...input.tips].sort(compareOids), ...related, ...(input.resource === null ? [] : [input.resource])];
+  const person = { name: input.alias, email: `${input.alias}@${keyPair.nid}`, time: input.time, offset: '+0000' };
+  const trailers = [...related.map((oid) => `Rad-Related: ${oid}`), ...(input.resource === null ? [] : [`Rad-Resource: ${input.resource}`])];
+  const message = `${input.message.trim()}\n${trailers.length === 0 ? '' : `\n${trailers.join('\n')}\n`}`;
+  const commit = serializeCommit({ tree, parents, author: person, committer: person, headers: [{ name: 'gpgsig', value: armor }], message });
+  return writeObject(gitDir, 'commit', commit);
+}
+
+async function writeChangeTree(input: ChangeInput): Promise<Oid> {
+  const { gitDir } = input;
+  // serde_json, not canonical: fixed field order typeName, version.
+  const manifest = JSON.stringify({ typeName: input.typeName, version: 1 });
+  const entries: TreeEntryInput[] = [{ name: 'manifest', mode: '100644', oid: await writeObject(gitDir, 'blob', Buffer.from(manifest)) }];
+  for (const [index, action] of input.actions.entries()) {
+    const blob = await writeObject(gitDir, 'blob', Buffer.from(canonicalJson(action)));
+    entries.push({ name: String(index), mode: '100644', oid: blob });
+  }
+  if (input.embeds !== undefined && input.embeds.length > 0) {
+    const files: TreeEntryInput[] = [];
+    for (const embed of input.embeds) {
+      files.push({ name: embed.name, mode: '100644', oid: await writeObject(gitDir, 'blob', embed.content) });
+    }
+    entries.push({ name: 'embeds', mode: '40000', oid: await writeObject(gitDir, 'tree', serializeTree(files)) });
+  }
+  return writeObject(gitDir, 'tree', serializeTree(entries));
+}
