@@ -5,6 +5,13 @@ import { NodeModule } from './node/node.module.js';
 import { NodesModule } from './nodes/nodes.module.js';
 import { PlatformModule, type PlatformOptions } from './platform/platform.module.js';
 import { ReposModule } from './repos/repos.module.js';
+import { BlobModule } from './blob/blob.module.js';
+import { CommitsModule } from './commits/commits.module.js';
+import { RemotesModule } from './remotes/remotes.module.js';
+import { TreeModule } from './tree/tree.module.js';
+import { IssuesModule } from './issues/issues.module.js';
+import { PatchesModule } from './patches/patches.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
 // Feature modules: add one import line above and one entry in `imports` below.
 
 /**
@@ -18,6 +25,13 @@ import { ReposModule } from './repos/repos.module.js';
     NodesModule,
     ReposModule,
     DelegatesModule,
+    CommitsModule,
+    TreeModule,
+    BlobModule,
+    RemotesModule,
+    IssuesModule,
+    PatchesModule,
+    JobsModule,
   ],
 })
 export class AppModule {

@@ -8,7 +8,6 @@ import { formatListenAddress } from './config/listen-address.js';
 import { resolveServerConfig } from './config/resolve-config.js';
 import type { ServerConfig } from './config/server-config.js';
 import { readServerVersion } from './config/version.js';
-import { startServer } from './server.js';
 
 const log = (message: string): void => {
   process.stderr.write(`forge-httpd: ${message}\n`);
@@ -40,6 +39,8 @@ async function configure(args: readonly string[]): Promise<ServerConfig | null> 
 async function main(): Promise<void> {
   const config = await configure(process.argv.slice(2));
   if (config === null) return;
+  // Loaded only to serve, so --help and --version answer without loading Nest.
+  const { startServer } = await import('./server.js');
   const server = await startServer({ config, logger: ['error', 'warn'], log });
   log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
   const stop = (): void => {

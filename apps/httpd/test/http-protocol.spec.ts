@@ -10,7 +10,7 @@ describe('CORS', () => {
     ['/api/v1/nothing', 404],
     ['/api/v1/repos/bad', 400],
   ])('adds the CORS headers to GET %s (%d), with or without Origin', async (path, status) => {
-    for (const headers of [{}, { origin: 'https://explorer.example' }]) {
+    for (const headers of [{}, { origin: 'https://explorer.example' }] as Record<string, string>[]) {
       const response = await getJson(fixture.url(path), { headers });
       expect(response.status).toBe(status);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');

@@ -45,3 +45,16 @@ export type { Tree, TreeEntry } from './tree.js';
 export type { Blob } from './blob.js';
 export type { Remote } from './remote.js';
 export type { TreeStats } from './stats.js';
+export type { Author, CommentEdit, Embed, Issue, IssueComment, IssueState, Reaction } from './issue.js';
+export type {
+  CodeLocation,
+  CodeRange,
+  Patch,
+  PatchComment,
+  PatchMerge,
+  PatchState,
+  Review,
+  Revision,
+  RevisionReaction,
+} from './patch.js';
+export type { Job, JobRun } from './job.js';

@@ -1,1 +1,104 @@
-export const LIBRARY_NAME = '@forge-httpd/cob';
+// Errors
+export { CobApplyError, CobNotFoundError, CobWriteError, InvalidChangeError } from './errors.js';
+// Changes and evaluation (storage-format §6)
+export type { Change } from './change.js';
+export { ChangeGraph, compareOids } from './dag/change-graph.js';
+export { orderChanges } from './dag/order-changes.js';
+export { evaluateChanges } from './dag/evaluate-changes.js';
+export type { ApplyContext, CobFolder, Evaluation } from './dag/evaluate-changes.js';
+export { loadChange } from './read/load-change.js';
+export { loadObjectChanges } from './read/load-object-changes.js';
+export type { ChangeCache } from './read/load-object-changes.js';
+export { readCobRefIndex } from './read/cob-ref-index.js';
+export type { CobRefIndex } from './read/cob-ref-index.js';
+export { newFactCaches, prepareFoldEnv } from './read/prepare-fold-env.js';
+export type { DocResult, FactCaches } from './read/prepare-fold-env.js';
+export { messageTrailers, parseChangeTrailers } from './read/commit-trailers.js';
+// Shared model
+export type { FoldEnv } from './model/fold-env.js';
+export { parseIdentityDoc, projectDefaultBranch } from './model/identity-doc.js';
+export type { IdentityDoc } from './model/identity-doc.js';
+export type { CodeLocation, CodeRange, Embed } from './model/values.js';
+export { isLabel, isReaction } from './model/values.js';
+export type { Edit, ReactionGroup } from './model/thread.js';
+export type { CommentView } from './model/comment-view.js';
+export { compareNids } from './model/compare.js';
+// Issues (storage-format §7.1)
+export { issueFolder } from './issue/fold-issue.js';
+export { parseIssueAction } from './issue/issue-action.js';
+export type { IssueAction, IssueLifecycle } from './issue/issue-action.js';
+export type { IssueState } from './issue/issue-state.js';
+export { viewIssue } from './issue/issue-view.js';
+export type { Issue } from './issue/issue-view.js';
+// Patches (storage-format §7.2)
+export { patchFolder } from './patch/fold-patch.js';
+export { parsePatchAction } from './patch/patch-action.js';
+export type { PatchAction, PatchLifecycle, Verdict } from './patch/patch-action.js';
+export type { Merge, PatchState, PatchStatus } from './patch/patch-state.js';
+export { viewPatch } from './patch/patch-view.js';
+export type { Patch, RevisionReaction, RevisionRefsResolver, RevisionView, ReviewView } from './patch/patch-view.js';
+// Identity COB (storage-format §4.3–4.4)
+export { identityFolder } from './identity/fold-identity.js';
+export type { IdentityEnv } from './identity/fold-identity.js';
+export { parseIdentityAction } from './identity/identity-action.js';
+export type { IdentityAction } from './identity/identity-action.js';
+export type { IdentityRevision, IdentityState } from './identity/identity-state.js';
+export { viewIdentity } from './identity/identity-view.js';
+export type { Identity, IdentityRevisionView } from './identity/identity-view.js';
+export { loadIdentity } from './identity/load-identity.js';
+// Jobs (radicle-job 0.6)
+export { jobFolder } from './job/fold-job.js';
+export type { JobRun, JobState, RunStatus } from './job/fold-job.js';
+export { parseJobAction } from './job/job-action.js';
+export type { JobAction } from './job/job-action.js';
+export { viewJob } from './job/job-view.js';
+export type { Job, JobRunView } from './job/job-view.js';
+// Cached evaluation of a repository
+export { CobStore } from './store/cob-store.js';
+export type { CachedObject } from './store/cob-store.js';
+export { CobSnapshot } from './store/cob-snapshot.js';
+export type { CobCounts, IssueStatusFilter, PatchStatusFilter } from './store/cob-snapshot.js';
+export { cobKinds, JOB_TYPE_NAME } from './store/cob-kinds.js';
+export type { CobKind, CobKinds, CobRepository } from './store/cob-kinds.js';
+export { loadIssues, loadPatches } from './store/load-cobs.js';
+// Write side
+export { writeChange } from './write/write-change.js';
+export type { ChangeInput, EmbedFile } from './write/write-change.js';
+export { createCob, updateCob } from './write/write-cob.js';
+export type { ChangeRequest, CobKindName, CobWriteContext } from './write/write-cob.js';
+export {
+  assignIssue,
+  commentIssue,
+  createIssue,
+  editIssueComment,
+  editIssueTitle,
+  labelIssue,
+  reactIssueComment,
+  redactIssueComment,
+  setIssueState,
+  updateIssue,
+} from './write/issue-writes.js';
+export type { IssueStateInput } from './write/issue-writes.js';
+export {
+  assignPatch,
+  commentReview,
+  commentRevision,
+  createPatch,
+  editPatchTitle,
+  editReview,
+  editRevision,
+  labelPatch,
+  mergePatch,
+  reactReviewComment,
+  reactRevision,
+  reactRevisionComment,
+  redactReview,
+  redactRevision,
+  resolveReviewComment,
+  revisePatch,
+  reviewPatch,
+  setPatchState,
+  updatePatch,
+} from './write/patch-writes.js';
+export type { VerdictInput } from './write/patch-writes.js';
+export { createJob, finishJobRun, startJobRun } from './write/job-writes.js';

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { parseRid, type Rid } from '@forge-httpd/identity';
 import type { NodeHome, StoredRepository } from '@forge-httpd/storage';
 import { RepoNotFoundError } from './errors.js';
@@ -10,6 +10,8 @@ import { NODE_HOME } from './tokens.js';
  */
 @Injectable()
 export class RepositoryAccess {
+  private readonly logger = new Logger('forge-httpd');
+
   constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
 
   /**
@@ -39,7 +41,10 @@ export class RepositoryAccess {
   async tryOpenPublic(rid: Rid): Promise<StoredRepository | null> {
     try {
       return await this.openPublicRid(rid);
-    } catch {
+    } catch (error) {
+      if (!(error instanceof RepoNotFoundError)) {
+        this.logger.warn(`Skipping ${rid}: ${error instanceof Error ? error.message : String(error)}`);
+      }
       return null;
     }
   }

@@ -32,8 +32,8 @@ export interface ChangeInput {
   readonly related?: readonly Oid[];
   /** Identity head commit; null for identity changes. */
   readonly resource: Oid | null;
-  /** Signs with this key instead (to model forged changes in tests); the author line is unchanged. */
-  readonly signer?: KeyPair;
+  /** Sign something other than the tree, so the signature does not verify (forged changes in tests). */
+  readonly badSignature?: boolean;
 }
 
 /**
@@ -43,8 +43,9 @@ export interface ChangeInput {
 export async function writeChange(input: ChangeInput): Promise<Oid> {
   const { gitDir, keyPair } = input;
   const tree = await writeChangeTree(input);
-  const signer = input.signer ?? keyPair;
-  const armor = armorSshSignature(signer.publicKey, signBytes(signer, Buffer.from(tree, 'hex')));
+  const signed = Buffer.from(tree, 'hex');
+  if (input.badSignature === true) signed[0] = (signed[0] ?? 0) ^ 0xff;
+  const armor = armorSshSignature(keyPair.publicKey, signBytes(keyPair, signed));
   const related = [...new Set(input.related ?? [])].sort(compareOids);
   const parents = [...[...input.tips].sort(compareOids), ...related, ...(input.resource === null ? [] : [input.resource])];
   const person = { name: input.alias, email: `${input.alias}@${keyPair.nid}`, time: input.time, offset: '+0000' };
@@ -64,10 +65,12 @@ async function writeChangeTree(input: ChangeInput): Promise<Oid> {
     entries.push({ name: String(index), mode: '100644', oid: blob });
   }
   if (input.embeds !== undefined && input.embeds.length > 0) {
-    const files: TreeEntryInput[] = [];
+    // Like libgit2's tree builder, a repeated name keeps the last file.
+    const byName = new Map<string, TreeEntryInput>();
     for (const embed of input.embeds) {
-      files.push({ name: embed.name, mode: '100644', oid: await writeObject(gitDir, 'blob', embed.content) });
+      byName.set(embed.name, { name: embed.name, mode: '100644', oid: await writeObject(gitDir, 'blob', embed.content) });
     }
+    const files = [...byName.values()];
     entries.push({ name: 'embeds', mode: '40000', oid: await writeObject(gitDir, 'tree', serializeTree(files)) });
   }
   return writeObject(gitDir, 'tree', serializeTree(entries));

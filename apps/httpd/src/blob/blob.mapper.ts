@@ -1,0 +1,13 @@
+import type { Blob, Commit } from '@forge-httpd/api-types';
+import { toBlobContent } from '../browse/blob-content.mapper.js';
+
+/**
+ * A file → wire Blob (behaviour B §4.5), keys `binary, name, content, path, lastCommit`.
+ * @param input - requested (or readme candidate) path, the bytes, the last commit touching it
+ * @returns the wire blob; `name` is the last path segment
+ */
+export function toBlob(input: { path: string; bytes: Buffer; lastCommit: Commit }): Blob {
+  const { binary, content } = toBlobContent(input.bytes);
+  const name = input.path.slice(input.path.lastIndexOf('/') + 1);
+  return { binary, name, content, path: input.path, lastCommit: input.lastCommit };
+}

@@ -1,0 +1,50 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import type { Activity, Commit, CommitDetail, RangeDiffResponse } from '@forge-httpd/api-types';
+import type { Oid } from '@forge-httpd/storage';
+import type { FastifyRequest } from 'fastify';
+import { CacheControl } from '../platform/cache-control.js';
+import { OidPipe } from '../platform/params.pipes.js';
+import { PAGE_QUERY, QueryPipe } from '../platform/query.js';
+import { type CommitsQuery, CommitsService } from './commits.service.js';
+
+const COMMITS_QUERY = { parent: 'oid', since: 'int', until: 'int', ...PAGE_QUERY } as const;
+
+/** Only a list anchored at an explicit commit is immutable (B §2.2, §5.9). */
+function hasParent(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  return query !== undefined && Object.hasOwn(query, 'parent');
+}
+
+/** api.md 9–12: history, one commit, a range diff, activity. */
+@Controller('repos/:rid')
+export class CommitsController {
+  constructor(private readonly commits: CommitsService) {}
+
+  @Get('commits')
+  @CacheControl((request) => (hasParent(request) ? 'immutable' : null))
+  listCommits(@Param('rid') rid: string, @Query(new QueryPipe(COMMITS_QUERY)) query: CommitsQuery): Promise<Commit[]> {
+    return this.commits.listCommits(rid, query);
+  }
+
+  @Get('commits/:sha')
+  @CacheControl('immutable')
+  getCommit(@Param('rid') rid: string, @Param('sha', OidPipe) sha: Oid): Promise<CommitDetail> {
+    return this.commits.getCommit(rid, sha);
+  }
+
+  @Get('diff/:base/:oid')
+  @CacheControl('immutable')
+  getRange(
+    @Param('rid') rid: string,
+    @Param('base', OidPipe) base: Oid,
+    @Param('oid', OidPipe) oid: Oid,
+  ): Promise<RangeDiffResponse> {
+    return this.commits.getRange(rid, { base, oid });
+  }
+
+  @Get('activity')
+  @CacheControl('activity')
+  getActivity(@Param('rid') rid: string): Promise<Activity> {
+    return this.commits.getActivity(rid);
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import type { Activity, Commit, CommitDetail, RangeDiffResponse } from '@forge-httpd/api-types';
+import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
+import { BrowseCache } from '../browse/browse-cache.js';
+import { BrowseService } from '../browse/browse.service.js';
+import { toCommit } from '../browse/commit.mapper.js';
+import { toDiff, toDiffFiles } from '../browse/diff.mapper.js';
+import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { timesInActivityWindow } from './activity.js';
+
+/** Query of `GET /repos/{rid}/commits`. */
+export interface CommitsQuery {
+  parent?: Oid;
+  since?: number;
+  until?: number;
+  page?: number;
+  perPage?: number;
+}
+
+/** Default page size of the commit list (api.md "Limits"). */
+export const DEFAULT_COMMITS_PER_PAGE = 30;
+
+/** History, single commits, ranges and activity (api.md 9–12). */
+@Injectable()
+export class CommitsService {
+  constructor(
+    private readonly access: RepositoryAccess,
+    private readonly browse: BrowseService,
+    private readonly cache: BrowseCache,
+  ) {}
+
+  /** `GET /commits` (B §5.9): newest first from `parent` or the head, filtered, paginated. */
+  async listCommits(ridText: string, query: CommitsQuery): Promise<Commit[]> {
+    const repository = await this.access.openPublic(ridText);
+    // The head is resolved even when `parent` is given (B §5.9): an unresolvable head fails.
+    const head = await repository.head();
+    if (query.parent !== undefined) await this.browse.requireCommit(repository.git, query.parent);
+    const window = pageWindow(query);
+    if (window === null) return [];
+    const commits = await repository.git.walkCommits({
+      from: query.parent ?? head.oid, since: query.since, until: query.until, ...window,
+    });
+    return commits.map(toCommit);
+  }
+
+  /** `GET /commits/{sha}` (B §5.10): the commit, its diff against the first parent, its branches. */
+  async getCommit(ridText: string, sha: Oid): Promise<CommitDetail> {
+    const { git } = await this.access.openPublic(ridText);
+    const commit = await this.browse.requireCommit(git, sha);
+    const diff = await this.browse.loadDiff(git, { from: commit.parents[0] ?? null, to: sha });
+    return {
+      commit: toCommit(commit),
+      diff: toDiff(diff.files, 'typeFirst'),
+      files: toDiffFiles(diff.blobs),
+      branches: await branchesContaining(git, sha),
+    };
+  }
+
+  /** `GET /diff/{base}/{oid}` (B §5.11): tree diff and the commits from `oid` back to `base`. */
+  async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse> {
+    const { git } = await this.access.openPublic(ridText);
+    await this.browse.requireCommit(git, range.base);
+    await this.browse.requireCommit(git, range.oid);
+    const diff = await this.browse.loadDiff(git, { from: range.base, to: range.oid });
+    const commits = await commitsUntil(git, range);
+    return { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs), commits: commits.map(toCommit) };
+  }
+
+  /** `GET /activity` (B §5.12): committer times of the last 52 weeks; the history is read once per head. */
+  async getActivity(ridText: string): Promise<Activity> {
+    const repository = await this.access.openPublic(ridText);
+    const head = await repository.head();
+    const times = await this.cache.commitTimes.getOrCompute(head.oid, () =>
+      repository.git.commitTimes(head.oid, Number.NEGATIVE_INFINITY),
+    );
+    return { activity: timesInActivityWindow(times, Math.floor(Date.now() / 1000)) };
+  }
+}
+
+/**
+ * skip/maxCount of a page (B §2.4, §5.9): perPage defaults to 30, or to no limit when
+ * `since`/`until` is given (then only page 0 has items); null when the page is empty.
+ */
+function pageWindow(query: CommitsQuery): { skip: number; maxCount?: number } | null {
+  const page = query.page ?? 0;
+  if (query.perPage === undefined && (query.since !== undefined || query.until !== undefined)) {
+    return page === 0 ? { skip: 0 } : null;
+  }
+  const perPage = query.perPage ?? DEFAULT_COMMITS_PER_PAGE;
+  const skip = page * perPage;
+  return perPage === 0 || !Number.isSafeInteger(skip) ? null : { skip, maxCount: perPage };
+}
+
+/** Top-level `refs/heads/*`, then `refs/remotes/*`, whose tip contains `sha`. */
+async function branchesContaining(git: GitRepository, sha: Oid): Promise<string[]> {
+  const refs = [...(await git.listRefs('refs/heads/')), ...(await git.listRefs('refs/remotes/'))];
+  const contains = await Promise.all(refs.map((ref) => git.isAncestor(sha, ref.oid)));
+  return refs.filter((_, index) => contains[index]).map((ref) => ref.name);
+}
+
+/**
+ * The history of `oid`, newest first, up to (excluding) the first commit equal to `base`;
+ * all of it when `base` never comes (B §5.11). Read in doubling chunks so a near base costs
+ * little and a far one stays O(n log n).
+ */
+async function commitsUntil(git: GitRepository, range: { base: Oid; oid: Oid }): Promise<GitCommit[]> {
+  const found: GitCommit[] = [];
+  for (let chunk = 64; ; chunk *= 2) {
+    const page = await git.walkCommits({ from: range.oid, skip: found.length, maxCount: chunk });
+    for (const commit of page) {
+      if (commit.oid === range.base) return found;
+      found.push(commit);
+    }
+    if (page.length < chunk) return found;
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CobSnapshot, CobStore } from '@forge-httpd/cob';
+import type { Nid } from '@forge-httpd/identity';
+import { type NodeHome, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
+import { ServerConfig } from '../config/server-config.js';
+import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { NODE_HOME } from '../platform/tokens.js';
+
+/** Looks up node aliases, memoised for one request. */
+export type AliasLookup = (nid: Nid) => string | null;
+
+/** A repository's COBs as of one ref listing, with an alias lookup for the response. */
+export interface CobView {
+  readonly snapshot: CobSnapshot;
+  readonly aliasOf: AliasLookup;
+}
+
+/**
+ * Holds one {@link CobStore} per repository for the server's lifetime, so evaluated issues,
+ * patches and jobs are reused until their refs move (behaviour Part A "Collaborative objects").
+ */
+@Injectable()
+export class CobStoreService {
+  private readonly stores = new Map<string, CobStore>();
+
+  constructor(
+    private readonly config: ServerConfig,
+    private readonly access: RepositoryAccess,
+    @Inject(NODE_HOME) private readonly home: NodeHome,
+  ) {}
+
+  /**
+   * Opens a public repository and lists its refs once.
+   * @throws InvalidRidError / RepoNotFoundError from {@link RepositoryAccess}
+   */
+  async open(ridText: string): Promise<CobView> {
+    return this.view(await this.access.openPublic(ridText));
+  }
+
+  /** Lists the refs of an opened repository once. */
+  async view(repository: StoredRepository): Promise<CobView> {
+    const snapshot = await this.storeFor(repository).snapshot(repository);
+    return { snapshot, aliasOf: this.aliasLookup() };
+  }
+
+  private storeFor(repository: StoredRepository): CobStore {
+    let store = this.stores.get(repository.rid);
+    if (store === undefined) {
+      store = new CobStore(this.config.flavour);
+      this.stores.set(repository.rid, store);
+    }
+    return store;
+  }
+
+  private aliasLookup(): AliasLookup {
+    const memo = new Map<Nid, string | null>();
+    return (nid) => {
+      if (!memo.has(nid)) memo.set(nid, resolveAlias(this.home, nid));
+      return memo.get(nid) ?? null;
+    };
+  }
+}

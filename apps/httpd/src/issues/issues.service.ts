@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { Issue } from '@forge-httpd/api-types';
+import { CobNotFoundError, type IssueStatusFilter } from '@forge-httpd/cob';
+import type { Oid } from '@forge-httpd/storage';
+import { type PageRequest, paginate } from '../platform/pagination.js';
+import { CobStoreService } from './cob-store.service.js';
+import { toIssue } from './issue.mapper.js';
+
+/** Issues of a public repository, evaluated from git (api.md 20–21). */
+@Injectable()
+export class IssuesService {
+  constructor(private readonly cobs: CobStoreService) {}
+
+  /** `GET /repos/{rid}/issues`: filtered by status, newest first, one page. */
+  async list(ridText: string, query: PageRequest & { status: IssueStatusFilter }): Promise<Issue[]> {
+    const { snapshot, aliasOf } = await this.cobs.open(ridText);
+    return paginate(await snapshot.issues(query.status), query).map((issue) => toIssue(issue, aliasOf));
+  }
+
+  /**
+   * `GET /repos/{rid}/issues/{id}`.
+   * @throws CobNotFoundError (404) when the issue does not exist or is invalid
+   */
+  async get(ridText: string, id: Oid): Promise<Issue> {
+    const { snapshot, aliasOf } = await this.cobs.open(ridText);
+    const issue = await snapshot.issue(id);
+    if (issue === null) throw new CobNotFoundError('issue', id);
+    return toIssue(issue, aliasOf);
+  }
+}

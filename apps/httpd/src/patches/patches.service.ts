@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { Patch } from '@forge-httpd/api-types';
+import { CobNotFoundError, type PatchStatusFilter } from '@forge-httpd/cob';
+import type { Oid } from '@forge-httpd/storage';
+import { CobStoreService } from '../issues/cob-store.service.js';
+import { type PageRequest, paginate } from '../platform/pagination.js';
+import { toPatch } from './patch.mapper.js';
+
+/** Patches of a public repository, evaluated from git (api.md 22–23). */
+@Injectable()
+export class PatchesService {
+  constructor(private readonly cobs: CobStoreService) {}
+
+  /** `GET /repos/{rid}/patches`: filtered by status, newest first, one page. */
+  async list(ridText: string, query: PageRequest & { status: PatchStatusFilter }): Promise<Patch[]> {
+    const { snapshot, aliasOf } = await this.cobs.open(ridText);
+    return paginate(await snapshot.patches(query.status), query).map((patch) => toPatch(patch, aliasOf));
+  }
+
+  /**
+   * `GET /repos/{rid}/patches/{id}`.
+   * @throws CobNotFoundError (404) when the patch does not exist or is invalid
+   */
+  async get(ridText: string, id: Oid): Promise<Patch> {
+    const { snapshot, aliasOf } = await this.cobs.open(ridText);
+    const patch = await snapshot.patch(id);
+    if (patch === null) throw new CobNotFoundError('patch', id);
+    return toPatch(patch, aliasOf);
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { Tree, TreeStats } from '@forge-httpd/api-types';
+import type { Oid } from '@forge-httpd/storage';
+import { BrowseCache } from '../browse/browse-cache.js';
+import { BrowseService } from '../browse/browse.service.js';
+import { toCommit } from '../browse/commit.mapper.js';
+import { PathNotFoundError } from '../browse/errors.js';
+import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { toTree } from './tree.mapper.js';
+
+/** Directory listings and per-commit statistics (api.md 13–14). */
+@Injectable()
+export class TreeService {
+  constructor(
+    private readonly access: RepositoryAccess,
+    private readonly browse: BrowseService,
+    private readonly cache: BrowseCache,
+  ) {}
+
+  /**
+   * `GET /tree/{sha}/{path}` (B §5.13): the directory at `path` ('' = root).
+   * @throws CommitNotFoundError, PathNotFoundError (also when the path names a file or submodule)
+   */
+  async getTree(ridText: string, request: { sha: Oid; path: string }): Promise<Tree> {
+    const { git, rid } = await this.access.openPublic(ridText);
+    // Keyed by repository too (another one may lack the commit) and looked up after the gate,
+    // so a private repository never reaches the cache.
+    return this.cache.trees.getOrCompute(`${rid}\0${request.sha}\0${request.path}`, async () => {
+      const commit = await this.browse.requireCommit(git, request.sha);
+      const entry = await git.findEntry(request.sha, request.path);
+      const entries = entry?.kind === 'tree' ? await git.readTree(entry.oid) : null;
+      if (entries === null) throw new PathNotFoundError();
+      return toTree({ path: request.path, entries, commit: toCommit(commit) });
+    });
+  }
+
+  /**
+   * `GET /stats/tree/{sha}` (B §5.14): commits and contributors reachable from `sha` (cached
+   * per commit), and the repository's number of branches.
+   * @throws CommitNotFoundError
+   */
+  async getStats(ridText: string, sha: Oid): Promise<TreeStats> {
+    const { git } = await this.access.openPublic(ridText);
+    await this.browse.requireCommit(git, sha);
+    const history = await this.cache.historyStats.getOrCompute(sha, async () => {
+      const [commits, contributors] = await Promise.all([git.countCommits(sha), git.listContributors(sha)]);
+      return { commits, contributors: contributors.length };
+    });
+    const branches = (await git.listRefs('refs/heads/')).length;
+    return { commits: history.commits, branches, contributors: history.contributors };
+  }
+}

@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildFixtureHome, makeTempDir, removeTempDir, tempSocketPath } from './support/index.js';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+const hasDist = existsSync(MAIN);
+if (!hasDist) {
+  console.warn(`CLI tests skipped: ${MAIN} is missing (npm test builds it; or run npm run build)`);
+}
+const describeCli = hasDist ? describe : describe.skip;
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts the CLI and resolves once it logs that it is serving; the caller stops it by pid. */
+function serveCli(args: string[]): Promise<{ child: ChildProcess; line: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, FORGE_HOME: '' } });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const line = stderr.split('\n').find((text) => text.includes(' serving '));
+      if (line !== undefined) resolve({ child, line });
+    });
+    child.on('close', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('close');
+    child.on('close', (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+function getOverSocket(socketPath: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, path }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describeCli('forge-httpd command line', () => {
+  let dir: string;
+  let home: string;
+
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    home = (await buildFixtureHome(join(dir, 'home'))).home;
+  }, 60_000);
+
+  afterAll(() => removeTempDir(dir));
+
+  it('prints the usage on --help and exits 0', async () => {
+    const exit = await runCli(['--help']);
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toMatch(/^Usage: forge-httpd \[--home DIR\] \[--listen HOST:PORT \| UNIX_SOCKET_PATH\]/);
+  });
+
+  it('prints the version on --version and exits 0', async () => {
+    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: 'forge-httpd 0.1.0\n', stderr: '' });
+  });
+
+  it.each([[['--bogus']], [['extra']], [['--flavour', 'git']], [['--listen', 'nowhere']], [['--home']]])(
+    'exits 2 with the usage on stderr for %j',
+    async (args) => {
+      const exit = await runCli(args);
+      expect(exit.code).toBe(2);
+      expect(exit.stdout).toBe('');
+      expect(exit.stderr).toMatch(/^forge-httpd: .+\n\nUsage: forge-httpd/);
+    },
+  );
+
+  it('exits 1 with one clear line when the home does not exist', async () => {
+    const exit = await runCli(['--home', join(dir, 'missing')]);
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toBe(`forge-httpd: node home ${join(dir, 'missing')} does not exist\n`);
+  });
+
+  it('serves FORGE_HOME on a TCP port and stops on SIGTERM', async () => {
+    const { child, line } = await new Promise<{ child: ChildProcess; line: string }>((resolve, reject) => {
+      const spawned = spawn(process.execPath, [MAIN, '--listen', '127.0.0.1:0'], {
+        env: { ...process.env, FORGE_HOME: home },
+      });
+      let stderr = '';
+      spawned.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes(' serving ')) resolve({ child: spawned, line: stderr });
+      });
+      spawned.on('close', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    try {
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line)?.[1];
+      expect(line).toContain(`serving ${home} (FORGE_HOME, flavour forge)`);
+      const response = await fetch(`${url}/api/v1`);
+      expect(response.status).toBe(200);
+    } finally {
+      expect(await stop(child, 'SIGTERM')).toBe(0);
+    }
+  });
+
+  it('listens on a Unix socket, replacing a stale socket file left by a killed server', async () => {
+    const socketPath = tempSocketPath('cli');
+    const first = await serveCli(['--home', home, '--listen', socketPath]);
+    expect((await getOverSocket(socketPath, '/api/v1/stats')).body).toBe('{"repos":{"total":4}}');
+    await stop(first.child, 'SIGKILL');
+    expect(existsSync(socketPath)).toBe(true);
+    const second = await serveCli(['--home', home, '--listen', socketPath]);
+    try {
+      expect(second.line).toContain(`unix:${socketPath}`);
+      expect((await getOverSocket(socketPath, '/api/v1/node')).status).toBe(200);
+    } finally {
+      expect(await stop(second.child, 'SIGTERM')).toBe(0);
+    }
+  });
+});

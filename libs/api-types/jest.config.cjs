@@ -1,1 +1,0 @@
-module.exports = { ...require('../../jest.preset.cjs'), displayName: 'api-types', rootDir: __dirname };

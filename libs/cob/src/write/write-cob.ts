@@ -1,0 +1,148 @@
+/**
+ * Creates and updates COBs as a node does: evaluate the object, write the change on top of
+ * its tips, check the node would accept it, move the author's ref and re-sign the author's
+ * refs (storage-format §6, §10.2 "Issues/patches afterwards").
+ */
+import type { KeyPair } from '@forge-httpd/identity';
+import { type Flavour, type GitRepository, type Oid, openGitRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage';
+import type { Change } from '../change.js';
+import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
+import { CobApplyError, CobWriteError } from '../errors.js';
+import { issueFolder } from '../issue/fold-issue.js';
+import { jobFolder } from '../job/fold-job.js';
+import type { FoldEnv } from '../model/fold-env.js';
+import { patchFolder } from '../patch/fold-patch.js';
+import { readCobRefIndex } from '../read/cob-ref-index.js';
+import { loadChange } from '../read/load-change.js';
+import { loadObjectChanges } from '../read/load-object-changes.js';
+import { newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
+import { cobKinds } from '../store/cob-kinds.js';
+import { type EmbedFile, writeChange } from './write-change.js';
+
+/** Who writes, when, and how. */
+export interface CobWriteContext {
+  /** The storage repository (`<home>/storage/<rid>`). */
+  readonly gitDir: string;
+  readonly keyPair: KeyPair;
+  /** The writer's node alias (commit author name). */
+  readonly alias: string;
+  /** Commit time in seconds. */
+  readonly time: number;
+  readonly flavour: Flavour;
+  /** Re-sign the author's refs afterwards (default true). */
+  readonly signRefs?: boolean;
+  /** Skip the acceptance check, to write history a node would reject (tests). */
+  readonly force?: boolean;
+  /** Write a signature that does not verify (forged changes in tests; implies nothing else). */
+  readonly badSignature?: boolean;
+  /**
+   * The identity commit named by `Rad-Resource`; default: the current `refs/rad/id`. Set it to
+   * model a node that had not yet seen a later identity revision.
+   */
+  readonly resource?: Oid;
+}
+
+/** A COB type the writer handles. */
+export type CobKindName = 'issue' | 'patch' | 'job';
+
+/** One change to write. */
+export interface ChangeRequest {
+  readonly kind: CobKindName;
+  readonly actions: readonly unknown[];
+  readonly message: string;
+  readonly related?: readonly Oid[];
+  readonly embeds?: readonly EmbedFile[];
+  /**
+   * The object tips the writer has seen (default: every namespace's current tips). Giving
+   * older tips models a node that had not fetched the latest changes: concurrent changes.
+   */
+  readonly tips?: readonly Oid[];
+  /** Extra refs to move with the COB ref (e.g. the patch head branch), `{id}` replaced by the object id. */
+  readonly refs?: readonly { readonly name: string; readonly oid: Oid }[];
+}
+
+/**
+ * Creates an object.
+ * @returns the object id (the root change id)
+ * @throws CobWriteError when the node would reject the object
+ */
+export async function createCob(context: CobWriteContext, request: ChangeRequest): Promise<Oid> {
+  return withGit(context, async (git, resource) => {
+    const typeName = cobKinds(context.flavour)[request.kind].typeName;
+    const id = await writeChange({ ...context, ...request, typeName, tips: [], resource });
+    const env = await changeEnv(context, git, id);
+    if (!context.force) check(() => folderFor(request.kind, env.env).init(env.change));
+    await publish(context, { typeName, id, head: id, refs: request.refs });
+    return id;
+  });
+}
+
+/**
+ * Adds a change to an existing object.
+ * @returns the change id
+ * @throws CobWriteError when the object does not exist or the node would reject the change
+ */
+export async function updateCob(context: CobWriteContext, request: ChangeRequest & { readonly id: Oid }): Promise<Oid> {
+  return withGit(context, async (git, resource) => {
+    const kinds = cobKinds(context.flavour);
+    const typeName = kinds[request.kind].typeName;
+    const index = await readCobRefIndex(git);
+    const tips = request.tips ?? index.objects.get(typeName)?.get(request.id) ?? [];
+    const changes = await loadObjectChanges({ git, tips, typeName, cache: new Map() });
+    const { env } = await prepareFoldEnv({ git, changes, refs: index.refs, caches: newFactCaches(), projectPayloadId: kinds.projectPayloadId });
+    const evaluation = evaluateChanges({ rootId: request.id, changes, folder: folderFor(request.kind, env) });
+    if (evaluation === null) throw new CobWriteError(`no valid ${request.kind} ${request.id}`);
+    const head = await writeChange({ ...context, ...request, typeName, tips: evaluation.tips, resource });
+    const next = await changeEnv(context, git, head);
+    if (!context.force) check(() => folderFor(request.kind, next.env).apply(evaluation.state as never, next.change, { hasConcurrent: () => false }));
+    await publish(context, { typeName, id: request.id, head, refs: request.refs });
+    return head;
+  });
+}
+
+async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, resource: Oid) => Promise<T>): Promise<T> {
+  const git = openGitRepository(context.gitDir);
+  try {
+    const resource = context.resource ?? (await git.resolveRef('refs/rad/id'));
+    if (resource === null) throw new CobWriteError('repository has no identity head (refs/rad/id)');
+    return await run(git, resource);
+  } finally {
+    await git.close();
+  }
+}
+
+async function changeEnv(context: CobWriteContext, git: GitRepository, id: Oid): Promise<{ change: Change; env: FoldEnv }> {
+  const change = await loadChange(git, id);
+  if (change === null) throw new CobWriteError(`written change ${id} cannot be loaded`);
+  const index = await readCobRefIndex(git);
+  const { env } = await prepareFoldEnv({ git, changes: [change], refs: index.refs, caches: newFactCaches(), projectPayloadId: cobKinds(context.flavour).projectPayloadId });
+  return { change, env };
+}
+
+function folderFor(kind: CobKindName, env: FoldEnv): CobFolder<unknown> {
+  switch (kind) {
+    case 'issue':
+      return issueFolder(env) as CobFolder<unknown>;
+    case 'patch':
+      return patchFolder(env) as CobFolder<unknown>;
+    case 'job':
+      return jobFolder(env) as CobFolder<unknown>;
+  }
+}
+
+function check(apply: () => unknown): void {
+  try {
+    apply();
+  } catch (error) {
+    if (error instanceof CobApplyError) throw new CobWriteError(`a node would reject this change: ${error.message}`);
+    throw error;
+  }
+}
+
+async function publish(context: CobWriteContext, args: { typeName: string; id: Oid; head: Oid; refs?: ChangeRequest['refs'] }): Promise<void> {
+  const namespace = `refs/namespaces/${context.keyPair.nid}/`;
+  const updates: RefUpdate[] = [{ name: `${namespace}refs/cobs/${args.typeName}/${args.id}`, oid: args.head }];
+  for (const ref of args.refs ?? []) updates.push({ name: `${namespace}${ref.name.replace('{id}', args.id)}`, oid: ref.oid });
+  await updateRefs(context.gitDir, updates);
+  if (context.signRefs !== false) await writeSignedRefs({ gitDir: context.gitDir, keyPair: context.keyPair, time: context.time });
+}
