@@ -2,8 +2,9 @@
 // forge-httpd command line: parse flags and environment once, then serve (bootstrap only).
 import 'reflect-metadata';
 import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE } from './config/command-line.js';
-import { demoCacheRoot, ensureDemoHome } from './config/demo-home.js';
+import { demoCacheRoot, demoRecipeFingerprint, ensureDemoHome } from './config/demo-home.js';
 import { formatListenAddress } from './config/listen-address.js';
 import { resolveServerConfig } from './config/resolve-config.js';
 import type { ServerConfig } from './config/server-config.js';
@@ -31,8 +32,14 @@ async function configure(args: readonly string[]): Promise<ServerConfig | null> 
     userHome,
     cwd: process.cwd(),
     version,
-    ensureDemoHome: (flavour) =>
-      ensureDemoHome({ cacheRoot: demoCacheRoot(process.env, userHome), version, flavour, log }),
+    ensureDemoHome: async (flavour) => {
+      // The demo is written by the builder and the COB write side (workspace siblings of this app).
+      const recipe = await demoRecipeFingerprint(
+        ['../../../tools/dist/builder/', '../../../libs/cob/dist/'].map((p) => fileURLToPath(new URL(p, import.meta.url))),
+      );
+      const cacheRoot = demoCacheRoot(process.env, userHome);
+      return ensureDemoHome({ cacheRoot, version: `${version}-${recipe}`, flavour, log });
+    },
   });
 }
 

@@ -60,14 +60,15 @@ describe('resolveServerConfig', () => {
     expect(await resolveServerConfig(sources({ env }))).toMatchObject({ homeSource: 'demo' });
   });
 
-  it('uses ~/.radicle when it holds a config.json', async () => {
+  it('uses ~/.radicle when it holds a config.json, with the radicle flavour only', async () => {
     await mkdir(join(userHome, '.radicle'));
     await writeFile(join(userHome, '.radicle', 'config.json'), '{}');
     try {
-      expect(await resolveServerConfig(sources({}))).toMatchObject({
+      expect(await resolveServerConfig(sources({ options: { flavour: 'radicle' } }))).toMatchObject({
         home: join(userHome, '.radicle'),
         homeSource: 'default',
       });
+      expect(await resolveServerConfig(sources({}))).toMatchObject({ homeSource: 'demo' });
     } finally {
       await rm(join(userHome, '.radicle'), { recursive: true });
     }

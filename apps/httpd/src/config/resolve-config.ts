@@ -20,7 +20,7 @@ export interface ConfigSources {
 /**
  * Resolves flags, environment and defaults into one validated {@link ServerConfig}
  * (behaviour.md Part A "Protocol flavour", B §7.2–7.3): home = `--home`, else `FORGE_HOME`,
- * else `RAD_HOME` (radicle flavour), else `~/.radicle` when it holds a config.json, else the
+ * else `RAD_HOME` and then `~/.radicle` when it holds a config.json (radicle flavour only), else the
  * generated demo home; socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen =
  * `--listen`, else `FORGE_LISTEN`, else 127.0.0.1:8080.
  * @throws UsageError for an invalid flavour or listen address
@@ -60,8 +60,12 @@ async function resolveHome(
   if (forgeHome) return { home: resolve(cwd, forgeHome), homeSource: 'FORGE_HOME' };
   const radHome = flavour === 'radicle' ? nonEmpty(env['RAD_HOME']) : undefined;
   if (radHome) return { home: resolve(cwd, radHome), homeSource: 'RAD_HOME' };
+  // `~/.radicle` is Radicle's own default, so only the radicle flavour falls back to it; a
+  // forge server without a home serves the demo (the README's `npm start`).
   const defaultHome = join(sources.userHome, '.radicle');
-  if (existsSync(join(defaultHome, 'config.json'))) return { home: defaultHome, homeSource: 'default' };
+  if (flavour === 'radicle' && existsSync(join(defaultHome, 'config.json'))) {
+    return { home: defaultHome, homeSource: 'default' };
+  }
   return { home: await sources.ensureDemoHome(flavour), homeSource: 'demo' };
 }
 

@@ -53,8 +53,9 @@ export interface ChangeRequest {
   readonly related?: readonly Oid[];
   readonly embeds?: readonly EmbedFile[];
   /**
-   * The object tips the writer has seen (default: every namespace's current tips). Giving
-   * older tips models a node that had not fetched the latest changes: concurrent changes.
+   * Write on exactly these tips (default: the tips of every namespace after evaluation, like a
+   * node). Older tips model a node that had not fetched the latest changes (concurrency); tips
+   * the node would prune model a peer that builds on a rejected change.
    */
   readonly tips?: readonly Oid[];
   /** Extra refs to move with the COB ref (e.g. the patch head branch), `{id}` replaced by the object id. */
@@ -92,7 +93,7 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
     const { env } = await prepareFoldEnv({ git, changes, refs: index.refs, caches: newFactCaches(), projectPayloadId: kinds.projectPayloadId });
     const evaluation = evaluateChanges({ rootId: request.id, changes, folder: folderFor(request.kind, env) });
     if (evaluation === null) throw new CobWriteError(`no valid ${request.kind} ${request.id}`);
-    const head = await writeChange({ ...context, ...request, typeName, tips: evaluation.tips, resource });
+    const head = await writeChange({ ...context, ...request, typeName, tips: request.tips ?? evaluation.tips, resource });
     const next = await changeEnv(context, git, head);
     if (!context.force) check(() => folderFor(request.kind, next.env).apply(evaluation.state as never, next.change, { hasConcurrent: () => false }));
     await publish(context, { typeName, id: request.id, head, refs: request.refs });

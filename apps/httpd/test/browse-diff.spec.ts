@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import type { CommitDetail, FileDiff, RangeDiffResponse } from '@forge-httpd/api-types';
+import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { updateRefs, type Oid } from '@forge-httpd/storage';
+import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
+import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+
+const T = 1_700_000_000;
+const NOT_FOUND = '{"error":"Not Found","code":404}';
+const MAIN_C = ['#include <stdio.h>', '', 'int main(void)', '{', ...Array.from({ length: 12 }, (_, i) => `    step(${i});`), '}', ''].join('\n');
+const GUIDE = Array.from({ length: 20 }, (_, i) => `Guide line ${i + 1}\n`).join('');
+const HUGE = Array.from({ length: 150_000 }, (_, i) => `line ${String(i).padStart(58, '.')}\n`).join('');
+
+const COMMITS: ScratchCommit[] = [
+  {
+    message: 'Initial import\n', time: T,
+    changes: [
+      { path: 'README.md', content: '# Diff\n' }, { path: 'src/main.c', content: MAIN_C }, { path: 'docs/guide.md', content: GUIDE },
+      { path: 'assets/logo.bin', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) }, { path: 'sp ace.txt', content: 'space\n' },
+      { path: 'script.sh', content: 'echo hi\n' },
+    ],
+  },
+  {
+    message: 'Edit main and rename the guide\n\nThe guide is now the manual.\n', time: T + 100,
+    changes: [
+      { path: 'src/main.c', content: MAIN_C.replace('step(6);', 'step(6 * 2);') },
+      { path: 'docs/guide.md', delete: true }, { path: 'docs/manual.md', content: `${GUIDE}Appendix\n` },
+    ],
+  },
+  { message: 'Side feature\n', time: T + 200, changes: [{ path: 'feature.txt', content: 'feature\n' }] },
+  { message: 'Main work\n', time: T + 300, parents: [1], changes: [{ path: 'README.md', content: '# Diff\n\nMain.\n' }] },
+  { message: "Merge branch 'side'\n", time: T + 400, parents: [3, 2], changes: [{ path: 'feature.txt', content: 'feature\n' }] },
+  {
+    message: 'Odd bytes\n', time: T + 500,
+    changes: [
+      { path: 'latin1.txt', content: Buffer.from('caf\xe9\nno final newline', 'latin1') }, { path: 'link', link: 'README.md' },
+      { path: 'sub', submodule: 'ab'.repeat(20) }, { path: 'script.sh', content: 'echo hi\n', kind: 'executable' },
+      { path: 'assets/logo.bin', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 9, 9]) },
+    ],
+  },
+  {
+    message: 'Remove docs, move a file\n', time: T + 600,
+    changes: [{ path: 'docs/manual.md', delete: true }, { path: 'sp ace.txt', delete: true }, { path: 'space moved.txt', content: 'space\n' }],
+  },
+  {
+    message: 'Files map limits\n', time: T + 700,
+    changes: [{ path: 'one-mib.txt', content: 'a'.repeat(1_048_576) }, { path: 'over-mib.txt', content: 'b'.repeat(1_048_577) }],
+  },
+  {
+    message: 'Too large\n', time: T + 800,
+    changes: [{ path: 'a-before.txt', content: 'before\n' }, { path: 'huge.txt', content: HUGE }, { path: 'z-after.txt', content: 'after\n' }],
+  },
+];
+
+let dir: string;
+let built: BuiltHome;
+let server: TestServer;
+let ids: Oid[];
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  ids = (await writeScratchHistory(join(dir, 'source.git'), COMMITS)) as Oid[];
+  const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
+  built = await buildNodeHome({
+    home: join(dir, 'home'), seed: 'd1'.repeat(32), alias: 'seed', time: T,
+    repos: [{ name: 'diffs', history }, { name: 'hidden', private: true, history }],
+  });
+  await updateRefs(repositoryByName(built, 'diffs').gitDir, [{ name: 'refs/remotes/origin/feature', oid: ids[2] as Oid }]);
+  server = await startTestServer({ home: built.home });
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  await removeTempDir(dir);
+});
+
+const base = () => `${server.baseUrl}/api/v1/repos/${repositoryByName(built, 'diffs').rid}`;
+const commit = async (index: number): Promise<CommitDetail> => {
+  const response = await getJson(`${base()}/commits/${ids[index]}`);
+  expect(response.status).toBe(200);
+  return response.body as CommitDetail;
+};
+const summary = (files: FileDiff[]) => files.map((file) => ('path' in file ? [file.status, file.path] : [file.status, file.oldPath, file.newPath]));
+const blobOid = async (index: number, path: string) =>
+  (await execGit({ gitDir: repositoryByName(built, 'diffs').gitDir, args: ['rev-parse', `${ids[index]}:${path}`] })).toString().trim();
+
+describe('GET /repos/{rid}/commits/{sha}', () => {
+  it('answers the commit, its diff with type-first lines, both sides in files and its branches, immutable', async () => {
+    const response = await getJson(`${base()}/commits/${ids[1]}`);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=604800, immutable');
+    expect(response.text).toContain('{"type":"deletion","line":"    step(6);\\n","lineNo":11}');
+    expect(response.text).toContain('{"type":"context","line":"    step(3);\\n","lineNoOld":8,"lineNoNew":8}');
+    expectGolden('browse-commit', response.body);
+  });
+
+  it('shows non-UTF-8 lines as null, symlinks, submodules, mode changes and binary files', async () => {
+    const detail = await commit(5);
+    expectGolden('browse-commit-odd', detail.diff);
+    expect(Object.keys(detail.files)).not.toContain('ab'.repeat(20));
+  });
+
+  it('keys the files map by oid ascending', async () => {
+    const keys = Object.keys((await commit(1)).files);
+    expect(keys).toEqual([...keys].sort());
+    expect(keys).toHaveLength(4);
+  });
+
+  it('diffs a root commit against the empty tree and a merge against its first parent', async () => {
+    const root = await commit(0);
+    expect(root.commit.parents).toEqual([]);
+    expect(root.diff.files.every((file) => file.status === 'added')).toBe(true);
+    expect(summary((await commit(4)).diff.files)).toEqual([['added', 'feature.txt']]);
+  });
+
+  it('lists deleted directories file by file and a pure move with `current`', async () => {
+    const detail = await commit(6);
+    expect(summary(detail.diff.files)).toEqual([['deleted', 'docs/manual.md'], ['moved', 'sp ace.txt', 'space moved.txt']]);
+    expect(detail.diff.files[1]).toEqual({ status: 'moved', oldPath: 'sp ace.txt', newPath: 'space moved.txt', current: { oid: await blobOid(6, 'space moved.txt'), mode: 'blob' } });
+    expect(detail.diff.stats).toEqual({ filesChanged: 2, insertions: 0, deletions: 21 });
+  });
+
+  it('leaves blobs above 1 MiB out of the files map', async () => {
+    const detail = await commit(7);
+    expect(Object.keys(detail.files)).toEqual([await blobOid(7, 'one-mib.txt')]);
+    expect(detail.diff.files).toHaveLength(2);
+  });
+
+  it('marks files past the 8 MiB diff cap tooLarge and still lists them', async () => {
+    const detail = await commit(8);
+    expect(detail.diff.files.map((file) => ('diff' in file ? file.diff.type : null))).toEqual(['plain', 'tooLarge', 'tooLarge']);
+    expect(detail.diff.stats).toEqual({ filesChanged: 3, insertions: 1, deletions: 0 });
+  });
+
+  it('lists the local and remote branches that contain the commit, heads first', async () => {
+    expect((await commit(1)).branches).toEqual(['refs/heads/main', 'refs/remotes/origin/feature']);
+    expect((await commit(3)).branches).toEqual(['refs/heads/main']);
+  });
+
+  it.each([
+    [404, 'an unknown commit', '1'.repeat(40), NOT_FOUND],
+    [404, 'a tree id', 'TREE', NOT_FOUND],
+    [400, 'a short id', 'abc', '{"error":"Invalid sha: expected 40 hexadecimal characters","code":400}'],
+    [400, 'a non-hex id', 'g'.repeat(40), '{"error":"Invalid sha: expected 40 hexadecimal characters","code":400}'],
+  ])('answers %i for %s', async (status, _, sha, body) => {
+    const tree = (await execGit({ gitDir: repositoryByName(built, 'diffs').gitDir, args: ['rev-parse', `${ids[0]}^{tree}`] })).toString().trim();
+    const response = await getJson(`${base()}/commits/${sha.replace('TREE', tree)}`);
+    expect([response.status, response.text, response.headers.get('cache-control')]).toEqual([status, body, null]);
+  });
+
+  it('answers 404 for a commit of a private repository', async () => {
+    const response = await getJson(`${server.baseUrl}/api/v1/repos/${repositoryByName(built, 'hidden').rid}/commits/${ids[1]}`);
+    expect([response.status, response.text]).toEqual([404, NOT_FOUND]);
+  });
+});
+
+describe('GET /repos/{rid}/diff/{base}/{oid}', () => {
+  it('answers the tree diff with line-first lines, files and the commits after base, immutable', async () => {
+    const response = await getJson(`${base()}/diff/${ids[0]}/${ids[4]}`);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=604800, immutable');
+    expect(response.text).toContain('{"line":"    step(6);\\n","lineNo":11,"type":"deletion"}');
+    const body = response.body as RangeDiffResponse;
+    expect(body.commits.map((item) => item.id)).toEqual([4, 3, 2, 1].map((index) => ids[index]));
+    expectGolden('browse-diff', body);
+  });
+
+  it('lists the whole history of oid when base is not an ancestor, and nothing when they are equal', async () => {
+    const unrelated = (await getJson(`${base()}/diff/${ids[2]}/${ids[3]}`)).body as RangeDiffResponse;
+    expect(unrelated.commits.map((item) => item.id)).toEqual([3, 1, 0].map((index) => ids[index]));
+    const same = (await getJson(`${base()}/diff/${ids[5]}/${ids[5]}`)).body as RangeDiffResponse;
+    expect(same).toEqual({ diff: { files: [], stats: { filesChanged: 0, insertions: 0, deletions: 0 } }, files: {}, commits: [] });
+  });
+
+  it.each([
+    [404, 'an unknown base', () => `${'1'.repeat(40)}/${ids[1]}`],
+    [404, 'an unknown oid', () => `${ids[1]}/${'2'.repeat(40)}`],
+    [400, 'a malformed base', () => `xyz/${ids[1]}`],
+  ])('answers %i for %s', async (status, _, path) => {
+    const response = await getJson(`${base()}/diff/${path()}`);
+    expect(response.status).toBe(status);
+    if (status === 404) expect(response.text).toBe(NOT_FOUND);
+  });
+});
