@@ -37,8 +37,10 @@ function formatRawRecord(file: FileDiff, next: FileDiff | undefined): Buffer {
     newSide?.oid ?? ZERO_OID,
     statusLetter(file),
   ].join(' ');
-  const paths = file.status === 'moved' || file.status === 'copied' ? [file.oldPathBytes, file.newPathBytes] : [file.newPathBytes];
-  return Buffer.concat([Buffer.from(meta, 'latin1'), ...paths.flatMap((path) => [Buffer.from([0]), path]), Buffer.from([0])]);
+  const twoPaths = file.status === 'moved' || file.status === 'copied';
+  const paths = twoPaths ? [file.oldPathBytes, file.newPathBytes] : [file.newPathBytes];
+  const nul = Buffer.from([0]);
+  return Buffer.concat([Buffer.from(meta, 'latin1'), ...paths.flatMap((path) => [nul, path]), nul]);
 }
 
 function statusLetter(file: FileDiff): string {
@@ -58,7 +60,8 @@ function formatSection(file: FileDiff): Buffer[] {
 function formatExtendedHeader(file: FileDiff): Buffer[] {
   const lines: Buffer[] = [];
   const line = (...parts: (string | Buffer)[]): void => {
-    lines.push(Buffer.concat([...parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)), Buffer.from('\n')]));
+    const bytes = parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part));
+    lines.push(Buffer.concat([...bytes, Buffer.from('\n')]));
   };
   const { old, new: now } = file;
   if (old === null && now !== null) line('new file mode ', now.gitMode);

@@ -53,13 +53,16 @@ export class LineReader {
   }
 
   /**
-   * Tells whether the next line starts with `prefix` (compared as latin1 bytes).
-   * @param prefix - ASCII text
+   * Tells whether the next line starts with `prefix` (ASCII, compared byte by byte without
+   * allocating: this runs for every line of a diff).
+   * @param prefix - ASCII text without newline
    * @returns false at the end of input
    */
   nextStartsWith(prefix: string): boolean {
-    const line = this.peek();
-    if (line === null || line.end - line.start < prefix.length) return false;
-    return this.bytes.toString('latin1', line.start, line.start + prefix.length) === prefix;
+    if (this.at + prefix.length > this.bytes.length) return false;
+    for (let index = 0; index < prefix.length; index++) {
+      if (this.bytes[this.at + index] !== prefix.charCodeAt(index)) return false;
+    }
+    return true;
   }
 }

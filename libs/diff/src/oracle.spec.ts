@@ -1,22 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { generateHistory } from '../../../tools/src/diff-oracle/generate-history.js';
 import { runDiffOracle } from '../../../tools/src/diff-oracle/oracle.js';
-import { writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { useScratchRepos } from './scratch-repos.test.js';
 
 const COMMITS = 150;
-let root: string;
+const scratch = useScratchRepos();
 let gitDir: string;
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'forge-'));
-  gitDir = path.join(root, 'history.git');
-  await writeScratchHistory(gitDir, generateHistory(COMMITS, 7));
+  ({ gitDir } = await scratch.history(generateHistory(COMMITS, 7)));
 }, 60_000);
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
 
 describe('diff oracle', () => {
   it('reproduces git byte for byte and matches --numstat on a varied generated history', async () => {

@@ -76,23 +76,37 @@ function readLine(reader: LineReader, cursor: Cursor): DiffLine | null {
     case 0x2d:
       if (cursor.oldLeft-- <= 0) throw new DiffFormatError('hunk has more old lines than its header says');
       cursor.oldMissing ||= missingNewline;
-      return { type: 'deletion', ...lineTextOf(content), lineNo: cursor.oldLine++ };
+      return withText({ type: 'deletion' as const, text: null as string | null, lineNo: cursor.oldLine++ }, content);
     case 0x2b:
       if (cursor.newLeft-- <= 0) throw new DiffFormatError('hunk has more new lines than its header says');
       cursor.newMissing ||= missingNewline;
-      return { type: 'addition', ...lineTextOf(content), lineNo: cursor.newLine++ };
+      return withText({ type: 'addition' as const, text: null as string | null, lineNo: cursor.newLine++ }, content);
     default:
       throw new DiffFormatError('unexpected line in hunk');
   }
 }
 
-function contentOf(reader: LineReader, span: LineSpan, missingNewline: boolean): Buffer {
+type Content = { source: Buffer; start: number; end: number };
+
+/** The line's content bytes (after the origin character), as a range of the output. */
+function contentOf(reader: LineReader, span: LineSpan, missingNewline: boolean): Content {
   // An empty line stands for an empty context line (diff.suppressBlankEmpty).
-  if (span.end === span.start) return missingNewline ? Buffer.alloc(0) : Buffer.from('\n');
-  return reader.bytes.subarray(span.start + 1, missingNewline ? span.end : span.end + 1);
+  if (span.end === span.start) return { source: missingNewline ? EMPTY : NEWLINE, start: 0, end: missingNewline ? 0 : 1 };
+  return { source: reader.bytes, start: span.start + 1, end: missingNewline ? span.end : span.end + 1 };
 }
 
-function contextLine(cursor: Cursor, content: Buffer, missingNewline: boolean): DiffLine {
+const EMPTY = Buffer.alloc(0);
+const NEWLINE = Buffer.from('\n');
+
+/** Fills in a fresh line's text (one object per line: this runs for every line of a diff). */
+function withText<L extends { text: string | null; raw?: Buffer }>(line: L, content: Content): L {
+  const decoded = lineTextOf(content.source, content.start, content.end);
+  line.text = decoded.text;
+  if (decoded.raw !== undefined) line.raw = decoded.raw;
+  return line;
+}
+
+function contextLine(cursor: Cursor, content: Content, missingNewline: boolean): DiffLine {
   if (cursor.oldLeft-- <= 0 || cursor.newLeft-- <= 0) {
     throw new DiffFormatError('hunk has more context lines than its header says');
   }
@@ -100,5 +114,6 @@ function contextLine(cursor: Cursor, content: Buffer, missingNewline: boolean): 
     cursor.oldMissing = true;
     cursor.newMissing = true;
   }
-  return { type: 'context', ...lineTextOf(content), lineNoOld: cursor.oldLine++, lineNoNew: cursor.newLine++ };
+  const line = { type: 'context' as const, text: null as string | null, lineNoOld: cursor.oldLine++, lineNoNew: cursor.newLine++ };
+  return withText(line, content);
 }

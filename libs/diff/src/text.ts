@@ -11,17 +11,24 @@ import type { LineText } from './types.js';
  * @returns the text, or null when the bytes are not valid UTF-8
  */
 export function decodeUtf8OrNull(bytes: Uint8Array): string | null {
-  return isUtf8(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : null;
+  if (!isUtf8(bytes)) return null;
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer.toString('utf8');
 }
 
 /**
- * Builds the text of a hunk line, keeping the exact bytes only when they are not UTF-8.
- * @param bytes - the line content without git's origin character
+ * Decodes `source[start, end)` as a hunk line, keeping the exact bytes only when they are not
+ * UTF-8. Decodes first and validates only when the text holds U+FFFD (the decoder's
+ * replacement), which keeps the common case free of extra allocations.
+ * @param source - the whole diff output
+ * @param start - first byte of the line content (after git's origin character)
+ * @param end - end of the content (after its newline, when it has one)
  * @returns the decoded line
  */
-export function lineTextOf(bytes: Buffer): LineText {
-  const text = decodeUtf8OrNull(bytes);
-  return text === null ? { text, raw: Buffer.from(bytes) } : { text };
+export function lineTextOf(source: Buffer, start: number, end: number): LineText {
+  const text = source.toString('utf8', start, end);
+  if (!text.includes('\ufffd') || isUtf8(source.subarray(start, end))) return { text };
+  return { text: null, raw: Buffer.from(source.subarray(start, end)) };
 }
 
 /**

@@ -8,8 +8,10 @@ import type { GitCommit } from '@forge-httpd/storage';
 
 // git__isspace: the whitespace libgit2's summary logic knows.
 const GIT_SPACE = new Set([' ', '\t', '\n', '\f', '\r', '\v']);
-// Rust's `char::is_whitespace` (Unicode White_Space), which `str::trim` uses.
-const RUST_TRIM = /^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+// Rust's `char::is_whitespace` (Unicode White_Space), which `str::trim` uses: unlike JS `\s`
+// it includes U+0085 and excludes U+FEFF.
+const WHITE_SPACE = '\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const RUST_TRIM = new RegExp(`^[${WHITE_SPACE}]+|[${WHITE_SPACE}]+$`, 'g');
 
 /** The message as libgit2 hands it out: leading newlines skipped. */
 function messageBody(message: string): string {

@@ -52,7 +52,8 @@ function toFileDiff(file: FileDiff, order: LineKeyOrder): Api.FileDiff {
       return { status: 'modified', path: file.newPath, diff: diff(), old: side(old), new: side(now) };
     default: {
       const paths = { status: file.status, oldPath: file.oldPath, newPath: file.newPath };
-      if (old !== null && now !== null && old.oid === now.oid && old.mode === now.mode) return { ...paths, current: side(now) };
+      const unchanged = old !== null && now !== null && old.oid === now.oid && old.mode === now.mode;
+      if (unchanged) return { ...paths, current: side(now) };
       return { ...paths, old: side(old), new: side(now), diff: diff() };
     }
   }
@@ -80,11 +81,15 @@ function toContent(content: DiffContent, order: LineKeyOrder): Api.DiffContent {
 }
 
 function lineTypeFirst(line: DiffLine): Api.DiffLine {
-  if (line.type === 'context') return { type: 'context', line: line.text, lineNoOld: line.lineNoOld, lineNoNew: line.lineNoNew };
+  if (line.type === 'context') {
+    return { type: 'context', line: line.text, lineNoOld: line.lineNoOld, lineNoNew: line.lineNoNew };
+  }
   return { type: line.type, line: line.text, lineNo: line.lineNo };
 }
 
 function lineTypeLast(line: DiffLine): Api.DiffLine {
-  if (line.type === 'context') return { line: line.text, lineNoOld: line.lineNoOld, lineNoNew: line.lineNoNew, type: 'context' };
+  if (line.type === 'context') {
+    return { line: line.text, lineNoOld: line.lineNoOld, lineNoNew: line.lineNoNew, type: 'context' };
+  }
   return { line: line.text, lineNo: line.lineNo, type: line.type };
 }

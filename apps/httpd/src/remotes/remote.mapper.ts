@@ -19,7 +19,8 @@ const KEPT = /^refs\/(heads|tags)\/./;
  * @returns the wire remote
  */
 export function toRemote(remote: PeeledRemote): Remote {
-  const kept = remote.refs.filter(([name]) => KEPT.test(name)).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const byName = ([a]: readonly [string, string], [b]: readonly [string, string]) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const kept = remote.refs.filter(([name]) => KEPT.test(name)).sort(byName);
   const heads: Record<string, string> = {};
   const refs: Record<string, string> = {};
   for (const [name, oid] of kept) {

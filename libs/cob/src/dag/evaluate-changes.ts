@@ -59,13 +59,14 @@ export function evaluateChanges<S>(args: {
   for (const id of orderChanges(graph, root.id)) {
     const change = graph.get(id);
     if (change === undefined) continue;
-    if (change.signatureValid && tryApply(args.folder, state, change, graph)) applied.push(id);
+    if (change.signatureValid && tryApply({ folder: args.folder, state, change, graph })) applied.push(id);
     else graph.remove(id);
   }
   return { state, applied, tips: graph.tips() };
 }
 
-function tryApply<S>(folder: CobFolder<S>, state: S, change: Change, graph: ChangeGraph<Change>): boolean {
+function tryApply<S>(step: { folder: CobFolder<S>; state: S; change: Change; graph: ChangeGraph<Change> }): boolean {
+  const { folder, state, change, graph } = step;
   const context: ApplyContext = { hasConcurrent: () => hasConcurrent(graph, change.id) };
   try {
     folder.apply(state, change, context);

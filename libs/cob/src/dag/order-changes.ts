@@ -16,7 +16,7 @@ export function orderChanges<T extends DagEntry>(graph: ChangeGraph<T>, rootId: 
   // Every finished node is pushed to the FRONT of the order in radicle; collecting them in
   // finish order and reversing once gives the same sequence.
   const finished: Oid[] = [];
-  for (const child of graph.childrenOf(rootId)) visit(graph, child, visited, finished);
+  for (const child of graph.childrenOf(rootId)) visit({ graph, start: child, visited, finished });
   return finished.reverse();
 }
 
@@ -26,7 +26,8 @@ interface Frame {
   index: number;
 }
 
-function visit<T extends DagEntry>(graph: ChangeGraph<T>, start: Oid, visited: Set<Oid>, finished: Oid[]): void {
+function visit<T extends DagEntry>(walk: { graph: ChangeGraph<T>; start: Oid; visited: Set<Oid>; finished: Oid[] }): void {
+  const { graph, start, visited, finished } = walk;
   if (visited.has(start)) return;
   visited.add(start);
   const stack: Frame[] = [{ id: start, children: sortedChildren(graph, start), index: 0 }];

@@ -1,12 +1,13 @@
 /**
  * The identity reducer (storage-format §4.3–4.4; radicle `Identity::from_root` / `op`).
  */
-import { type Nid, didFromNid, publicKeyFromNid, verifySignature } from '@forge-httpd/identity';
+import { type Nid, didFromNid, publicKeyFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import type { ApplyContext, CobFolder } from '../dag/evaluate-changes.js';
 import { CobApplyError } from '../errors.js';
 import { delegateMajority, type IdentityDoc, isDelegate } from '../model/identity-doc.js';
+import { verifyEd25519 } from '../read/verify-ed25519.js';
 import { type IdentityAction, parseIdentityAction } from './identity-action.js';
 import { currentRevision, type IdentityRevision, type IdentityState } from './identity-state.js';
 
@@ -38,7 +39,7 @@ function initIdentity(root: Change, env: IdentityEnv): IdentityState {
   const { doc, blob } = env.docAt(root.id);
   if (blob !== first.blob || blob !== env.ridOid) throw new CobApplyError('identity root does not match the repository id');
   const founder = doc.delegates[0] as string;
-  if (founder !== didFromNid(root.author) || !verifies(doc, root.author, first.signature, blob)) {
+  if (founder !== didFromNid(root.author) || !verifies(doc, { author: root.author, signature: first.signature, blob })) {
     throw new CobApplyError('identity root is not signed by its founder');
   }
   const revision = newRevision({ id: root.id, action: first, author: root.author, doc, state: 'accepted', timestamp: root.timestamp });
@@ -56,7 +57,7 @@ function applyIdentityChange(args: { state: IdentityState; change: Change; conte
   const actions = change.actions.map(parseIdentityAction);
   for (const action of actions) {
     try {
-      applyIdentityAction(state, action, change, env);
+      applyIdentityAction(state, { action, change, env });
     } catch (error) {
       if (error instanceof UnexpectedState ? context.hasConcurrent() : !(error instanceof Redacted)) throw error;
     }
@@ -64,7 +65,7 @@ function applyIdentityChange(args: { state: IdentityState; change: Change; conte
   }
 }
 
-function applyIdentityAction(state: IdentityState, action: IdentityAction, change: Change, env: IdentityEnv): void {
+function applyIdentityAction(state: IdentityState, { action, change, env }: { action: IdentityAction; change: Change; env: IdentityEnv }): void {
   const current = currentRevision(state);
   if (!isDelegate(current.doc, change.author)) throw new UnexpectedState('not a delegate');
   switch (action.type) {
@@ -73,9 +74,9 @@ function applyIdentityAction(state: IdentityState, action: IdentityAction, chang
     case 'revision.reject':
       return reject(activeRevision(state, action.revision), change.author);
     case 'RevisionEdit':
-      return edit(state, action, change.author);
+      return edit(state, { action, author: change.author });
     case 'revision.redact':
-      return redact(state, action.revision, change.author);
+      return redact(state, { id: action.revision, author: change.author });
     case 'revision':
       return propose(state, { action, change, doc: env.docBlob(action.blob) });
   }
@@ -84,7 +85,7 @@ function applyIdentityAction(state: IdentityState, action: IdentityAction, chang
 function accept(state: IdentityState, vote: { revision: Oid; signature: Uint8Array; author: Nid }): void {
   const revision = activeRevision(state, vote.revision);
   state.heads.set(didFromNid(vote.author), revision.id);
-  if (!verifies(currentRevision(state).doc, vote.author, vote.signature, revision.blob)) throw new CobApplyError('invalid accept signature');
+  if (!verifies(currentRevision(state).doc, { author: vote.author, signature: vote.signature, blob: revision.blob })) throw new CobApplyError('invalid accept signature');
   // The node overwrites the verdict before it reports the duplicate.
   const duplicate = revision.verdicts.has(vote.author);
   revision.verdicts.set(vote.author, true);
@@ -100,7 +101,7 @@ function reject(revision: IdentityRevision, author: Nid): void {
   if (rejections > revision.doc.delegates.length - delegateMajority(revision.doc)) revision.state = 'rejected';
 }
 
-function edit(state: IdentityState, action: Extract<IdentityAction, { type: 'RevisionEdit' }>, author: Nid): void {
+function edit(state: IdentityState, { action, author }: { action: Extract<IdentityAction, { type: 'RevisionEdit' }>; author: Nid }): void {
   if (action.revision === state.current) throw new CobApplyError('cannot edit the current revision');
   const revision = activeRevision(state, action.revision);
   if (revision.author !== author) throw new CobApplyError('cannot edit another delegate’s revision');
@@ -108,7 +109,7 @@ function edit(state: IdentityState, action: Extract<IdentityAction, { type: 'Rev
   revision.description = action.description;
 }
 
-function redact(state: IdentityState, id: Oid, author: Nid): void {
+function redact(state: IdentityState, { id, author }: { id: Oid; author: Nid }): void {
   if (id === state.current) throw new UnexpectedState('cannot redact the current revision');
   const revision = state.revisions.get(id);
   if (revision === undefined) throw new CobApplyError(`revision ${id} missing`);
@@ -126,7 +127,7 @@ function propose(state: IdentityState, args: { action: Extract<IdentityAction, {
   if (parent === null) throw new Redacted('parent redacted');
   const isCurrent = parent.id === state.current;
   if (isCurrent && doc.canonical === parent.doc.canonical) throw new CobApplyError('revision does not change the document');
-  if (!verifies(parent.doc, change.author, action.signature, action.blob)) throw new CobApplyError('invalid revision signature');
+  if (!verifies(parent.doc, { author: change.author, signature: action.signature, blob: action.blob })) throw new CobApplyError('invalid revision signature');
   const revision = newRevision({ id: change.id, action, author: change.author, doc, state: isCurrent ? 'active' : 'stale', timestamp: change.timestamp, parent: parent.id });
   state.heads.set(didFromNid(change.author), revision.id);
   state.revisions.set(revision.id, revision);
@@ -153,8 +154,9 @@ function activeRevision(state: IdentityState, id: Oid): IdentityRevision {
   return revision;
 }
 
-function verifies(doc: IdentityDoc, author: Nid, signature: Uint8Array, blob: Oid): boolean {
-  return isDelegate(doc, author) && verifySignature(publicKeyFromNid(author), Buffer.from(blob, 'hex'), signature);
+/** A delegate of `doc` signed the 20 raw bytes of the document blob id (radicle `verify_signature`). */
+function verifies(doc: IdentityDoc, vote: { author: Nid; signature: Uint8Array; blob: Oid }): boolean {
+  return isDelegate(doc, vote.author) && verifyEd25519({ publicKey: publicKeyFromNid(vote.author), message: Buffer.from(vote.blob, 'hex'), signature: vote.signature });
 }
 
 function newRevision(args: {

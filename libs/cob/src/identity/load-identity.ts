@@ -26,7 +26,7 @@ export async function loadIdentity(repo: CobRepository, options: { flavour: Flav
   const caches = newFactCaches();
   const index = await readCobRefIndex(repo.git);
   for (const [id, tips] of index.objects.get(typeName) ?? []) {
-    const root = await docAt(repo.git, id, caches);
+    const root = await docAt({ git: repo.git, commit: id, caches });
     if (!('blob' in root) || root.blob !== ridOid) continue;
     const changes = await loadObjectChanges({ git: repo.git, tips, typeName, cache: new Map() });
     const blobs = await revisionBlobs(repo.git, changes);

@@ -16,7 +16,8 @@ export type Authorization = 'allow' | 'deny' | 'unknown';
  * others may only re-assert the current assignees or labels.
  * @throws CobApplyError when the action names a comment that never existed
  */
-export function authorizeIssueAction(issue: IssueState, action: IssueAction, actor: Nid, doc: IdentityDoc): Authorization {
+export function authorizeIssueAction(issue: IssueState, request: { action: IssueAction; actor: Nid; doc: IdentityDoc }): Authorization {
+  const { action, actor, doc } = request;
   if (isDelegate(doc, actor)) return 'allow';
   switch (action.type) {
     case 'assign':
@@ -31,11 +32,11 @@ export function authorizeIssueAction(issue: IssueState, action: IssueAction, act
       return 'allow';
     case 'comment.edit':
     case 'comment.redact':
-      return commentAuthorization(issue, action.id, actor);
+      return commentAuthorization(issue, { id: action.id, actor });
   }
 }
 
-function commentAuthorization(issue: IssueState, id: Oid, actor: Nid): Authorization {
+function commentAuthorization(issue: IssueState, { id, actor }: { id: Oid; actor: Nid }): Authorization {
   const comment = issue.thread.comments.get(id);
   if (comment === undefined) throw new CobApplyError(`comment ${id} missing`);
   if (comment === null) return 'unknown';

@@ -51,24 +51,25 @@ function initIssue(root: Change, env: FoldEnv): IssueState {
     thread,
   };
   // In the root change a denial invalidates the whole issue.
-  for (const action of rest) authorizedApply(issue, action, root, doc, true);
+  for (const action of rest) authorizedApply(issue, { action, change: root, doc });
   return issue;
 }
 
 function applyIssueChange(issue: IssueState, change: Change, env: FoldEnv): void {
   const doc = env.docAt(change.resource);
   const actions = change.actions.map(parseIssueAction);
-  for (const action of actions) authorizedApply(issue, action, change, doc, false);
+  for (const action of actions) authorizedApply(issue, { action, change, doc });
 }
 
-function authorizedApply(issue: IssueState, action: IssueAction, change: Change, doc: IdentityDoc, root: boolean): void {
-  const outcome = authorizeIssueAction(issue, action, change.author, doc);
-  if (outcome === 'deny') throw new CobApplyError(`${change.author} may not ${action.type}${root ? ' (root)' : ''}`);
-  if (outcome === 'allow') applyIssueAction(issue, action, change);
+function authorizedApply(issue: IssueState, op: { action: IssueAction; change: Change; doc: IdentityDoc }): void {
+  const { action, change, doc } = op;
+  const outcome = authorizeIssueAction(issue, { action, actor: change.author, doc });
+  if (outcome === 'deny') throw new CobApplyError(`${change.author} may not ${action.type}`);
+  if (outcome === 'allow') applyIssueAction(issue, { action, change });
 }
 
 /** Applies one authorised issue action (a switch whose cases are small functions). */
-function applyIssueAction(issue: IssueState, action: IssueAction, change: Change): void {
+function applyIssueAction(issue: IssueState, { action, change }: { action: IssueAction; change: Change }): void {
   const author: Nid = change.author;
   switch (action.type) {
     case 'assign':
@@ -88,7 +89,7 @@ function applyIssueAction(issue: IssueState, action: IssueAction, change: Change
       return editComment(issue.thread, { id: change.id, comment: action.id, author, timestamp: change.timestamp, body: action.body, embeds: action.embeds });
     case 'comment.redact':
       if (action.id === issue.id) throw new CobApplyError('the root comment cannot be redacted');
-      return redactComment(issue.thread, change.id, action.id);
+      return redactComment(issue.thread, { id: change.id, comment: action.id });
     case 'comment.react':
       return reactToComment(issue.thread, { id: change.id, author, comment: action.id, emoji: action.reaction, active: action.active });
   }

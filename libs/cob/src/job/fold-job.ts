@@ -33,7 +33,7 @@ export interface JobState {
 export function jobFolder(env: Pick<FoldEnv, 'hasCommit'>): CobFolder<JobState> {
   return {
     init: (root) => initJob(root, env),
-    apply: (job, change) => applyJobActions(job, change.actions.map(parseJobAction), change),
+    apply: (job, change) => applyJobActions(job, { actions: change.actions.map(parseJobAction), change }),
   };
 }
 
@@ -42,32 +42,32 @@ function initJob(root: Change, env: Pick<FoldEnv, 'hasCommit'>): JobState {
   if (first?.type !== 'Request') throw new CobApplyError('the first job action must be a request');
   if (!env.hasCommit(first.oid)) throw new CobApplyError(`job commit ${first.oid} missing`);
   const job: JobState = { id: root.id, commit: first.oid, runs: new Map() };
-  applyJobActions(job, rest, root);
+  applyJobActions(job, { actions: rest, change: root });
   return job;
 }
 
-function applyJobActions(job: JobState, actions: readonly JobAction[], change: Change): void {
+function applyJobActions(job: JobState, { actions, change }: { actions: readonly JobAction[]; change: Change }): void {
   for (const action of actions) {
     switch (action.type) {
       case 'Request':
         break;
       case 'Run':
-        startRun(job, action, change);
+        startRun(job, { action, change });
         break;
       case 'Finished':
-        finishRun(job, action, change);
+        finishRun(job, { action, change });
         break;
     }
   }
 }
 
-function startRun(job: JobState, action: Extract<JobAction, { type: 'Run' }>, change: Change): void {
+function startRun(job: JobState, { action, change }: { action: Extract<JobAction, { type: 'Run' }>; change: Change }): void {
   const runs = job.runs.get(change.author) ?? new Map<string, JobRun>();
   job.runs.set(change.author, runs);
   if (!runs.has(action.uuid)) runs.set(action.uuid, { log: action.log, status: 'started', timestamp: change.timestamp });
 }
 
-function finishRun(job: JobState, action: Extract<JobAction, { type: 'Finished' }>, change: Change): void {
+function finishRun(job: JobState, { action, change }: { action: Extract<JobAction, { type: 'Finished' }>; change: Change }): void {
   const run = job.runs.get(change.author)?.get(action.uuid);
   if (run === undefined) return;
   run.status = action.reason === 'Succeeded' ? 'succeeded' : 'failed';

@@ -75,11 +75,11 @@ export function editComment<L>(thread: Thread<L>, edit: { id: Oid; comment: Oid 
   target?.edits.push({ author: edit.author, timestamp: edit.timestamp, body: edit.body, embeds: edit.embeds });
 }
 
-/** Redacts a comment; an unknown comment rejects. */
-export function redactComment<L>(thread: Thread<L>, id: Oid, comment: Oid): void {
-  if (!thread.comments.has(comment)) throw new CobApplyError(`comment ${comment} missing`);
-  thread.timeline.push(id);
-  thread.comments.set(comment, null);
+/** Redacts a comment (`id` is the redacting change); an unknown comment rejects. */
+export function redactComment<L>(thread: Thread<L>, redaction: { id: Oid; comment: Oid }): void {
+  if (!thread.comments.has(redaction.comment)) throw new CobApplyError(`comment ${redaction.comment} missing`);
+  thread.timeline.push(redaction.id);
+  thread.comments.set(redaction.comment, null);
 }
 
 /** Adds or removes a reaction; ignored on a redacted comment, rejects on an unknown one. */
@@ -97,12 +97,12 @@ export function reactToComment<L>(
 }
 
 /** Marks a review comment resolved or unresolved; ignored when redacted. */
-export function resolveComment<L>(thread: Thread<L>, id: Oid, comment: Oid, resolved: boolean): void {
-  const target = thread.comments.get(comment);
-  if (target === undefined) throw new CobApplyError(`comment ${comment} missing`);
+export function resolveComment<L>(thread: Thread<L>, change: { id: Oid; comment: Oid; resolved: boolean }): void {
+  const target = thread.comments.get(change.comment);
+  if (target === undefined) throw new CobApplyError(`comment ${change.comment} missing`);
   if (target === null) return;
-  thread.timeline.push(id);
-  target.resolved = resolved;
+  thread.timeline.push(change.id);
+  target.resolved = change.resolved;
 }
 
 /** Returns a live comment by id (undefined when unknown or redacted). */

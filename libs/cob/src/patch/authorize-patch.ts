@@ -16,7 +16,8 @@ import type { PatchState } from './patch-state.js';
  * reviewer and the revision author; others may only re-assert labels, never assign or merge.
  * @throws CobApplyError when the action names a revision or review that never existed
  */
-export function authorizePatchAction(patch: PatchState, action: PatchAction, actor: Nid, doc: IdentityDoc): Authorization {
+export function authorizePatchAction(patch: PatchState, request: { action: PatchAction; actor: Nid; doc: IdentityDoc }): Authorization {
+  const { action, actor, doc } = request;
   if (isDelegate(doc, actor)) return 'allow';
   switch (action.type) {
     case 'edit':
@@ -37,53 +38,50 @@ export function authorizePatchAction(patch: PatchState, action: PatchAction, act
       return 'allow';
     case 'review.edit':
     case 'review.redact':
-      return reviewAuthor(patch, action.review, actor);
+      return reviewAuthor(patch, { id: action.review, actor });
     case 'review.comment.edit':
     case 'review.comment.redact':
-      return reviewCommentAuthor(patch, action, actor);
+      return reviewCommentAuthor(patch, { review: action.review, comment: action.comment, actor });
     case 'review.comment.resolve':
     case 'review.comment.unresolve':
-      return resolver(patch, action, actor);
+      return resolver(patch, { review: action.review, comment: action.comment, actor });
     case 'revision.edit':
     case 'revision.redact':
-      return revisionAuthor(patch, action.revision, actor);
+      return revisionAuthor(patch, { id: action.revision, actor });
     case 'revision.comment.edit':
     case 'revision.comment.redact':
-      return revisionCommentAuthor(patch, action, actor);
+      return revisionCommentAuthor(patch, { revision: action.revision, comment: action.comment, actor });
   }
 }
 
-function reviewAuthor(patch: PatchState, id: Oid, actor: Nid): Authorization {
+function reviewAuthor(patch: PatchState, { id, actor }: { id: Oid; actor: Nid }): Authorization {
   const found = lookupReview(patch, id);
   return found === null ? 'unknown' : allowIf(found.review.author === actor);
 }
 
-function reviewCommentAuthor(patch: PatchState, ref: { review: Oid; comment: Oid }, actor: Nid): Authorization {
-  const comment = reviewComment(patch, ref);
-  return comment === undefined ? 'unknown' : allowIf(comment.author === actor);
+function reviewCommentAuthor(patch: PatchState, ref: { review: Oid; comment: Oid; actor: Nid }): Authorization {
+  const found = lookupReview(patch, ref.review);
+  const comment = found === null ? undefined : liveComment(found.review.comments, ref.comment);
+  return comment === undefined ? 'unknown' : allowIf(comment.author === ref.actor);
 }
 
-function resolver(patch: PatchState, ref: { review: Oid; comment: Oid }, actor: Nid): Authorization {
+function resolver(patch: PatchState, ref: { review: Oid; comment: Oid; actor: Nid }): Authorization {
+  const { actor } = ref;
   const found = lookupReview(patch, ref.review);
   const comment = found === null ? undefined : liveComment(found.review.comments, ref.comment);
   if (found === null || comment === undefined) return 'unknown';
   return allowIf(actor === comment.author || actor === found.review.author || actor === found.revision.author);
 }
 
-function revisionAuthor(patch: PatchState, id: Oid, actor: Nid): Authorization {
+function revisionAuthor(patch: PatchState, { id, actor }: { id: Oid; actor: Nid }): Authorization {
   const revision = lookupRevision(patch, id);
   return revision === null ? 'unknown' : allowIf(revision.author === actor);
 }
 
-function revisionCommentAuthor(patch: PatchState, ref: { revision: Oid; comment: Oid }, actor: Nid): Authorization {
+function revisionCommentAuthor(patch: PatchState, ref: { revision: Oid; comment: Oid; actor: Nid }): Authorization {
   const revision = lookupRevision(patch, ref.revision);
   const comment = revision === null ? undefined : liveComment(revision.discussion, ref.comment);
-  return comment === undefined ? 'unknown' : allowIf(comment.author === actor);
-}
-
-function reviewComment(patch: PatchState, ref: { review: Oid; comment: Oid }) {
-  const found = lookupReview(patch, ref.review);
-  return found === null ? undefined : liveComment(found.review.comments, ref.comment);
+  return comment === undefined ? 'unknown' : allowIf(comment.author === ref.actor);
 }
 
 function allowIf(condition: boolean): Authorization {

@@ -11,7 +11,7 @@ import type { PatchState } from './patch-state.js';
 type Of<T extends PatchAction['type']> = Extract<PatchAction, { type: T }>;
 
 /** Adds a review unless the author already reviewed that revision (later ones are ignored). */
-export function addReview(patch: PatchState, action: Of<'review'>, change: Change): void {
+export function addReview(patch: PatchState, { action, change }: { action: Of<'review'>; change: Change }): void {
   // An unknown or redacted revision makes the review a no-op, not an error.
   const revision = patch.revisions.get(action.revision);
   if (!revision || revision.reviews.has(change.author)) return;
@@ -52,9 +52,9 @@ export function redactReview(patch: PatchState, action: Of<'review.redact'>): vo
 /** Applies a review-comment action; ignored when the review or its revision was redacted. */
 export function applyReviewComment(
   patch: PatchState,
-  action: Of<'review.comment' | 'review.comment.edit' | 'review.comment.redact' | 'review.comment.react' | 'review.comment.resolve' | 'review.comment.unresolve'>,
-  change: Change,
+  op: { action: Of<'review.comment' | 'review.comment.edit' | 'review.comment.redact' | 'review.comment.react' | 'review.comment.resolve' | 'review.comment.unresolve'>; change: Change },
 ): void {
+  const { action, change } = op;
   const found = lookupReview(patch, action.review);
   if (found === null) return;
   const thread = found.review.comments;
@@ -65,11 +65,11 @@ export function applyReviewComment(
     case 'review.comment.edit':
       return editComment(thread, { id, comment: action.comment, author, timestamp, body: action.body, embeds: action.embeds });
     case 'review.comment.redact':
-      return redactComment(thread, id, action.comment);
+      return redactComment(thread, { id, comment: action.comment });
     case 'review.comment.react':
       return reactToComment(thread, { id, author, comment: action.comment, emoji: action.reaction, active: action.active });
     case 'review.comment.resolve':
     case 'review.comment.unresolve':
-      return resolveComment(thread, id, action.comment, action.type === 'review.comment.resolve');
+      return resolveComment(thread, { id, comment: action.comment, resolved: action.type === 'review.comment.resolve' });
   }
 }

@@ -12,9 +12,11 @@ import { lookupRevision } from './patch-lookup.js';
 import { type PatchState, rootRevision } from './patch-state.js';
 
 type Of<T extends PatchAction['type']> = Extract<PatchAction, { type: T }>;
+/** An action of the given types with the change carrying it. */
+type Op<T extends PatchAction['type']> = { readonly action: Of<T>; readonly change: Change };
 
 /** Adds a revision keyed by the change id. */
-export function addRevision(patch: PatchState, action: Of<'revision'>, change: Change): void {
+export function addRevision(patch: PatchState, { action, change }: Op<'revision'>): void {
   patch.revisions.set(change.id, {
     id: change.id,
     author: change.author,
@@ -30,14 +32,14 @@ export function addRevision(patch: PatchState, action: Of<'revision'>, change: C
 }
 
 /** Appends a description edit; ignored when the revision was redacted. */
-export function editRevision(patch: PatchState, action: Of<'revision.edit'>, change: Change): void {
+export function editRevision(patch: PatchState, { action, change }: Op<'revision.edit'>): void {
   const revision = patch.revisions.get(action.revision);
   if (revision === undefined) throw new CobApplyError(`revision ${action.revision} missing`);
   revision?.description.push({ author: change.author, timestamp: change.timestamp, body: action.description, embeds: action.embeds });
 }
 
 /** Adds or removes a reaction at an optional code location. */
-export function reactToRevision(patch: PatchState, action: Of<'revision.react'>, change: Change): void {
+export function reactToRevision(patch: PatchState, { action, change }: Op<'revision.react'>): void {
   const revision = lookupRevision(patch, action.revision);
   if (revision === null) return;
   const key = action.location === null ? '' : canonicalJson(action.location);
@@ -59,8 +61,7 @@ export function redactRevision(patch: PatchState, action: Of<'revision.redact'>)
 /** Applies a revision-discussion action; ignored when the revision was redacted. */
 export function applyRevisionComment(
   patch: PatchState,
-  action: Of<'revision.comment' | 'revision.comment.edit' | 'revision.comment.redact' | 'revision.comment.react'>,
-  change: Change,
+  { action, change }: Op<'revision.comment' | 'revision.comment.edit' | 'revision.comment.redact' | 'revision.comment.react'>,
 ): void {
   const revision = lookupRevision(patch, action.revision);
   if (revision === null) return;
@@ -72,7 +73,7 @@ export function applyRevisionComment(
     case 'revision.comment.edit':
       return editComment(thread, { id, comment: action.comment, author, timestamp, body: action.body, embeds: action.embeds });
     case 'revision.comment.redact':
-      return redactComment(thread, id, action.comment);
+      return redactComment(thread, { id, comment: action.comment });
     case 'revision.comment.react':
       return reactToComment(thread, { id, author, comment: action.comment, emoji: action.reaction, active: action.active });
   }

@@ -42,7 +42,7 @@ function initPatch(root: Change, env: FoldEnv): PatchState {
     timeline: [root.id],
     reviews: new Map(),
   };
-  addRevision(patch, first, root);
+  addRevision(patch, { action: first, change: root });
   // In the root change a denial invalidates the whole patch.
   for (const action of rest) authorizedApply({ patch, action, change: root, doc, env });
   return patch;
@@ -66,7 +66,7 @@ interface ActionContext {
 
 function authorizedApply(context: ActionContext): void {
   const { patch, action, change, doc } = context;
-  const outcome = authorizePatchAction(patch, action, change.author, doc);
+  const outcome = authorizePatchAction(patch, { action, actor: change.author, doc });
   if (outcome === 'deny') throw new CobApplyError(`${change.author} may not ${action.type}`);
   if (outcome === 'allow') applyPatchAction(context);
 }
@@ -88,25 +88,25 @@ function applyPatchAction({ patch, action, change, doc, env }: ActionContext): v
     case 'merge':
       return applyMerge({ patch, action, change, doc, env });
     case 'revision':
-      return addRevision(patch, action, change);
+      return addRevision(patch, { action, change });
     case 'revision.edit':
-      return editRevision(patch, action, change);
+      return editRevision(patch, { action, change });
     case 'revision.react':
-      return reactToRevision(patch, action, change);
+      return reactToRevision(patch, { action, change });
     case 'revision.redact':
       return redactRevision(patch, action);
     case 'revision.comment':
     case 'revision.comment.edit':
     case 'revision.comment.redact':
     case 'revision.comment.react':
-      return applyRevisionComment(patch, action, change);
+      return applyRevisionComment(patch, { action, change });
     case 'review':
-      return addReview(patch, action, change);
+      return addReview(patch, { action, change });
     case 'review.edit':
       return editReview(patch, action);
     case 'review.redact':
       return redactReview(patch, action);
     default:
-      return applyReviewComment(patch, action, change);
+      return applyReviewComment(patch, { action, change });
   }
 }

@@ -4,10 +4,11 @@
  * reachable through it).
  */
 import { isUtf8 } from 'node:buffer';
-import { nidFromPublicKey, parseSshSignatureArmor, verifySignature } from '@forge-httpd/identity';
+import { nidFromPublicKey, parseSshSignatureArmor } from '@forge-httpd/identity';
 import type { GitCommit, GitRepository, Oid, TreeEntry } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { parseChangeTrailers } from './commit-trailers.js';
+import { verifyEd25519 } from './verify-ed25519.js';
 
 const SSH_ARMOR = '-----BEGIN SSH SIGNATURE-----';
 
@@ -40,7 +41,7 @@ export async function loadChange(git: GitRepository, id: Oid): Promise<Change | 
     timestamp: commit.committer.time,
     typeName,
     actions,
-    signatureValid: verifySignature(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature),
+    signatureValid: verifyEd25519({ publicKey: signature.publicKey, message: Buffer.from(commit.tree, 'hex'), signature: signature.signature }),
   };
 }
 
@@ -55,11 +56,22 @@ function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature:
   }
 }
 
+// Every change of a type shares one manifest blob: remember a few decoded ones by blob id.
+const manifests = new Map<Oid, string | null>();
+
 /** Manifest `typeName` (or legacy `typename`); null when missing or invalid. */
 async function readManifest(git: GitRepository, tree: readonly TreeEntry[]): Promise<string | null> {
   const entry = tree.find((e) => e.name === 'manifest');
   if (entry === undefined || entry.kind !== 'blob') return null;
-  const parsed = decodeJson(await git.readBlob(entry.oid));
+  const known = manifests.get(entry.oid);
+  if (known !== undefined) return known;
+  const typeName = parseManifest(decodeJson(await git.readBlob(entry.oid)));
+  if (manifests.size > 1000) manifests.clear();
+  manifests.set(entry.oid, typeName);
+  return typeName;
+}
+
+function parseManifest(parsed: unknown): string | null {
   if (typeof parsed !== 'object' || parsed === null) return null;
   const manifest = parsed as Record<string, unknown>;
   const typeName = manifest['typeName'] ?? manifest['typename'];

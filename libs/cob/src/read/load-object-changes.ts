@@ -27,7 +27,7 @@ export async function loadObjectChanges(args: {
   let frontier = [...new Set(args.tips)];
   while (frontier.length > 0) {
     frontier.forEach((id) => seen.add(id));
-    const changes = await Promise.all(frontier.map((id) => cachedChange(git, id, cache)));
+    const changes = await Promise.all(frontier.map((id) => cachedChange({ git, id, cache })));
     const next: Oid[] = [];
     for (const change of changes) {
       if (change === null || change.typeName !== typeName) continue;
@@ -39,7 +39,7 @@ export async function loadObjectChanges(args: {
   return loaded;
 }
 
-function cachedChange(git: GitRepository, id: Oid, cache: ChangeCache): Promise<Change | null> {
+function cachedChange({ git, id, cache }: { git: GitRepository; id: Oid; cache: ChangeCache }): Promise<Change | null> {
   let pending = cache.get(id);
   if (pending === undefined) {
     pending = loadChange(git, id);

@@ -41,7 +41,7 @@ export async function prepareFoldEnv(args: {
   const { git, changes, caches } = args;
   const docs = new Map<Oid, DocResult>();
   const resources = [...new Set(changes.map((c) => c.resource).filter((r): r is Oid => r !== null))];
-  await Promise.all(resources.map(async (r) => docs.set(r, await docAt(git, r, caches))));
+  await Promise.all(resources.map(async (r) => docs.set(r, await docAt({ git, commit: r, caches }))));
   const deps = new Map<string, Oid | null>();
   const onBranch = new Map<string, boolean>();
   const commits = new Map<Oid, boolean>();
@@ -51,7 +51,7 @@ export async function prepareFoldEnv(args: {
         const merge = mergeCommit(action);
         const request = jobRequest(action);
         if (merge !== null) await resolveMerge({ ...args, change, commit: merge, docs, deps, onBranch });
-        if (request !== null) commits.set(request, await hasCommit(git, request, caches));
+        if (request !== null) commits.set(request, await hasCommit({ git, oid: request, caches }));
       }),
     ),
   );
@@ -92,7 +92,7 @@ async function resolveMerge(args: {
   const name = `refs/namespaces/${change.author}/refs/heads/${branch}`;
   const head = args.refs.get(name) ?? null;
   args.deps.set(name, head);
-  const reachable = head !== null && (head === commit || (await isAncestor(args.git, commit, head, args.caches)));
+  const reachable = head !== null && (head === commit || (await isAncestor({ git: args.git, commit, head, caches: args.caches })));
   args.onBranch.set(`${change.author as Nid} ${branch} ${commit}`, reachable);
 }
 
@@ -100,7 +100,7 @@ async function resolveMerge(args: {
  * Reads and parses the document at a commit (cached).
  * @returns the document with its blob id, or the reason it is unusable
  */
-export function docAt(git: GitRepository, commit: Oid, caches: FactCaches): Promise<DocResult> {
+export function docAt({ git, commit, caches }: { git: GitRepository; commit: Oid; caches: FactCaches }): Promise<DocResult> {
   let pending = caches.docs.get(commit);
   if (pending === undefined) {
     pending = readDoc(git, commit);
@@ -122,7 +122,7 @@ async function readDoc(git: GitRepository, commit: Oid): Promise<DocResult> {
   }
 }
 
-function isAncestor(git: GitRepository, commit: Oid, head: Oid, caches: FactCaches): Promise<boolean> {
+function isAncestor({ git, commit, head, caches }: { git: GitRepository; commit: Oid; head: Oid; caches: FactCaches }): Promise<boolean> {
   const key = `${commit} ${head}`;
   let pending = caches.ancestry.get(key);
   if (pending === undefined) {
@@ -133,7 +133,7 @@ function isAncestor(git: GitRepository, commit: Oid, head: Oid, caches: FactCach
   return pending;
 }
 
-function hasCommit(git: GitRepository, oid: Oid, caches: FactCaches): Promise<boolean> {
+function hasCommit({ git, oid, caches }: { git: GitRepository; oid: Oid; caches: FactCaches }): Promise<boolean> {
   let pending = caches.commits.get(oid);
   if (pending === undefined) {
     pending = git.readObjectInfo(oid).then((info) => info?.type === 'commit');

@@ -71,7 +71,7 @@ export async function createCob(context: CobWriteContext, request: ChangeRequest
   return withGit(context, async (git, resource) => {
     const typeName = cobKinds(context.flavour)[request.kind].typeName;
     const id = await writeChange({ ...context, ...request, typeName, tips: [], resource });
-    const env = await changeEnv(context, git, id);
+    const env = await changeEnv(context, { git, id });
     if (!context.force) check(() => folderFor(request.kind, env.env).init(env.change));
     await publish(context, { typeName, id, head: id, refs: request.refs });
     return id;
@@ -94,7 +94,7 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
     const evaluation = evaluateChanges({ rootId: request.id, changes, folder: folderFor(request.kind, env) });
     if (evaluation === null) throw new CobWriteError(`no valid ${request.kind} ${request.id}`);
     const head = await writeChange({ ...context, ...request, typeName, tips: request.tips ?? evaluation.tips, resource });
-    const next = await changeEnv(context, git, head);
+    const next = await changeEnv(context, { git, id: head });
     if (!context.force) check(() => folderFor(request.kind, next.env).apply(evaluation.state as never, next.change, { hasConcurrent: () => false }));
     await publish(context, { typeName, id: request.id, head, refs: request.refs });
     return head;
@@ -112,7 +112,7 @@ async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, re
   }
 }
 
-async function changeEnv(context: CobWriteContext, git: GitRepository, id: Oid): Promise<{ change: Change; env: FoldEnv }> {
+async function changeEnv(context: CobWriteContext, { git, id }: { git: GitRepository; id: Oid }): Promise<{ change: Change; env: FoldEnv }> {
   const change = await loadChange(git, id);
   if (change === null) throw new CobWriteError(`written change ${id} cannot be loaded`);
   const index = await readCobRefIndex(git);

@@ -1,0 +1,96 @@
+import type { Issue } from '@forge-httpd/api-types';
+import { CobStore, commentIssue, writeChange } from '@forge-httpd/cob';
+import { type Oid, openGitRepository, repackRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage';
+import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/tools';
+import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+
+const ISSUES = 2000;
+let dir: string;
+let built: BuiltHome;
+let server: TestServer;
+
+function repo() {
+  const first = built.repos[0];
+  if (first === undefined) throw new Error('no repository');
+  return first;
+}
+
+/** Writes ISSUES issues from three peers in bulk (exact node bytes, one ref update per peer). */
+async function writeManyIssues(): Promise<void> {
+  const peers = ['alice', 'bob', 'carol'].map((alias) => peerByAlias(built.context, alias));
+  const updates: RefUpdate[] = [];
+  for (let i = 0; i < ISSUES; i++) {
+    const peer = peers[i % peers.length] as (typeof peers)[number];
+    const actions: unknown[] = [{ type: 'comment', body: `Issue body ${i}` }, { type: 'edit', title: `Issue ${i}` }];
+    // Every seventh issue is closed by its author in its root change.
+    if (i % 7 === 0) actions.push({ type: 'lifecycle', state: { status: 'closed', reason: 'solved' } });
+    const id = await writeChange({
+      gitDir: repo().gitDir, keyPair: peer.keyPair, alias: peer.alias, time: built.context.clock.tick(),
+      typeName: 'xyz.forge.issue', actions, message: 'Create issue', tips: [], resource: repo().identityHead,
+    });
+    updates.push({ name: `refs/namespaces/${peer.keyPair.nid}/refs/cobs/xyz.forge.issue/${id}`, oid: id });
+  }
+  await updateRefs(repo().gitDir, updates);
+  for (const peer of peers) await writeSignedRefs({ gitDir: repo().gitDir, keyPair: peer.keyPair, time: built.context.clock.tick() });
+  await repackRepository(repo().gitDir);
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  built = await buildNodeHome({ home: `${dir}/home`, seed: 'a'.repeat(64), alias: 'alice', peers: [{ alias: 'bob' }, { alias: 'carol' }], repos: [{ name: 'big' }] });
+  await writeManyIssues();
+  server = await startTestServer({ home: built.home });
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  await removeTempDir(dir);
+});
+
+async function timedList(query: string): Promise<{ ms: number; ids: string[] }> {
+  const started = performance.now();
+  const response = await getJson(`${server.baseUrl}/api/v1/repos/${repo().rid}/issues${query}`);
+  expect(response.status).toBe(200);
+  return { ms: performance.now() - started, ids: (response.body as Issue[]).map((issue) => issue.id) };
+}
+
+describe(`a repository with ${ISSUES} issues`, () => {
+  it('lists quickly after the first request and shows a new change on the next one', async () => {
+    const first = await timedList('?status=all&perPage=50');
+    const second = await timedList('?status=all&perPage=50');
+    const closed = await timedList('?status=closed&perPage=1000');
+    console.log(`issues: first listing ${first.ms.toFixed(0)} ms, second ${second.ms.toFixed(0)} ms, other filter ${closed.ms.toFixed(0)} ms`);
+    expect(second.ids).toEqual(first.ids);
+    expect(closed.ids).toHaveLength(Math.ceil(ISSUES / 7));
+    const newest = first.ids[0] as Oid;
+    await commentIssue(
+      { gitDir: repo().gitDir, keyPair: peerByAlias(built.context, 'bob').keyPair, alias: 'bob', time: built.context.clock.tick(), flavour: 'forge' },
+      { issue: newest, body: 'A new comment' },
+    );
+    const third = await timedList('?status=all&perPage=50');
+    console.log(`issues: listing after one new change ${third.ms.toFixed(0)} ms`);
+    const issue = (await getJson(`${server.baseUrl}/api/v1/repos/${repo().rid}/issues/${newest}`)).body as Issue;
+    expect(issue.discussion.map((comment) => comment.body)).toEqual([`Issue body ${ISSUES - 1}`, 'A new comment']);
+  }, 120_000);
+
+  it('re-evaluates only the objects whose tips moved', async () => {
+    const store = new CobStore('forge');
+    const git = openGitRepository(repo().gitDir);
+    try {
+      const handle = { rid: repo().rid, git, remote: async () => null };
+      const before = await (await store.snapshot(handle)).issues();
+      const again = await (await store.snapshot(handle)).issues();
+      expect(again).toBe(before);
+      const target = before[before.length - 1] as { id: Oid };
+      await commentIssue(
+        { gitDir: repo().gitDir, keyPair: peerByAlias(built.context, 'carol').keyPair, alias: 'carol', time: built.context.clock.tick(), flavour: 'forge' },
+        { issue: target.id, body: 'Another comment' },
+      );
+      const after = await (await store.snapshot(handle)).issues();
+      const changed = after.filter((issue, index) => issue !== before[index]);
+      expect(changed.map((issue) => issue.id)).toEqual([target.id]);
+    } finally {
+      await git.close();
+    }
+  }, 120_000);
+});
