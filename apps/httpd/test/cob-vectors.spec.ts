@@ -5,6 +5,7 @@ import { didFromNid } from '@forge-httpd/identity';
 import { assignIssue, commentIssue, createIssue, createPatch, type CobWriteContext, labelIssue } from '@forge-httpd/cob';
 import { type Oid, openGitRepository, serializeCommit, writeObject } from '@forge-httpd/storage';
 import { buildHeartwoodHome, HEARTWOOD_TEST_TIME, type HeartwoodHome } from '@forge-httpd/tools';
+import { expectGolden, getJson, startTestServer } from './support/index.js';
 
 // storage-format Appendix A: ids printed by heartwood's CLI transcripts (radicle flavour).
 const VECTORS = {
@@ -70,5 +71,25 @@ describe('COB writes on the heartwood recipe home reproduce the Appendix A ids',
     expect(branch).toBe(VECTORS.branch);
     const patch = await createPatch(context, { title: 'First change', description: '', base: MASTER, oid: branch });
     expect(patch).toBe(VECTORS.patch);
+  });
+
+  it.each([
+    ['radicle', 200, 1],
+    ['forge', 404, 0],
+  ] as const)('serves the issue under flavour %s only when the flavour matches', async (flavour, status, count) => {
+    const server = await startTestServer({ home: built.context.home, flavour });
+    try {
+      const base = `${server.baseUrl}/api/v1/repos/${built.repo.rid}`;
+      const issue = await getJson(`${base}/issues/${VECTORS.issue}`);
+      expect(issue.status).toBe(status);
+      expect(((await getJson(`${base}/issues`)).body as unknown[]).length).toBe(count);
+      expect(((await getJson(`${base}/patches`)).body as unknown[]).length).toBe(count);
+      if (flavour === 'radicle') {
+        expectGolden('cob-heartwood-issue', issue.body);
+        expectGolden('cob-heartwood-patch', (await getJson(`${base}/patches/${VECTORS.patch}`)).body);
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -59,7 +59,9 @@ function applyIdentityChange(args: { state: IdentityState; change: Change; conte
     try {
       applyIdentityAction(state, { action, change, env });
     } catch (error) {
-      if (error instanceof UnexpectedState ? context.hasConcurrent() : !(error instanceof Redacted)) throw error;
+      // A state mismatch is fatal only without concurrent changes; a redacted target never is.
+      const tolerated = error instanceof UnexpectedState ? context.hasConcurrent() : error instanceof Redacted;
+      if (!tolerated) throw error;
     }
     state.timeline.push(change.id);
   }

@@ -1,0 +1,65 @@
+// The one-way package graph of ARCHITECTURE.md, checked on the sources: a library may import
+// only the workspace packages below it, and no library imports an HTTP framework.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+const root = join(import.meta.dirname ?? __dirname, '..', '..');
+
+const allowedWorkspaceImports: Record<string, readonly string[]> = {
+  'libs/identity': [],
+  'libs/storage': ['identity'],
+  'libs/cob': ['identity', 'storage'],
+  'libs/diff': [],
+  'libs/api-types': [],
+};
+
+const frameworkPackages = /^(@nestjs\/|fastify|@fastify\/|class-validator|class-transformer)/;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.test.ts'))
+    .map((name) => join(dir, name));
+}
+
+function importedSpecifiers(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1] ?? '');
+}
+
+describe.each(Object.entries(allowedWorkspaceImports))('%s', (lib, allowed) => {
+  const files = sourceFiles(join(root, lib, 'src'));
+
+  it('imports only the workspace packages below it', () => {
+    const offending = files.flatMap((file) =>
+      importedSpecifiers(file)
+        .filter((spec) => spec.startsWith('@forge-httpd/'))
+        .filter((spec) => !allowed.includes(spec.slice('@forge-httpd/'.length)))
+        .map((spec) => `${relative(root, file)} → ${spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('imports no HTTP framework, and nothing outside itself by relative path', () => {
+    const src = join(root, lib, 'src');
+    const offending = files.flatMap((file) =>
+      importedSpecifiers(file)
+        .filter((spec) => frameworkPackages.test(spec) || (spec.startsWith('.') && isOutside(src, file, spec)))
+        .map((spec) => `${relative(root, file)} → ${spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+});
+
+function isOutside(src: string, file: string, spec: string): boolean {
+  return relative(src, join(dirname(file), spec)).startsWith('..');
+}
+
+it('keeps api-types free of any import', () => {
+  const files = sourceFiles(join(root, 'libs/api-types/src'));
+  const offending = files.flatMap((file) =>
+    importedSpecifiers(file)
+      .filter((spec) => !spec.startsWith('./'))
+      .map((spec) => `${relative(root, file)} → ${spec}`),
+  );
+  expect(offending).toEqual([]);
+});
