@@ -1,4 +1,5 @@
 // git (libs/storage/src/git)
+export { gitEnvironment } from './git/git-command.js';
 export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/oid.js';
 export type { Oid } from './git/oid.js';
 export { GitCommandError, GitObjectFormatError, InvalidRefNameError } from './git/errors.js';

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { gitEnvironment } from '@forge-httpd/storage';
 
 /** Options of one git invocation by the builder. */
 export interface BuilderGitOptions {
@@ -10,26 +11,6 @@ export interface BuilderGitOptions {
   readonly okExitCodes?: readonly number[];
   /** Working directory (for commands that discover the repository themselves). */
   readonly cwd?: string;
-}
-
-let cleanEnv: NodeJS.ProcessEnv | undefined;
-
-// Inherited GIT_* variables (GIT_DIR, GIT_COMMITTER_DATE…) and the user's config would make
-// the output depend on the machine; the builder must be deterministic.
-function builderEnvironment(): NodeJS.ProcessEnv {
-  if (cleanEnv !== undefined) return cleanEnv;
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('GIT_') || key === 'GIT_EXEC_PATH') env[key] = value;
-  }
-  Object.assign(env, {
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_TERMINAL_PROMPT: '0',
-    LC_ALL: 'C',
-  });
-  cleanEnv = env;
-  return env;
 }
 
 /**
@@ -47,7 +28,9 @@ export function runGit(args: readonly string[], options: BuilderGitOptions = {})
     const child = execFile(
       'git',
       argv,
-      { env: builderEnvironment(), cwd: options.cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+      // The same isolated environment as the server's reads: inherited GIT_* variables and the
+      // user's config would make the builder's output depend on the machine.
+      { env: gitEnvironment(), cwd: options.cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         if ((options.okExitCodes ?? [0]).includes(code)) return resolve(stdout);

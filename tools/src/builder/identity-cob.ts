@@ -1,6 +1,6 @@
 import { encodeMultibase, signBytes, type KeyPair } from '@forge-httpd/identity';
 import { cobTypeName, hashObject, type Flavour, type Oid } from '@forge-httpd/storage';
-import { writeChange } from './cob-change.js';
+import { writeChange } from '@forge-httpd/cob';
 import { writeBlob } from './objects.js';
 
 /** Who writes an identity change, and when. */
@@ -29,7 +29,7 @@ function signDocument(keyPair: KeyPair, blob: Oid): string {
 export async function writeIdentityRoot(author: IdentityAuthor, documentJson: string): Promise<{ root: Oid; blob: Oid }> {
   const blob = await writeBlob(author.gitDir, documentJson);
   const action = { type: 'revision', title: 'Initial revision', blob, parent: null, signature: signDocument(author.keyPair, blob) };
-  const root = await writeIdentityChange(author, { actions: [action], message: 'Initialize identity', blob, tips: [] });
+  const root = await writeIdentityChange(author, { actions: [action], message: 'Initialize identity', document: documentJson, tips: [] });
   return { root, blob };
 }
 
@@ -52,7 +52,12 @@ export async function writeIdentityRevision(
     parent: revision.parent,
     signature: signDocument(author.keyPair, blob),
   };
-  const id = await writeIdentityChange(author, { actions: [action], message: 'Propose revision', blob, tips: revision.tips });
+  const id = await writeIdentityChange(author, {
+    actions: [action],
+    message: 'Propose revision',
+    document: revision.documentJson,
+    tips: revision.tips,
+  });
   return { revision: id, blob };
 }
 
@@ -71,7 +76,7 @@ export function writeIdentityAccept(
 
 function writeIdentityChange(
   author: IdentityAuthor,
-  change: { actions: unknown[]; message: string; blob?: Oid; tips: readonly Oid[] },
+  change: { actions: unknown[]; message: string; document?: string; tips: readonly Oid[] },
 ): Promise<Oid> {
   return writeChange({
     gitDir: author.gitDir,
@@ -82,7 +87,9 @@ function writeIdentityChange(
     actions: change.actions,
     message: change.message,
     tips: change.tips,
-    embeds: change.blob === undefined ? [] : [{ name: 'radicle.json', oid: change.blob }],
+    // Identity changes carry no Rad-Resource trailer (§4.3).
+    resource: null,
+    embeds: change.document === undefined ? [] : [{ name: 'radicle.json', content: Buffer.from(change.document, 'utf8') }],
   });
 }
 

@@ -19,8 +19,6 @@ export { createTags } from './tags.js';
 export type { TagSpec } from './tags.js';
 export { recordFollow, recordKnownNode, recordRouting, recordSeedingPolicy, removeRouting } from './node-records.js';
 export type { KnownNode } from './node-records.js';
-export { writeChange } from './cob-change.js';
-export type { ChangeInput } from './cob-change.js';
 export { listCobTips } from './cob-tips.js';
 export { computeCanonicalHead, updateCanonicalHead } from './canonical-head.js';
 export { writeGeneratedHistory, heartwoodFixtureCommits } from './generated-history.js';

@@ -1,13 +1,12 @@
 /**
  * The identity reducer (storage-format §4.3–4.4; radicle `Identity::from_root` / `op`).
  */
-import { type Nid, didFromNid, publicKeyFromNid } from '@forge-httpd/identity';
+import { type Nid, didFromNid, publicKeyFromNid, verifySignature } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import type { ApplyContext, CobFolder } from '../dag/evaluate-changes.js';
 import { CobApplyError } from '../errors.js';
 import { delegateMajority, type IdentityDoc, isDelegate } from '../model/identity-doc.js';
-import { verifyEd25519 } from '../read/verify-ed25519.js';
 import { type IdentityAction, parseIdentityAction } from './identity-action.js';
 import { currentRevision, type IdentityRevision, type IdentityState } from './identity-state.js';
 
@@ -158,7 +157,7 @@ function activeRevision(state: IdentityState, id: Oid): IdentityRevision {
 
 /** A delegate of `doc` signed the 20 raw bytes of the document blob id (radicle `verify_signature`). */
 function verifies(doc: IdentityDoc, vote: { author: Nid; signature: Uint8Array; blob: Oid }): boolean {
-  return isDelegate(doc, vote.author) && verifyEd25519({ publicKey: publicKeyFromNid(vote.author), message: Buffer.from(vote.blob, 'hex'), signature: vote.signature });
+  return isDelegate(doc, vote.author) && verifySignature(publicKeyFromNid(vote.author), Buffer.from(vote.blob, 'hex'), vote.signature);
 }
 
 function newRevision(args: {

@@ -4,11 +4,10 @@
  * reachable through it).
  */
 import { isUtf8 } from 'node:buffer';
-import { nidFromPublicKey, parseSshSignatureArmor } from '@forge-httpd/identity';
+import { nidFromPublicKey, parseSshSignatureArmor, verifySignature } from '@forge-httpd/identity';
 import type { GitCommit, GitRepository, Oid, TreeEntry } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { parseChangeTrailers } from './commit-trailers.js';
-import { verifyEd25519 } from './verify-ed25519.js';
 
 const SSH_ARMOR = '-----BEGIN SSH SIGNATURE-----';
 
@@ -41,7 +40,7 @@ export async function loadChange(git: GitRepository, id: Oid): Promise<Change | 
     timestamp: commit.committer.time,
     typeName,
     actions,
-    signatureValid: verifyEd25519({ publicKey: signature.publicKey, message: Buffer.from(commit.tree, 'hex'), signature: signature.signature }),
+    signatureValid: verifySignature(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature),
   };
 }
 
