@@ -1,0 +1,138 @@
+/**
+ * The benchmark's node homes, written with the node-home builder and the COB write side and
+ * cached on disk (a manifest marks a complete build):
+ * - `large`: the big generated repository, a repository with many issues and patches, and
+ *   enough small repositories to reach the scale's repository count;
+ * - `small`: ten repositories, one of them with ten issues and two patches — the baseline of
+ *   the "within 2×" comparisons.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { commentIssue, type CobWriteContext, createIssue, createPatch, reviewPatch } from '@forge-httpd/cob';
+import { repackRepository, serializeCommit, serializeTree, writeObject, type Oid } from '@forge-httpd/storage';
+import {
+  addPeer, type BuiltRepository, createNodeHome, type HomeContext, initRepository, type Peer, resignRefs,
+  sampleCommits, seedFromLabel,
+} from '../builder/index.js';
+import { buildGitFixture, type GitSample } from './git-fixture.js';
+import type { ScaleSpec } from './options.js';
+
+/** Ids of one built home that the workload addresses. */
+export interface BenchHome {
+  readonly home: string;
+  readonly repos: number;
+  readonly bigRid: string | null;
+  readonly bigGitDir: string | null;
+  readonly samples: GitSample[];
+  readonly cobRid: string;
+  readonly issueIds: string[];
+  readonly patchIds: string[];
+  /** A small repository, for repo-info comparisons between homes. */
+  readonly plainRid: string;
+}
+
+const MANIFEST = 'bench-home.json';
+const PEERS = ['alice', 'bob', 'carol', 'dave'];
+
+/** Returns the cached home under `dir`, building it first when absent or incomplete. */
+export async function ensureBenchHome(dir: string, build: (dir: string) => Promise<BenchHome>): Promise<BenchHome> {
+  const manifest = path.join(dir, MANIFEST);
+  if (existsSync(manifest)) return JSON.parse(await readFile(manifest, 'utf8')) as BenchHome;
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const started = Date.now();
+  const home = await build(dir);
+  await writeFile(manifest, JSON.stringify(home, null, 2));
+  console.log(`[bench] built ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return home;
+}
+
+/** The scale's large home: big repository, COB-heavy repository, many small repositories. */
+export async function buildLargeHome(dir: string, scale: ScaleSpec): Promise<BenchHome> {
+  const fixture = await buildGitFixture(path.join(dir, 'source', 'big.git'), { commits: scale.commits, files: scale.files, seed: 7 });
+  const context = await benchContext(path.join(dir, 'home'));
+  const big = await initRepository(context, { name: 'big', defaultBranch: 'master', history: { kind: 'import', from: fixture.gitDir } });
+  await repackRepository(big.gitDir);
+  const cob = await buildCobRepository(context, { name: 'tracker', issues: scale.issues, patches: scale.patches });
+  const plain = await addPlainRepositories(context, Math.max(1, scale.repos - 2));
+  return { home: context.home, repos: scale.repos, bigRid: big.rid, bigGitDir: big.gitDir, samples: fixture.samples, ...cob, plainRid: plain };
+}
+
+/** The ten-repository baseline home. */
+export async function buildSmallHome(dir: string): Promise<BenchHome> {
+  const context = await benchContext(path.join(dir, 'home'));
+  const cob = await buildCobRepository(context, { name: 'tracker', issues: 10, patches: 2 });
+  const plain = await addPlainRepositories(context, 9);
+  return { home: context.home, repos: 10, bigRid: null, bigGitDir: null, samples: [], ...cob, plainRid: plain };
+}
+
+async function benchContext(home: string): Promise<HomeContext> {
+  const context = await createNodeHome({
+    home,
+    seed: seedFromLabel('bench-seed'),
+    alias: 'bench',
+    time: 1_700_000_000,
+    timeStep: 1,
+    profile: { seedingPolicy: { policy: 'allow', scope: 'all' } },
+  });
+  for (const alias of PEERS) addPeer(context, { alias, seed: seedFromLabel(`bench-${alias}`) });
+  return context;
+}
+
+/** Writes `count` one-commit repositories named `repo-00000`…; returns the first one's RID. */
+async function addPlainRepositories(context: HomeContext, count: number): Promise<string> {
+  let first = '';
+  for (let i = 0; i < count; i++) {
+    const name = `repo-${String(i).padStart(5, '0')}`;
+    const commits = sampleCommits({ project: name, authors: [{ name: 'Bench', email: 'bench@example.org' }], start: 1_600_000_000 + i, count: 1 });
+    const repo = await initRepository(context, { name, description: `Benchmark repository ${i}`, defaultBranch: 'main', history: { kind: 'generated', commits } });
+    if (i === 0) first = repo.rid;
+    if ((i + 1) % 1000 === 0) console.log(`[bench] ${i + 1}/${count} small repositories`);
+  }
+  return first;
+}
+
+/** A repository with `issues` issues (each with a comment) and `patches` patches (each reviewed). */
+async function buildCobRepository(
+  context: HomeContext,
+  spec: { name: string; issues: number; patches: number },
+): Promise<{ cobRid: string; issueIds: string[]; patchIds: string[] }> {
+  const commits = sampleCommits({ project: spec.name, authors: [{ name: 'Bench', email: 'bench@example.org' }], start: 1_650_000_000 });
+  const repo = await initRepository(context, { name: spec.name, defaultBranch: 'main', history: { kind: 'generated', commits } });
+  const peers = [context.local, ...PEERS.map((alias) => context.peers.get(alias) as Peer)];
+  const as = (i: number): CobWriteContext => writeContext(context, repo, peers[i % peers.length] as Peer);
+  const issueIds: string[] = [];
+  for (let i = 0; i < spec.issues; i++) {
+    // Only delegates may label: the local node (every peers.length-th writer) adds the labels.
+    const labels = i % peers.length === 0 ? ['bug'] : [];
+    const issue = await createIssue(as(i), { title: `Issue ${i}: something is off`, description: `Steps to reproduce issue ${i}.`, labels });
+    await commentIssue(as(i + 1), { issue, body: `Confirmed (${i}).` });
+    issueIds.push(issue);
+    if ((i + 1) % 1000 === 0) console.log(`[bench] ${i + 1}/${spec.issues} issues`);
+  }
+  const patchIds: string[] = [];
+  for (let i = 0; i < spec.patches; i++) {
+    const oid = await writePatchCommit(repo, i);
+    const patch = await createPatch(as(i), { title: `Patch ${i}`, description: `Change ${i}.`, base: repo.head, oid });
+    await reviewPatch(as(i + 1), { patch, revision: patch, verdict: i % 2 === 0 ? 'accept' : 'reject', summary: 'Reviewed.' });
+    patchIds.push(patch);
+  }
+  // Refs are signed once at the end instead of after every write.
+  for (const peer of peers) await resignRefs(context, repo, peer);
+  await repackRepository(repo.gitDir);
+  return { cobRid: repo.rid, issueIds: issueIds.slice(-20), patchIds: patchIds.slice(-20) };
+}
+
+function writeContext(context: HomeContext, repo: BuiltRepository, peer: Peer): CobWriteContext {
+  return { gitDir: repo.gitDir, keyPair: peer.keyPair, alias: peer.alias, time: context.clock.tick(), flavour: context.flavour, signRefs: false };
+}
+
+/** One commit on top of the head changing one file: the revision of patch `i`. */
+async function writePatchCommit(repo: BuiltRepository, i: number): Promise<Oid> {
+  const blob = await writeObject(repo.gitDir, 'blob', Buffer.from(`change ${i}\n`));
+  const tree = await writeObject(repo.gitDir, 'tree', serializeTree([{ name: `change-${i}.txt`, mode: '100644', oid: blob }]));
+  const person = { name: 'Bench', email: 'bench@example.org', time: 1_690_000_000 + i, offset: '+0000' };
+  const commit = serializeCommit({ tree, parents: [repo.head], author: person, committer: person, message: `Change ${i}\n` });
+  return writeObject(repo.gitDir, 'commit', commit);
+}

@@ -1,0 +1,140 @@
+/**
+ * The measuring phases of one benchmark run. Every phase returns plain figures; judging them
+ * against the targets is report.ts's job.
+ */
+import { performance } from 'node:perf_hooks';
+import { captureResponses, startCeiling } from './ceiling-server.js';
+import type { CgitServer } from './cgit-server.js';
+import { startForge, type ForgeServer } from './forge-server.js';
+import { median } from './git-baseline.js';
+import { sampleRss } from './processes.js';
+import { runWrk, type LoadResult } from './wrk.js';
+import type { RouteClass } from './workload.js';
+
+/** Warm figures of one route class at one concurrency, with its baselines. */
+export interface WarmRow {
+  readonly route: string;
+  readonly group: string;
+  readonly concurrency: number;
+  readonly forge: LoadResult;
+  readonly ceiling: LoadResult;
+  readonly cgit: LoadResult | null;
+}
+
+/** First-request time after a fresh start (median over restarts), in ms. */
+export interface ColdRow {
+  readonly route: string;
+  readonly forgeMs: number;
+}
+
+/** The same route class on the large and the small home. */
+export interface ScaleRow {
+  readonly route: string;
+  readonly large: LoadResult;
+  readonly small: LoadResult;
+}
+
+/** Load settings shared by the phases. */
+export interface LoadSettings {
+  readonly seconds: number;
+  readonly concurrencies: readonly number[];
+  readonly scratchDir: string;
+}
+
+/** Cold reads: for each route class a fresh server answers its first request. */
+export async function measureCold(home: string, routes: readonly RouteClass[], runs: number): Promise<ColdRow[]> {
+  const rows: ColdRow[] = [];
+  for (const route of routes) {
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const server = await startForge(home);
+      try {
+        const start = performance.now();
+        const response = await fetch(server.baseUrl + (route.paths[i % route.paths.length] ?? ''));
+        await response.arrayBuffer();
+        times.push(performance.now() - start);
+      } finally {
+        await server.stop();
+      }
+    }
+    rows.push({ route: route.name, forgeMs: median(times) });
+  }
+  return rows;
+}
+
+/**
+ * Warm load: every path is requested once (warming caches and capturing the bytes for the
+ * ceiling), then wrk drives forge-httpd, the ceiling and (where it has the page) cgit in turn.
+ */
+export async function measureWarm(
+  server: ForgeServer,
+  routes: readonly RouteClass[],
+  settings: LoadSettings & { readonly cgit: CgitServer | null },
+): Promise<WarmRow[]> {
+  const captured = await captureResponses(server.baseUrl, routes.flatMap((r) => r.paths));
+  const ceiling = await startCeiling(captured);
+  const rows: WarmRow[] = [];
+  try {
+    for (const route of routes) {
+      for (const concurrency of settings.concurrencies) {
+        const load = (baseUrl: string, paths: readonly string[]): Promise<LoadResult> =>
+          runWrk({ baseUrl, paths, concurrency, seconds: settings.seconds, scratchDir: settings.scratchDir });
+        const forge = await load(server.baseUrl, route.paths);
+        const ceilingResult = await load(ceiling.baseUrl, route.paths);
+        const cgit = settings.cgit !== null && route.cgit.length > 0 ? await load(settings.cgit.baseUrl, route.cgit) : null;
+        rows.push({ route: route.name, group: route.group, concurrency, forge, ceiling: ceilingResult, cgit });
+        console.log(`[bench] warm ${route.name} c=${concurrency}: ${forge.rps.toFixed(0)} req/s (ceiling ${ceilingResult.rps.toFixed(0)}${cgit ? `, cgit ${cgit.rps.toFixed(0)}` : ''})`);
+      }
+    }
+  } finally {
+    await ceiling.stop();
+  }
+  return rows;
+}
+
+/** The same route classes on two homes (large vs small), warm, at one concurrency. */
+export async function measureScale(
+  large: ForgeServer,
+  small: ForgeServer,
+  pairs: ReadonlyArray<{ name: string; large: readonly string[]; small: readonly string[] }>,
+  settings: LoadSettings,
+): Promise<ScaleRow[]> {
+  const concurrency = settings.concurrencies.includes(16) ? 16 : (settings.concurrencies[0] ?? 1);
+  const rows: ScaleRow[] = [];
+  for (const pair of pairs) {
+    const load = async (server: ForgeServer, paths: readonly string[]): Promise<LoadResult> => {
+      await captureResponses(server.baseUrl, paths); // warm
+      return runWrk({ baseUrl: server.baseUrl, paths, concurrency, seconds: settings.seconds, scratchDir: settings.scratchDir });
+    };
+    const largeResult = await load(large, pair.large);
+    const smallResult = await load(small, pair.small);
+    rows.push({ route: pair.name, large: largeResult, small: smallResult });
+    console.log(`[bench] scale ${pair.name}: large ${largeResult.rps.toFixed(0)} req/s, small ${smallResult.rps.toFixed(0)} req/s`);
+  }
+  return rows;
+}
+
+/** A trivial request's latency while wrk saturates the heavy routes in parallel. */
+export async function measureSaturation(
+  server: ForgeServer,
+  trivialPath: string,
+  heavyPaths: readonly string[],
+  settings: LoadSettings,
+): Promise<{ trivial: LoadResult; heavy: LoadResult }> {
+  const heavy = runWrk({ baseUrl: server.baseUrl, paths: heavyPaths, concurrency: 64, seconds: settings.seconds + 1, scratchDir: settings.scratchDir });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const trivial = await runWrk({ baseUrl: server.baseUrl, paths: [trivialPath], concurrency: 1, seconds: settings.seconds, scratchDir: settings.scratchDir });
+  return { trivial, heavy: await heavy };
+}
+
+/** Runs `work` while sampling the server's RSS every 250 ms. */
+export async function withRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; rss: Array<[number, number]> }> {
+  const sampler = sampleRss(pid, 250);
+  try {
+    const result = await work();
+    return { result, rss: await sampler.stop() };
+  } catch (error) {
+    await sampler.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Turns one run's figures into the printed tables, the target verdicts, results.json and a
+ * bar chart (SVG, written by hand: no chart package).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GitTiming } from './git-baseline.js';
+import type { ColdRow, ScaleRow, WarmRow } from './measure.js';
+import type { LoadResult } from './wrk.js';
+
+/** Everything one run measured. */
+export interface BenchResults {
+  readonly startedAt: string;
+  readonly scale: string;
+  readonly machine: { cpus: number; node: string };
+  readonly warm: WarmRow[];
+  readonly cold: ColdRow[];
+  readonly git: GitTiming[];
+  readonly scaleRows: ScaleRow[];
+  readonly saturation: { trivial: LoadResult; heavy: LoadResult } | null;
+  readonly rss: Array<[number, number]>;
+  readonly notes: string[];
+}
+
+/** One target of the issue with its verdict. */
+export interface Verdict {
+  readonly target: string;
+  readonly pass: boolean | null;
+  readonly detail: string;
+}
+
+const COMMIT_ADDRESSED = ['commit', 'tree', 'blob', 'readme', 'diff'];
+const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '–');
+const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
+
+/** The warm table: req/s and latencies of forge-httpd with the ratios to its baselines. */
+export function warmTable(rows: readonly WarmRow[]): string {
+  const header = '| route | conc | req/s | p50 ms | p99 ms | ceiling req/s | vs ceiling | cgit req/s | vs cgit | cgit p99 ms |';
+  const lines = rows.map((r) =>
+    `| ${r.route} | ${r.concurrency} | ${r.forge.rps.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.ceiling.rps.toFixed(0)} | ` +
+    `${ratio(r.forge.rps / r.ceiling.rps)} | ${r.cgit ? r.cgit.rps.toFixed(0) : '–'} | ${r.cgit ? ratio(r.forge.rps / r.cgit.rps) : '–'} | ${r.cgit ? ms(r.cgit.p99) : '–'} |`,
+  );
+  return [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|', ...lines].join('\n');
+}
+
+/** The cold table: first request after a restart against one git CLI invocation. */
+export function coldTable(cold: readonly ColdRow[], git: readonly GitTiming[]): string {
+  const lines = cold.map((c) => {
+    const g = git.find((t) => t.route === c.route);
+    return `| ${c.route} | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${g ? g.command : ''} |`;
+  });
+  return ['| route | forge cold ms | git first ms | git median ms | vs git | git command |', '|---|---:|---:|---:|---:|---|', ...lines].join('\n');
+}
+
+/** The scale table: large home against the small one. */
+export function scaleTable(rows: readonly ScaleRow[]): string {
+  const lines = rows.map((r) => `| ${r.route} | ${r.large.rps.toFixed(0)} | ${ms(r.large.p50)} | ${r.small.rps.toFixed(0)} | ${ms(r.small.p50)} | ${ratio(r.small.rps / r.large.rps)} |`);
+  return ['| route | large req/s | large p50 ms | small req/s | small p50 ms | slowdown |', '|---|---:|---:|---:|---:|---:|', ...lines].join('\n');
+}
+
+/** Judges every target of the performance issue on this run's figures. */
+export function judgeTargets(results: BenchResults): Verdict[] {
+  const at16 = results.warm.filter((r) => r.concurrency === Math.max(...results.warm.map((w) => w.concurrency).filter((c) => c <= 16)));
+  const addressed = at16.filter((r) => COMMIT_ADDRESSED.includes(r.route));
+  const vsCeiling = addressed.map((r) => `${r.route} ${ratio(r.forge.rps / r.ceiling.rps)}`);
+  const cgitRows = at16.filter((r) => r.cgit !== null);
+  const coldRatios = results.cold.flatMap((c) => {
+    const g = results.git.find((t) => t.route === c.route);
+    return g ? [{ route: c.route, value: c.forgeMs / g.median }] : [];
+  });
+  const rssMax = Math.max(0, ...results.rss.map(([, bytes]) => bytes));
+  return [
+    verdict('warm commit-addressed ≥ 80% of the ceiling', addressed.length > 0 ? addressed.every((r) => r.forge.rps >= 0.8 * r.ceiling.rps) : null, vsCeiling.join(', ')),
+    verdict('cold reads ≤ 1.5× the git CLI', coldRatios.length > 0 ? coldRatios.every((c) => c.value <= 1.5) : null, coldRatios.map((c) => `${c.route} ${ratio(c.value)}`).join(', ')),
+    verdict(
+      '≥ 5× cgit req/s with lower p99',
+      cgitRows.length > 0 ? cgitRows.every((r) => r.cgit !== null && r.forge.rps >= 5 * r.cgit.rps && r.forge.p99 < r.cgit.p99) : null,
+      cgitRows.map((r) => `${r.route} ${ratio(r.forge.rps / (r.cgit?.rps ?? NaN))}`).join(', '),
+    ),
+    ...scaleVerdicts(results.scaleRows),
+    verdict('RSS < 300 MB', results.rss.length > 0 ? rssMax < 300 * 2 ** 20 : null, `max ${(rssMax / 2 ** 20).toFixed(0)} MB${rssGrowth(results.rss)}`),
+    verdict(
+      'trivial request p99 < 50 ms under saturation',
+      results.saturation ? results.saturation.trivial.p99 < 50 : null,
+      results.saturation ? `p99 ${ms(results.saturation.trivial.p99)} ms while heavy routes ran at ${results.saturation.heavy.rps.toFixed(0)} req/s` : '',
+    ),
+  ];
+}
+
+function scaleVerdicts(rows: readonly ScaleRow[]): Verdict[] {
+  const group = (names: string[], target: string): Verdict => {
+    const picked = rows.filter((r) => names.includes(r.route));
+    return verdict(target, picked.length > 0 ? picked.every((r) => r.small.rps / r.large.rps <= 2) : null, picked.map((r) => `${r.route} ${ratio(r.small.rps / r.large.rps)}`).join(', '));
+  };
+  return [group(['repos', 'search', 'repo'], 'listings on the large home within 2× of 10 repos'), group(['issues', 'patches'], 'issue/patch lists within 2× of a 10-issue repo')];
+}
+
+function rssGrowth(samples: ReadonlyArray<[number, number]>): string {
+  if (samples.length < 8) return '';
+  const quarter = Math.floor(samples.length / 4);
+  const mean = (part: ReadonlyArray<[number, number]>): number => part.reduce((s, [, b]) => s + b, 0) / part.length;
+  const growth = mean(samples.slice(-quarter)) / mean(samples.slice(quarter, 2 * quarter)) - 1;
+  return `, last quarter vs second quarter ${(growth * 100).toFixed(1)}%`;
+}
+
+function verdict(target: string, pass: boolean | null, detail: string): Verdict {
+  return { target, pass, detail };
+}
+
+/** Writes results.json, report.md and chart.svg into a new timestamped folder; returns it. */
+export async function writeResults(outRoot: string, results: BenchResults, text: string): Promise<string> {
+  const dir = path.join(outRoot, results.startedAt.replace(/[:.]/g, '-'));
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'results.json'), JSON.stringify({ ...results, verdicts: judgeTargets(results) }, null, 2));
+  await writeFile(path.join(dir, 'report.md'), text);
+  await writeFile(path.join(dir, 'chart.svg'), ratioChart(results.warm));
+  return dir;
+}
+
+/** A horizontal bar chart of forge-httpd's req/s as a fraction of the ceiling, per route. */
+export function ratioChart(rows: readonly WarmRow[]): string {
+  const bars = rows.map((r) => ({ label: `${r.route} c${r.concurrency}`, value: r.forge.rps / r.ceiling.rps }));
+  const width = 640;
+  const rowHeight = 22;
+  const scale = (width - 200) / Math.max(1, ...bars.map((b) => b.value));
+  const items = bars.map((b, i) => {
+    const y = 30 + i * rowHeight;
+    const w = Math.max(1, b.value * scale);
+    return `<text x="150" y="${y + 14}" text-anchor="end" font-size="12">${b.label}</text><rect x="160" y="${y}" width="${w.toFixed(1)}" height="16" fill="${b.value >= 0.8 ? '#2a9d8f' : '#e76f51'}"/><text x="${(165 + w).toFixed(1)}" y="${y + 13}" font-size="11">${(b.value * 100).toFixed(0)}%</text>`;
+  });
+  const height = 40 + bars.length * rowHeight;
+  const mark = 160 + 0.8 * scale;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><text x="10" y="18" font-size="13">forge-httpd req/s as a share of the HTTP ceiling (warm)</text><line x1="${mark.toFixed(1)}" y1="24" x2="${mark.toFixed(1)}" y2="${height}" stroke="#999" stroke-dasharray="4"/>${items.join('')}</svg>\n`;
+}

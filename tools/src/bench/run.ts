@@ -1,0 +1,96 @@
+/**
+ * `npm run bench`: builds (once, cached) the benchmark node homes, serves them with
+ * forge-httpd and measures it side by side with the HTTP ceiling, the git CLI and cgit, then
+ * prints the tables and target verdicts and writes them under bench-results/<timestamp>/.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
+import { buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome } from './bench-homes.js';
+import { startCgit, type CgitServer } from './cgit-server.js';
+import { REPO_ROOT, startForge } from './forge-server.js';
+import { timeGitBaseline } from './git-baseline.js';
+import { measureCold, measureSaturation, measureScale, measureWarm, withRss } from './measure.js';
+import { parseBenchOptions, type BenchOptions } from './options.js';
+import { coldTable, judgeTargets, scaleTable, warmTable, writeResults, type BenchResults } from './report.js';
+import { buildRouteClasses, HEAVY_ROUTES, type RouteClass } from './workload.js';
+
+async function main(): Promise<void> {
+  const options = parseBenchOptions(process.argv.slice(2), REPO_ROOT);
+  const missing = await ensurePackages([WRK], !options.skipInstall);
+  if (missing !== null) throw new Error(`wrk is required: ${missing}`);
+  const cgitProblem = options.skipCgit ? 'skipped (--no-cgit)' : await ensurePackages(CGIT_STACK, !options.skipInstall);
+  const cacheDir = path.join(options.cacheDir, options.scale.name);
+  const large = await ensureBenchHome(path.join(cacheDir, 'large'), (dir) => buildLargeHome(dir, options.scale));
+  const small = await ensureBenchHome(path.join(cacheDir, 'small'), (dir) => buildSmallHome(dir));
+  const results = await runPhases(options, { large, small, cgitProblem });
+  const text = render(results);
+  console.log(`\n${text}`);
+  console.log(`results: ${await writeResults(options.outDir, results, text)}`);
+}
+
+async function runPhases(
+  options: BenchOptions,
+  homes: { large: BenchHome; small: BenchHome; cgitProblem: string | null },
+): Promise<BenchResults> {
+  const { large, small } = homes;
+  const startedAt = new Date().toISOString();
+  const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`];
+  const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
+  const settings = { seconds: options.duration, concurrencies: options.concurrencies, scratchDir: os.tmpdir() };
+  const git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
+  const cold = await measureCold(large.home, routes, options.coldRuns);
+  let cgit: CgitServer | null = null;
+  if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(os.tmpdir(), `forge-bench-cgit-${process.pid}`));
+  else notes.push(`cgit baseline: ${homes.cgitProblem ?? 'no big repository'}`);
+  const server = await startForge(large.home);
+  const smallServer = await startForge(small.home);
+  try {
+    const { result, rss } = await withRss(server.pid, async () => {
+      const warm = await measureWarm(server, routes, { ...settings, cgit });
+      const scaleRows = await measureScale(server, smallServer, scalePairs(large, small), settings);
+      const heavy = routes.filter((r) => HEAVY_ROUTES.includes(r.name)).flatMap((r) => r.paths);
+      const saturation = heavy.length > 0 ? await measureSaturation(server, '/api/v1/node', heavy, settings) : null;
+      return { warm, scaleRows, saturation };
+    });
+    return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, notes };
+  } finally {
+    await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
+  }
+}
+
+function selectRoutes(options: BenchOptions, routes: RouteClass[]): RouteClass[] {
+  return options.routes.length === 0 ? routes : routes.filter((r) => options.routes.includes(r.name));
+}
+
+/** Listing and COB routes addressed on both homes, for the "within 2×" comparisons. */
+function scalePairs(large: BenchHome, small: BenchHome): Array<{ name: string; large: string[]; small: string[] }> {
+  const api = '/api/v1';
+  const both = (name: string, f: (h: BenchHome) => string): { name: string; large: string[]; small: string[] } => ({ name, large: [f(large)], small: [f(small)] });
+  return [
+    both('repos', () => `${api}/repos?show=all`),
+    both('search', () => `${api}/repos/search?q=repo-0000`),
+    both('repo', (h) => `${api}/repos/${h.plainRid}`),
+    both('issues', (h) => `${api}/repos/${h.cobRid}/issues`),
+    both('patches', (h) => `${api}/repos/${h.cobRid}/patches`),
+  ];
+}
+
+function render(results: BenchResults): string {
+  const verdicts = judgeTargets(results)
+    .map((v) => `- ${v.pass === null ? 'n/a ' : v.pass ? 'PASS' : 'FAIL'} ${v.target}: ${v.detail}`)
+    .join('\n');
+  return [
+    `# forge-httpd benchmark (${results.startedAt}, scale ${results.scale}, ${results.machine.cpus} cores, node ${results.machine.node})`,
+    '', '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit)', warmTable(results.warm),
+    '', '## Cold (first request after start) vs one git CLI invocation', coldTable(results.cold, results.git),
+    '', '## Large home vs 10-repository home (c=16)', scaleTable(results.scaleRows),
+    '', '## Targets', verdicts,
+    ...(results.notes.length > 0 ? ['', '## Notes', ...results.notes.map((n) => `- ${n}`)] : []), '',
+  ].join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
