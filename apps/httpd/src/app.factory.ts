@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { INFO_PATHS } from './info/info.controller.js';
+import { HttpCaching } from './platform/http-caching.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
 import type { PlatformOptions } from './platform/platform.module.js';
 
@@ -16,6 +17,8 @@ const UNPREFIXED_ROUTES = Object.values(INFO_PATHS).map((path) => ({ path, metho
 export interface CreateAppOptions extends PlatformOptions {
   /** Nest logger: levels to print, a logger, or false for silence (tests). */
   logger: LoggerService | LogLevel[] | false;
+  /** Byte bound of the cache of rendered immutable answers (default 64 MiB; 0 disables it). */
+  responseCacheBytes?: number;
 }
 
 /**
@@ -30,8 +33,11 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     frameworkErrors: frameworkErrorHandler,
   });
   installHttpHooks(adapter.getInstance());
+  // After the CORS hooks (vary order), before Nest's own hooks (a cache hit skips them).
+  const httpCaching = new HttpCaching({ home: options.home, flavour: options.config.flavour, maxBytes: options.responseCacheBytes });
+  httpCaching.install(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config: options.config, home: options.home }),
+    AppModule.forRoot({ config: options.config, home: options.home, httpCaching }),
     adapter,
     { logger: options.logger, abortOnError: false },
   );

@@ -2,6 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import type { Blob } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
 import { CacheControl } from '../platform/cache-control.js';
+import { CacheableResponse } from '../platform/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { BlobService } from './blob.service.js';
 
@@ -12,12 +13,14 @@ export class BlobController {
 
   @Get('blob/:sha/*')
   @CacheControl('immutable')
+  @CacheableResponse()
   getBlob(@Param('rid') rid: string, @Param('sha', OidPipe) sha: Oid, @Param('*') path: string): Promise<Blob> {
     return this.blobs.getBlob(rid, { sha, path });
   }
 
   @Get('readme/:sha')
   @CacheControl('immutable')
+  @CacheableResponse()
   getReadme(@Param('rid') rid: string, @Param('sha', OidPipe) sha: Oid): Promise<Blob> {
     return this.blobs.getReadme(rid, sha);
   }

@@ -3,6 +3,7 @@ import type { Activity, Commit, CommitDetail, RangeDiffResponse } from '@forge-h
 import type { Oid } from '@forge-httpd/storage';
 import type { FastifyRequest } from 'fastify';
 import { CacheControl } from '../platform/cache-control.js';
+import { CacheableResponse } from '../platform/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { PAGE_QUERY, QueryPipe } from '../platform/query.js';
 import { type CommitsQuery, CommitsService } from './commits.service.js';
@@ -22,18 +23,22 @@ export class CommitsController {
 
   @Get('commits')
   @CacheControl((request) => (hasParent(request) ? 'immutable' : null))
+  @CacheableResponse({ query: COMMITS_QUERY, requiredQuery: 'parent' })
   listCommits(@Param('rid') rid: string, @Query(new QueryPipe(COMMITS_QUERY)) query: CommitsQuery): Promise<Commit[]> {
     return this.commits.listCommits(rid, query);
   }
 
   @Get('commits/:sha')
   @CacheControl('immutable')
+  // `branches` lists the refs containing the commit: served from the cache while they are unchanged.
+  @CacheableResponse({ dependsOnBranches: true })
   getCommit(@Param('rid') rid: string, @Param('sha', OidPipe) sha: Oid): Promise<CommitDetail> {
     return this.commits.getCommit(rid, sha);
   }
 
   @Get('diff/:base/:oid')
   @CacheControl('immutable')
+  @CacheableResponse()
   getRange(
     @Param('rid') rid: string,
     @Param('base', OidPipe) base: Oid,

@@ -25,12 +25,26 @@ export function routePatternToRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** The `vary` value of an answer that had none (the common case, precomputed). */
+const CORS_VARY_VALUE = CORS_VARY.join(', ');
+
+/**
+ * Appends header names to `vary`, keeping the names already there (case-insensitively) and
+ * their order: `origin, …` then e.g. `accept-encoding`.
+ */
+export function appendVary(reply: FastifyReply, ...names: string[]): void {
+  const current = reply.getHeader('vary');
+  const existing = typeof current === 'string' && current !== '' ? current.split(/\s*,\s*/) : [];
+  const lower = existing.map((value) => value.toLowerCase());
+  const missing = names.filter((name) => !lower.includes(name));
+  if (missing.length > 0) reply.header('vary', [...existing, ...missing].join(', '));
+}
+
 function appendCorsHeaders(reply: FastifyReply): void {
   reply.header('access-control-allow-origin', '*');
   const current = reply.getHeader('vary');
-  const existing = typeof current === 'string' && current !== '' ? current.split(/\s*,\s*/) : [];
-  const missing = CORS_VARY.filter((name) => !existing.map((v) => v.toLowerCase()).includes(name));
-  if (missing.length > 0) reply.header('vary', [...existing, ...missing].join(', '));
+  if (current === undefined || current === '') reply.header('vary', CORS_VARY_VALUE);
+  else if (current !== CORS_VARY_VALUE) appendVary(reply, ...CORS_VARY);
 }
 
 function requestPath(request: FastifyRequest): string {
@@ -51,20 +65,24 @@ export function installHttpHooks(fastify: FastifyInstance): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) getRoutes.push(routePatternToRegExp(route.url ?? route.path));
   });
-  fastify.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: they run on every request, and a promise per hook is measurable.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return done();
     if (request.method === 'OPTIONS') {
-      return reply.code(200).headers(PREFLIGHT_HEADERS).send();
+      reply.code(200).headers(PREFLIGHT_HEADERS).send();
+      return undefined;
     }
-    if (request.method === 'GET' || request.method === 'HEAD') return undefined;
     const path = requestPath(request);
     if (getRoutes.some((route) => route.test(path))) {
-      return reply.code(405).header('allow', 'GET, HEAD').send(plainErrorBody(405));
+      reply.code(405).header('allow', 'GET, HEAD').send(plainErrorBody(405));
+    } else {
+      reply.code(404).send(plainErrorBody(404));
     }
-    return reply.code(404).send(plainErrorBody(404));
+    return undefined;
   });
-  fastify.addHook('onSend', async (_request, reply, payload) => {
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
     appendCorsHeaders(reply);
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -4,6 +4,7 @@ import type { NodeHome } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
 import { CacheControlInterceptor } from './cache-control.js';
 import { ErrorFilter } from './error.filter.js';
+import { HttpCaching } from './http-caching.js';
 import { RepositoryAccess } from './repository-access.service.js';
 import { NODE_HOME } from './tokens.js';
 
@@ -11,28 +12,41 @@ import { NODE_HOME } from './tokens.js';
 export interface PlatformOptions {
   config: ServerConfig;
   home: NodeHome;
+  /** The HTTP caching installed on the Fastify instance (bound here to RepositoryAccess). */
+  httpCaching?: HttpCaching;
 }
 
 /**
  * Cross-cutting providers, global so feature modules inject them without importing:
- * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}) and {@link RepositoryAccess};
- * plus the global error filter and Cache-Control interceptor.
+ * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAccess} and,
+ * when given, {@link HttpCaching}; plus the global error filter and Cache-Control interceptor.
  */
 @Global()
 @Module({})
 export class PlatformModule {
   /** The module bound to one config and home. */
   static forRoot(options: PlatformOptions): DynamicModule {
+    const { httpCaching } = options;
+    const caching = httpCaching === undefined ? [] : [{
+      provide: HttpCaching,
+      // Cache hits check visibility through the same gate as every handler.
+      useFactory: (access: RepositoryAccess) => {
+        httpCaching.bind(access);
+        return httpCaching;
+      },
+      inject: [RepositoryAccess],
+    }];
     return {
       module: PlatformModule,
       providers: [
         { provide: ServerConfig, useValue: options.config },
         { provide: NODE_HOME, useValue: options.home },
         RepositoryAccess,
+        ...caching,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: CacheControlInterceptor },
       ],
-      exports: [ServerConfig, NODE_HOME, RepositoryAccess],
+      exports: [ServerConfig, NODE_HOME, RepositoryAccess, ...(httpCaching === undefined ? [] : [HttpCaching])],
     };
   }
 }

@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { parseRid, type Rid, ridDirectoryName } from '@forge-httpd/identity';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import { parseQuery, type QuerySchema } from './query.js';
+
+/** How a route's answers may be cached (see {@link CacheableResponse}). */
+export interface CacheableRouteOptions {
+  /**
+   * The answer also lists or counts the repository's top-level branches (commit detail
+   * `branches`, tree stats `branches`): a hit is served only while those refs are unchanged.
+   */
+  readonly dependsOnBranches?: boolean;
+  /** Query keys that shape the answer, parsed exactly as the handler's QueryPipe parses them. */
+  readonly query?: QuerySchema;
+  /** Cache only answers to requests that carry this query key. */
+  readonly requiredQuery?: string;
+}
+
+/** Key of the Fastify route config entry {@link CacheableResponse} writes. */
+export const CACHEABLE_ROUTE_CONFIG = 'forgeCacheableResponse';
+
+/**
+ * Marks a `/repos/{rid}/…` route whose successful answer is a function of the repository and
+ * immutable, commit-addressed parameters: the platform then keeps the rendered bytes and
+ * serves repeats without running the handler (after checking the repository is still public).
+ */
+export const CacheableResponse = (options: CacheableRouteOptions = {}): MethodDecorator =>
+  RouteConfig({ [CACHEABLE_ROUTE_CONFIG]: options });
+
+/** The cache identity of one request to a cacheable route. */
+export interface CacheKey {
+  readonly text: string;
+  readonly rid: Rid;
+  /** The repository's folder in storage (for the state probes). */
+  readonly gitDir: string;
+  readonly options: CacheableRouteOptions;
+}
+
+const OID = /^[0-9a-fA-F]{40}$/;
+const MAX_REMEMBERED_RIDS = 4096;
+
+/**
+ * Builds cache keys: flavour, route pattern, canonical RID, then every other path parameter
+ * (object ids lower-cased, the wildcard path as decoded) and the normalised query. Requests
+ * whose parameters the handler would reject get no key: they go to the handler for their 400.
+ */
+export class CacheKeyBuilder {
+  private readonly rids = new Map<string, { rid: Rid; gitDir: string } | null>();
+
+  constructor(private readonly scope: { flavour: string; storageRoot: string }) {}
+
+  /** The key of `request`, or null when it must not be cached. */
+  keyOf(request: FastifyRequest, options: CacheableRouteOptions): CacheKey | null {
+    const params = request.params as Record<string, string>;
+    const repository = this.repository(params['rid']);
+    if (repository === null) return null;
+    const parts = [this.scope.flavour, request.routeOptions.url ?? '', repository.rid];
+    for (const [name, value] of Object.entries(params)) {
+      if (name === 'rid') continue;
+      if (name === '*') parts.push(value);
+      else if (OID.test(value)) parts.push(value.toLowerCase());
+      else return null;
+    }
+    if (options.query !== undefined) {
+      const query = normalisedQuery(request.query, options);
+      if (query === null) return null;
+      parts.push(query);
+    }
+    return { text: parts.join('\0'), ...repository, options };
+  }
+
+  private repository(text: string | undefined): { rid: Rid; gitDir: string } | null {
+    if (text === undefined) return null;
+    const known = this.rids.get(text);
+    if (known !== undefined) return known;
+    let resolved: { rid: Rid; gitDir: string } | null;
+    try {
+      const rid = parseRid(text);
+      resolved = { rid, gitDir: path.join(this.scope.storageRoot, ridDirectoryName(rid)) };
+    } catch {
+      resolved = null;
+    }
+    if (this.rids.size >= MAX_REMEMBERED_RIDS) this.rids.clear();
+    this.rids.set(text, resolved);
+    return resolved;
+  }
+}
+
+function normalisedQuery(query: unknown, options: CacheableRouteOptions): string | null {
+  const schema = options.query ?? {};
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parseQuery(query, schema);
+  } catch {
+    return null;
+  }
+  if (options.requiredQuery !== undefined && parsed[options.requiredQuery] === undefined) return null;
+  return Object.keys(schema)
+    .map((key) => (parsed[key] === undefined ? '' : String(parsed[key])))
+    .join('\0');
+}

@@ -1,0 +1,135 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { ContentCoding } from './compression.js';
+
+/** Default bound of {@link ResponseCache}: 64 MiB of bodies and compressed variants. */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Rough per-entry overhead (objects, map slots, header strings) charged on top of the bytes. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+/** One rendered answer of an immutable route, replayed byte for byte on a hit. */
+export interface CachedResponse {
+  readonly key: string;
+  /** 200, or 413 for a blob above the served size (also immutable). */
+  readonly status: number;
+  /** Headers to replay (content-type, cache-control, vary, CORS); never etag or encoding. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The serialized JSON, identity coding. */
+  readonly body: Buffer;
+  /** Quoted strong ETag of the identity body, without coding suffix; null for a 413. */
+  readonly etag: string | null;
+  /** Refs state the body depends on (`branches` of commit detail, stats), or null. */
+  readonly refsStamp: string | null;
+  /** Compressed variants, filled lazily; a promise while compression runs. */
+  readonly variants: Map<ContentCoding, Buffer | Promise<Buffer>>;
+  /** Complete response headers per coding, built once by the front cache. */
+  readonly wire: Map<string, OutgoingHttpHeaders>;
+  /** Bytes charged against the bound (body, key, variants, overhead). */
+  bytes: number;
+}
+
+/** Counters for tests, logs and the benchmark. */
+export interface ResponseCacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+  evictions: number;
+}
+
+/**
+ * A least-recently-used store of rendered responses bounded in bytes. Entries larger than a
+ * quarter of the bound are not kept (one huge diff must not flush everything else). Map
+ * insertion order is the recency order: a hit moves its entry to the end.
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>();
+  private totalBytes = 0;
+  private readonly counters = { hits: 0, misses: 0, evictions: 0 };
+  private removed: (entry: CachedResponse) => void = () => undefined;
+
+  /** @param maxBytes - the bound; 0 disables the cache */
+  constructor(readonly maxBytes: number = DEFAULT_RESPONSE_CACHE_BYTES) {}
+
+  /** The entry of `key` (marked most recently used and counted as a hit), or undefined. */
+  get(key: string): CachedResponse | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
+      this.counters.misses += 1;
+      return undefined;
+    }
+    this.counters.hits += 1;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /**
+   * Stores a new entry (replacing one with the same key) and evicts the least recently used
+   * ones until the bound holds.
+   * @returns the stored entry, or null when it is too large to keep
+   */
+  set(entry: Omit<CachedResponse, 'bytes' | 'variants' | 'wire'>): CachedResponse | null {
+    const bytes = entry.body.length + entry.key.length * 2 + ENTRY_OVERHEAD_BYTES;
+    if (bytes > this.maxBytes / 4) return null;
+    this.delete(entry.key);
+    const stored: CachedResponse = { ...entry, variants: new Map(), wire: new Map(), bytes };
+    this.entries.set(entry.key, stored);
+    this.totalBytes += bytes;
+    this.evict();
+    return stored;
+  }
+
+  /**
+   * Counts a hit on an entry held elsewhere (the front cache's URL index) and marks it most
+   * recently used; false when it is no longer stored (evicted or replaced).
+   */
+  touch(entry: CachedResponse): boolean {
+    if (this.entries.get(entry.key) !== entry) return false;
+    this.counters.hits += 1;
+    this.entries.delete(entry.key);
+    this.entries.set(entry.key, entry);
+    return true;
+  }
+
+  /** Removes the entry of `key`, if any. */
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.totalBytes -= entry.bytes;
+    this.removed(entry);
+  }
+
+  /** Calls `listener` with every entry that leaves the cache (so indexes drop their references). */
+  onRemove(listener: (entry: CachedResponse) => void): void {
+    this.removed = listener;
+  }
+
+  /**
+   * Records a finished compressed variant of a stored entry and charges its bytes; an entry
+   * evicted meanwhile is left alone (its variant is garbage once the answer is sent).
+   */
+  addVariant(entry: CachedResponse, variant: { coding: ContentCoding; bytes: Buffer }): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    entry.variants.set(variant.coding, variant.bytes);
+    entry.bytes += variant.bytes.length;
+    this.totalBytes += variant.bytes.length;
+    this.evict();
+  }
+
+  /** Current counters and sizes. */
+  stats(): ResponseCacheStats {
+    return { ...this.counters, entries: this.entries.size, bytes: this.totalBytes, maxBytes: this.maxBytes };
+  }
+
+  private evict(): void {
+    while (this.totalBytes > this.maxBytes) {
+      const oldest = this.entries.values().next();
+      if (oldest.done === true) return;
+      this.delete(oldest.value.key);
+      this.counters.evictions += 1;
+    }
+  }
+}
