@@ -159,11 +159,9 @@ describe('ETags', () => {
       expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
       for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
         const answer = await raw(server.url + route(), { headers: { 'if-none-match': ifNoneMatch } });
-        expect([answer.status, answer.body.length, answer.headers['etag']]).toEqual([304, 0, etag]);
-        expect(answer.headers['access-control-allow-origin']).toBe('*');
-        expect(answer.headers['vary']).toBe(first.headers['vary']);
-        expect(answer.headers['cache-control']).toBe(first.headers['cache-control']);
-        expect(answer.headers['content-type']).toBeUndefined();
+        expect([answer.status, answer.body.length, answer.headers['etag'], answer.headers['content-type']]).toEqual([304, 0, etag, undefined]);
+        const kept = ['access-control-allow-origin', 'vary', 'cache-control'];
+        expect(kept.map((name) => answer.headers[name])).toEqual(kept.map((name) => first.headers[name]));
       }
       const other = await raw(server.url + route(), { headers: { 'if-none-match': '"something-else"' } });
       expect(other).toEqual(first);
@@ -202,8 +200,7 @@ describe('visibility and freshness of cached answers', () => {
   it('answers 404 for a cached URL once the repository became private', async () => {
     const repo = repositoryByName(built, 'doomed');
     const url = server.url + path(routes()['tree'] ?? '', 'doomed');
-    expect((await raw(url)).status).toBe(200);
-    expect((await raw(url)).status).toBe(200);
+    expect([(await raw(url)).status, (await raw(url)).status]).toEqual([200, 200]);
     await updateIdentity(built.context, repo, {
       author: built.context.local, title: 'Hide', document: { ...repo.document, visibility: { type: 'private' } },
     });
@@ -238,18 +235,13 @@ describe('the byte bound', () => {
       const names = ['tree', 'subtree', 'readme', 'stats', 'history', 'commit', 'blob'];
       const urls = ids.flatMap((id) => names.map((name) => small.url + path(routes()[name]?.replaceAll(ids[1] ?? '', id) ?? '')));
       const bodies = new Map<string, Buffer>();
-      for (let round = 0; round < 3; round += 1) {
-        for (const url of urls) {
-          const answer = await raw(url);
-          expect(answer.status).toBe(200);
-          expect(answer.body.equals(bodies.get(url) ?? answer.body)).toBe(true);
-          bodies.set(url, answer.body);
-          expect(small.caching.stats().bytes).toBeLessThanOrEqual(bound);
-        }
+      for (const url of [...urls, ...urls, ...urls]) {
+        const answer = await raw(url);
+        expect([answer.status, answer.body.equals(bodies.get(url) ?? answer.body)]).toEqual([200, true]);
+        bodies.set(url, answer.body);
+        expect(small.caching.stats().bytes).toBeLessThanOrEqual(bound);
       }
-      const stats = small.caching.stats();
-      expect(stats.evictions).toBeGreaterThan(0);
-      expect(stats.entries).toBeGreaterThan(0);
+      expect(Math.min(small.caching.stats().evictions, small.caching.stats().entries)).toBeGreaterThan(0);
     } finally {
       await small.close();
     }

@@ -45,9 +45,11 @@ const PER_REQUEST_HEADERS = new Set(['content-length', 'etag', 'content-encoding
 /**
  * HTTP caching for every answer: strong ETags and 304s, gzip/br compression off the event
  * loop, and a byte-bounded cache of rendered answers of routes marked
- * {@link CacheableResponse}. A hit is answered from the `onRequest` hook — no Nest pipeline,
- * handler or serialisation — once {@link VisibilityGate} has confirmed the repository is still
- * public. Concurrent misses of one key wait for the first instead of all running the handler.
+ * {@link CacheableResponse}. A hit is answered without the Nest pipeline, handler or
+ * serialisation, once {@link VisibilityGate} has confirmed the repository is still public:
+ * by the {@link FrontCache} before Fastify when its exact URL was seen before and nothing has
+ * to be waited for, else from the `onRequest` hook. Concurrent misses of one key wait for the
+ * first instead of all running the handler.
  */
 export class HttpCaching {
   readonly cache: ResponseCache;
