@@ -29,7 +29,7 @@ export function toReactions(groups: readonly ReactionGroup[], aliasOf: AliasLook
 }
 
 /** An issue comment: `{id, author, body, edits, embeds, reactions, timestamp, replyTo, resolved}`. */
-export function toIssueComment(comment: CommentView<never>, aliasOf: AliasLookup): IssueComment {
+export function toIssueComment(comment: CommentView<unknown>, aliasOf: AliasLookup): IssueComment {
   return {
     id: comment.id,
     author: toAuthor(comment.author, aliasOf),

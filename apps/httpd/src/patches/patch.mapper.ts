@@ -6,7 +6,7 @@ import type { CodeLocation, CodeRange, Patch as WirePatch, PatchComment, PatchSt
 import type { CodeLocation as CobLocation, CommentView, Patch, PatchStatus, ReviewView, RevisionReaction as CobReaction, RevisionView } from '@forge-httpd/cob';
 import { nidFromDid } from '@forge-httpd/identity';
 import type { AliasLookup } from '../issues/cob-store.service.js';
-import { toAuthor, toEdit, toEmbeds, toReactions } from '../issues/comment.mapper.js';
+import { toAuthor, toEdit, toIssueComment, toReactions } from '../issues/comment.mapper.js';
 
 /** `{id, author, title, state, target, labels, merges, assignees, revisions}`. */
 export function toPatch(patch: Patch, aliasOf: AliasLookup): WirePatch {
@@ -68,20 +68,10 @@ function toReview(review: ReviewView, aliasOf: AliasLookup): Review {
   };
 }
 
-/** Like an issue comment, with `location` between `replyTo` and `resolved`. */
+/** Like an issue comment, with `location` between `replyTo` and `resolved` (key order is wire format). */
 function toPatchComment(comment: CommentView<CobLocation>, aliasOf: AliasLookup): PatchComment {
-  return {
-    id: comment.id,
-    author: toAuthor(comment.author, aliasOf),
-    body: comment.body,
-    edits: comment.edits.map((edit) => toEdit(edit, aliasOf)),
-    embeds: toEmbeds(comment.embeds),
-    reactions: toReactions(comment.reactions, aliasOf),
-    timestamp: comment.timestamp,
-    replyTo: comment.replyTo,
-    location: comment.location === null ? null : toCodeLocation(comment.location),
-    resolved: comment.resolved,
-  };
+  const { resolved, ...common } = toIssueComment(comment, aliasOf);
+  return { ...common, location: comment.location === null ? null : toCodeLocation(comment.location), resolved };
 }
 
 /** `{commit, path, old?, new?}`: absent ranges are left out. */
