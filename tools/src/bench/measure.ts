@@ -3,7 +3,7 @@
  * against the targets is report.ts's job.
  */
 import { performance } from 'node:perf_hooks';
-import { captureResponses, startCeiling } from './ceiling-server.js';
+import { captureResponses, rawGet, startCeiling } from './ceiling-server.js';
 import type { CgitServer } from './cgit-server.js';
 import { startForge, type ForgeServer } from './forge-server.js';
 import { median } from './git-baseline.js';
@@ -49,9 +49,9 @@ export async function measureCold(home: string, routes: readonly RouteClass[], r
     for (let i = 0; i < runs; i++) {
       const server = await startForge(home);
       try {
+        // A fresh connection and no Accept-Encoding, as the first request of a new client.
         const start = performance.now();
-        const response = await fetch(server.baseUrl + (route.paths[i % route.paths.length] ?? ''));
-        await response.arrayBuffer();
+        await rawGet(server.baseUrl + (route.paths[i % route.paths.length] ?? ''));
         times.push(performance.now() - start);
       } finally {
         await server.stop();
@@ -72,7 +72,7 @@ export async function measureWarm(
   settings: LoadSettings & { readonly cgit: CgitServer | null },
 ): Promise<WarmRow[]> {
   const captured = await captureResponses(server.baseUrl, routes.flatMap((r) => r.paths));
-  const ceiling = await startCeiling(captured);
+  const ceiling = await startCeiling(captured, settings.scratchDir);
   const rows: WarmRow[] = [];
   try {
     for (const route of routes) {
@@ -137,4 +137,17 @@ export async function withRss<T>(pid: number, work: () => Promise<T>): Promise<{
     await sampler.stop();
     throw error;
   }
+}
+
+/** RSS over a longer mixed load: wrk rotates through every path for `seconds` at c=16. */
+export async function measureSoak(
+  server: ForgeServer,
+  paths: readonly string[],
+  settings: LoadSettings & { readonly soakSeconds: number },
+): Promise<{ load: LoadResult; rss: Array<[number, number]> }> {
+  console.log(`[bench] soak: ${settings.soakSeconds} s of mixed load over ${paths.length} paths`);
+  const { result, rss } = await withRss(server.pid, () =>
+    runWrk({ baseUrl: server.baseUrl, paths, concurrency: 16, seconds: settings.soakSeconds, scratchDir: settings.scratchDir }),
+  );
+  return { load: result, rss };
 }

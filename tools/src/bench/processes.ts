@@ -68,14 +68,38 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Stops a child we started (SIGTERM, then SIGKILL after 3 s) and waits for it to exit. */
+/** Children started by {@link spawnServer} that have not been stopped yet. */
+const liveChildren = new Set<ChildProcess>();
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  // Each server runs in its own process group, so helpers it forks (fcgiwrap's preforked
+  // workers, nginx's worker) go with it and cannot keep our pipes open after it is gone.
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+/** Stops a child we started and its process group (SIGTERM, SIGKILL after 3 s); waits for it. */
 export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-  await exited;
-  clearTimeout(timer);
+  liveChildren.delete(child);
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    killGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3000);
+    await exited;
+    clearTimeout(timer);
+  }
+  killGroup(child, 'SIGKILL'); // leftovers of the group, if any
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}
+
+/** Kills every server still running (for exit paths: errors, Ctrl-C). */
+export function killAllServers(): void {
+  for (const child of liveChildren) killGroup(child, 'SIGKILL');
+  liveChildren.clear();
 }
 
 /** Resident set size of a process in bytes (VmRSS from /proc), or null when it is gone. */
@@ -110,7 +134,9 @@ export function sampleRss(pid: number, intervalMs: number): { stop(): Promise<Ar
 
 /** Spawns a long-running child with its output kept in a small ring for error messages. */
 export function spawnServer(command: string, args: readonly string[], options: SpawnOptions = {}): { child: ChildProcess; log: () => string } {
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
   let tail = '';
   const keep = (chunk: Buffer): void => {
     tail = (tail + chunk.toString('utf8')).slice(-4000);

@@ -19,6 +19,8 @@ export interface BenchResults {
   readonly scaleRows: ScaleRow[];
   readonly saturation: { trivial: LoadResult; heavy: LoadResult } | null;
   readonly rss: Array<[number, number]>;
+  /** The `--soak` run: mixed load for longer, with its own RSS samples. */
+  readonly soak: { load: LoadResult; rss: Array<[number, number]> } | null;
   readonly notes: string[];
 }
 
@@ -68,7 +70,7 @@ export function judgeTargets(results: BenchResults): Verdict[] {
     const g = results.git.find((t) => t.route === c.route);
     return g ? [{ route: c.route, value: c.forgeMs / g.median }] : [];
   });
-  const rssMax = Math.max(0, ...results.rss.map(([, bytes]) => bytes));
+  const rssMax = Math.max(0, ...results.rss.map(([, bytes]) => bytes), ...(results.soak?.rss ?? []).map(([, bytes]) => bytes));
   return [
     verdict('warm commit-addressed ≥ 80% of the ceiling', addressed.length > 0 ? addressed.every((r) => r.forge.rps >= 0.8 * r.ceiling.rps) : null, vsCeiling.join(', ')),
     verdict('cold reads ≤ 1.5× the git CLI', coldRatios.length > 0 ? coldRatios.every((c) => c.value <= 1.5) : null, coldRatios.map((c) => `${c.route} ${ratio(c.value)}`).join(', ')),
@@ -78,7 +80,8 @@ export function judgeTargets(results: BenchResults): Verdict[] {
       cgitRows.map((r) => `${r.route} ${ratio(r.forge.rps / (r.cgit?.rps ?? NaN))}`).join(', '),
     ),
     ...scaleVerdicts(results.scaleRows),
-    verdict('RSS < 300 MB', results.rss.length > 0 ? rssMax < 300 * 2 ** 20 : null, `max ${(rssMax / 2 ** 20).toFixed(0)} MB${rssGrowth(results.rss)}`),
+    verdict('RSS < 300 MB', results.rss.length > 0 ? rssMax < 300 * 2 ** 20 : null, `max ${(rssMax / 2 ** 20).toFixed(0)} MB; load mix growth ${percent(rssGrowth(results.rss))}`),
+    soakVerdict(results.soak),
     verdict(
       'trivial request p99 < 50 ms under saturation',
       results.saturation ? results.saturation.trivial.p99 < 50 : null,
@@ -95,12 +98,28 @@ function scaleVerdicts(rows: readonly ScaleRow[]): Verdict[] {
   return [group(['repos', 'search', 'repo'], 'listings on the large home within 2× of 10 repos'), group(['issues', 'patches'], 'issue/patch lists within 2× of a 10-issue repo')];
 }
 
-function rssGrowth(samples: ReadonlyArray<[number, number]>): string {
-  if (samples.length < 8) return '';
+/**
+ * Relative growth of the mean RSS of the last quarter of the samples over the second quarter
+ * (the first quarter is skipped: caches fill there). NaN with fewer than 8 samples.
+ */
+export function rssGrowth(samples: ReadonlyArray<[number, number]>): number {
+  if (samples.length < 8) return NaN;
   const quarter = Math.floor(samples.length / 4);
   const mean = (part: ReadonlyArray<[number, number]>): number => part.reduce((s, [, b]) => s + b, 0) / part.length;
-  const growth = mean(samples.slice(-quarter)) / mean(samples.slice(quarter, 2 * quarter)) - 1;
-  return `, last quarter vs second quarter ${(growth * 100).toFixed(1)}%`;
+  return mean(samples.slice(-quarter)) / mean(samples.slice(quarter, 2 * quarter)) - 1;
+}
+
+function percent(value: number): string {
+  return Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : 'n/a';
+}
+
+function soakVerdict(soak: BenchResults['soak']): Verdict {
+  const target = 'RSS not growing over the soak (last quarter ≤ 10% above second quarter)';
+  if (soak === null) return verdict(target, null, 'no soak run: add --soak 300');
+  const growth = rssGrowth(soak.rss);
+  const max = Math.max(0, ...soak.rss.map(([, b]) => b));
+  const detail = `growth ${percent(growth)}, max ${(max / 2 ** 20).toFixed(0)} MB over ${soak.load.seconds} s at ${soak.load.rps.toFixed(0)} req/s (${soak.load.errors} errors)`;
+  return verdict(target, Number.isFinite(growth) ? growth <= 0.1 : null, detail);
 }
 
 function verdict(target: string, pass: boolean | null, detail: string): Verdict {

@@ -3,6 +3,7 @@
  * forge-httpd and measures it side by side with the HTTP ceiling, the git CLI and cgit, then
  * prints the tables and target verdicts and writes them under bench-results/<timestamp>/.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
@@ -10,8 +11,9 @@ import { buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome } from 
 import { startCgit, type CgitServer } from './cgit-server.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
 import { timeGitBaseline } from './git-baseline.js';
-import { measureCold, measureSaturation, measureScale, measureWarm, withRss } from './measure.js';
+import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss } from './measure.js';
 import { parseBenchOptions, type BenchOptions } from './options.js';
+import { killAllServers } from './processes.js';
 import { coldTable, judgeTargets, scaleTable, warmTable, writeResults, type BenchResults } from './report.js';
 import { buildRouteClasses, HEAVY_ROUTES, type RouteClass } from './workload.js';
 
@@ -23,7 +25,8 @@ async function main(): Promise<void> {
   const cacheDir = path.join(options.cacheDir, options.scale.name);
   const large = await ensureBenchHome(path.join(cacheDir, 'large'), (dir) => buildLargeHome(dir, options.scale));
   const small = await ensureBenchHome(path.join(cacheDir, 'small'), (dir) => buildSmallHome(dir));
-  const results = await runPhases(options, { large, small, cgitProblem });
+  const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'forge-bench-'));
+  const results = await runPhases(options, { large, small, cgitProblem, scratchDir }).finally(() => rm(scratchDir, { recursive: true, force: true }));
   const text = render(results);
   console.log(`\n${text}`);
   console.log(`results: ${await writeResults(options.outDir, results, text)}`);
@@ -31,17 +34,17 @@ async function main(): Promise<void> {
 
 async function runPhases(
   options: BenchOptions,
-  homes: { large: BenchHome; small: BenchHome; cgitProblem: string | null },
+  homes: { large: BenchHome; small: BenchHome; cgitProblem: string | null; scratchDir: string },
 ): Promise<BenchResults> {
   const { large, small } = homes;
   const startedAt = new Date().toISOString();
   const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`];
   const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
-  const settings = { seconds: options.duration, concurrencies: options.concurrencies, scratchDir: os.tmpdir() };
+  const settings = { seconds: options.duration, concurrencies: options.concurrencies, scratchDir: homes.scratchDir };
   const git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
   const cold = await measureCold(large.home, routes, options.coldRuns);
   let cgit: CgitServer | null = null;
-  if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(os.tmpdir(), `forge-bench-cgit-${process.pid}`));
+  if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(homes.scratchDir, 'cgit'));
   else notes.push(`cgit baseline: ${homes.cgitProblem ?? 'no big repository'}`);
   const server = await startForge(large.home);
   const smallServer = await startForge(small.home);
@@ -53,7 +56,8 @@ async function runPhases(
       const saturation = heavy.length > 0 ? await measureSaturation(server, '/api/v1/node', heavy, settings) : null;
       return { warm, scaleRows, saturation };
     });
-    return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, notes };
+    const soak = options.soak > 0 ? await measureSoak(server, routes.flatMap((r) => r.paths), { ...settings, soakSeconds: options.soak }) : null;
+    return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, soak, notes };
   } finally {
     await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
   }
@@ -90,7 +94,18 @@ function render(results: BenchResults): string {
   ].join('\n');
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAllServers();
+    process.exit(130);
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    killAllServers();
+    process.exit(1);
+  },
+);
