@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { CommitDetail, FileDiff, RangeDiffResponse } from '@forge-httpd/api-types';
-import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
 import { updateRefs, type Oid } from '@forge-httpd/storage';
 import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
-import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { expectGolden, getJson, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;
 const NOT_FOUND = '{"error":"Not Found","code":404}';
@@ -53,26 +52,19 @@ const COMMITS: ScratchCommit[] = [
   },
 ];
 
-let dir: string;
+let scratch: ScratchServer;
 let built: BuiltHome;
 let server: TestServer;
 let ids: Oid[];
 
 beforeAll(async () => {
-  dir = await makeTempDir();
-  ids = (await writeScratchHistory(join(dir, 'source.git'), COMMITS)) as Oid[];
-  const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
-  built = await buildNodeHome({
-    home: join(dir, 'home'), seed: 'd1'.repeat(32), alias: 'seed', time: T,
-    repos: [{ name: 'diffs', history }, { name: 'hidden', private: true, history }],
+  scratch = await startScratchServer({
+    name: 'diffs', seed: 'd1'.repeat(32), time: T, commits: COMMITS,
+    prepare: (home, oids) => updateRefs(repositoryByName(home, 'diffs').gitDir, [{ name: 'refs/remotes/origin/feature', oid: oids[2] as Oid }]),
   });
-  await updateRefs(repositoryByName(built, 'diffs').gitDir, [{ name: 'refs/remotes/origin/feature', oid: ids[2] as Oid }]);
-  server = await startTestServer({ home: built.home });
+  ({ built, server, ids } = scratch);
 }, 60_000);
-afterAll(async () => {
-  await server?.close();
-  await removeTempDir(dir);
-});
+afterAll(() => scratch?.close());
 
 const base = () => `${server.baseUrl}/api/v1/repos/${repositoryByName(built, 'diffs').rid}`;
 const commit = async (index: number): Promise<CommitDetail> => {

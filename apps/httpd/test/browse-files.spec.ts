@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type { Blob, Tree } from '@forge-httpd/api-types';
-import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
 import { updateRefs, type Oid } from '@forge-httpd/storage';
-import { type ScratchChange, type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { expectGolden, getJson, makeTempDir, rawRequest, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import type { ScratchChange, ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { expectGolden, getJson, rawRequest, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;
 const NOT_FOUND = '{"error":"Not Found","code":404}';
@@ -32,26 +31,19 @@ const COMMITS: ScratchCommit[] = [
   { message: 'Huge readme\n', time: T + 500, changes: [{ path: 'README.md', content: 'r'.repeat(LIMIT + 1) }, { path: 'README.txt', content: 'small\n' }] },
 ];
 
-let dir: string;
+let scratch: ScratchServer;
 let built: BuiltHome;
 let server: TestServer;
 let ids: Oid[];
 
 beforeAll(async () => {
-  dir = await makeTempDir();
-  ids = (await writeScratchHistory(join(dir, 'source.git'), COMMITS)) as Oid[];
-  const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
-  built = await buildNodeHome({
-    home: join(dir, 'home'), seed: 'f1'.repeat(32), alias: 'seed', time: T,
-    repos: [{ name: 'files', history }, { name: 'hidden', private: true, history }],
+  scratch = await startScratchServer({
+    name: 'files', seed: 'f1'.repeat(32), time: T, commits: COMMITS,
+    prepare: (home, oids) => updateRefs(repositoryByName(home, 'files').gitDir, [{ name: 'refs/heads/extra', oid: oids[0] as Oid }]),
   });
-  await updateRefs(repositoryByName(built, 'files').gitDir, [{ name: 'refs/heads/extra', oid: ids[0] as Oid }]);
-  server = await startTestServer({ home: built.home });
+  ({ built, server, ids } = scratch);
 }, 60_000);
-afterAll(async () => {
-  await server?.close();
-  await removeTempDir(dir);
-});
+afterAll(() => scratch?.close());
 
 const repo = (name = 'files') => `${server.baseUrl}/api/v1/repos/${repositoryByName(built, name).rid}`;
 const get = (path: string) => getJson(`${repo()}${path}`);

@@ -5,3 +5,4 @@ export { makeTempDir, removeTempDir, tempSocketPath } from './temp-dir.js';
 export { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 export { ABSENT_RID, buildFixtureHome, FIXTURE_TIME, fixtureHomeSpec } from './fixture-home.js';
 export { type FixtureContext, useFixtureServer } from './fixture-server.js';
+export { type ScratchServer, startScratchServer } from './scratch-server.js';

@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import type { Oid } from '@forge-httpd/storage';
+import { type BuiltHome, buildNodeHome } from '@forge-httpd/tools';
+import { type ScratchCommit, writeScratchHistory } from '../../../../tools/src/diff-oracle/scratch-history.js';
+import { makeTempDir, removeTempDir } from './temp-dir.js';
+import { startTestServer, type TestServer } from './test-server.js';
+
+/** A server over a home holding one public repository imported from scratch commits, plus a private copy. */
+export interface ScratchServer {
+  readonly dir: string;
+  readonly built: BuiltHome;
+  readonly server: TestServer;
+  /** The scratch commits' ids, oldest first. */
+  readonly ids: Oid[];
+  close(): Promise<void>;
+}
+
+/**
+ * Writes `commits` into a scratch git repository, imports it with the builder as the public
+ * repository `name` and as a private `hidden` one, runs `prepare` on the built home (extra refs
+ * and the like) and starts the server on it.
+ */
+export async function startScratchServer(options: {
+  name: string;
+  seed: string;
+  time: number;
+  commits: readonly ScratchCommit[];
+  prepare?: (built: BuiltHome, ids: Oid[]) => Promise<unknown>;
+}): Promise<ScratchServer> {
+  const dir = await makeTempDir();
+  const ids = (await writeScratchHistory(join(dir, 'source.git'), [...options.commits])) as Oid[];
+  const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
+  const built = await buildNodeHome({
+    home: join(dir, 'home'), seed: options.seed, alias: 'seed', time: options.time,
+    repos: [{ name: options.name, history }, { name: 'hidden', private: true, history }],
+  });
+  await options.prepare?.(built, ids);
+  const server = await startTestServer({ home: built.home });
+  return { dir, built, server, ids, close: async () => { await server.close(); await removeTempDir(dir); } };
+}
