@@ -92,6 +92,14 @@ export { StoredRepository } from './repository/stored-repository.js';
 export type { RepositoryHead } from './repository/stored-repository.js';
 export { HomeInvalidError } from './home/errors.js';
 export { Storage } from './home/storage.js';
+export { StorageIndex } from './home/storage-index.js';
+export type { StorageIndexOptions, StorageIndexStats } from './home/storage-index.js';
+export type { SweeperOptions } from './home/index-sweeper.js';
+export { isPublicSummary, loadRepositorySummary } from './home/repository-summary.js';
+export type { RepositorySummary } from './home/repository-summary.js';
+export { identityStamp } from './home/identity-stamp.js';
+export type { IdentityStamp } from './home/identity-stamp.js';
+export { readIdentityRefFile, readLooseIdentityDocument } from './identity-doc/loose-identity.js';
 export { openNodeHome } from './home/open-node-home.js';
 export type { NodeHome, OpenNodeHomeOptions } from './home/open-node-home.js';
 // end home

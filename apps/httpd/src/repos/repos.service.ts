@@ -1,13 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
-import { compareRids, type Rid } from '@forge-httpd/identity';
-import type { NodeHome } from '@forge-httpd/storage';
-import { collectPage, paginate } from '../platform/pagination.js';
+import { compareRids, type Did } from '@forge-httpd/identity';
+import { isPublicSummary, type NodeHome, type RepositorySummary } from '@forge-httpd/storage';
 import { RepositoryAccess } from '../platform/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
+import { buildPage, filterLazily } from './listing-page.js';
 import { RepoInfoService } from './repo-info.service.js';
 import { toSearchResult } from './repo-info.mapper.js';
-import { compareSearchMatches, type SearchMatch, searchMatchIndex } from './search-order.js';
+import { SearchRanking } from './search-ranking.js';
+import { SeedCounts } from './seed-counts.js';
 
 /** Default `perPage` of the listings (api.md "Limits"). */
 export const DEFAULT_PER_PAGE = 10;
@@ -26,73 +27,87 @@ export interface SearchReposQuery {
   perPage?: number;
 }
 
-/** Repository listings and single repository info (api.md 6–8). */
+/**
+ * Repository listings and single repository info (api.md 6–8). Listings and search filter,
+ * sort and paginate the storage index (libs/storage StorageIndex) and read only the
+ * repositories of the requested page; `/repos/{rid}` reads the repository itself.
+ */
 @Injectable()
-export class ReposService {
+export class ReposService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('forge-httpd');
+  private readonly ranking: SearchRanking;
+
   constructor(
     @Inject(NODE_HOME) private readonly home: NodeHome,
     private readonly access: RepositoryAccess,
     private readonly repoInfo: RepoInfoService,
-  ) {}
+  ) {
+    this.ranking = new SearchRanking(home.storageIndex, new SeedCounts(home.nodeDb));
+  }
+
+  /** Starts building the index at startup, so the first listing usually finds it ready. */
+  onApplicationBootstrap(): void {
+    this.home.storageIndex.ready().catch((error: unknown) => this.logger.error(`Storage index build failed: ${String(error)}`));
+  }
 
   /**
-   * Candidate RIDs of a `show` mode, sorted by raw bytes: the configured pins (re-read per
-   * request) or every repository in storage. Also returns the pin count for `perPage`.
+   * Public, loadable repositories of a `show` mode from the index, sorted by RID raw bytes:
+   * the configured pins (re-read per request) or every repository; with `delegate`, only those
+   * whose current document lists it. Produced lazily.
    */
-  async candidates(show: 'all' | 'pinned'): Promise<Rid[]> {
-    const rids = show === 'pinned' ? this.home.currentWebConfig().pinnedRepositories : await this.home.storage.listRepositoryIds();
-    return [...rids].sort(compareRids);
+  async candidates(show: 'all' | 'pinned', options: { delegate?: Did } = {}): Promise<Iterable<RepositorySummary>> {
+    const index = this.home.storageIndex;
+    await index.ready();
+    const { delegate } = options;
+    const pinned = (): RepositorySummary[] =>
+      [...this.home.currentWebConfig().pinnedRepositories]
+        .sort(compareRids)
+        .map((rid) => index.get(rid))
+        .filter((summary): summary is RepositorySummary => summary !== undefined);
+    const source = show === 'pinned' ? pinned() : delegate === undefined ? index.list() : index.delegatedTo(delegate);
+    const delegated = (summary: RepositorySummary): boolean =>
+      delegate === undefined || summary.document?.delegates.includes(delegate) === true;
+    return filterLazily(source, (summary) => isPublicSummary(summary) && delegated(summary));
   }
 
   /** `GET /repos` (B §5.6): public, seeded (effective policy allow), loadable repositories. */
   async listRepos(query: ListReposQuery): Promise<RepoInfo[]> {
     const show = query.show ?? 'pinned';
-    const rids = await this.candidates(show);
-    const perPage = query.perPage ?? (show === 'pinned' ? rids.length : DEFAULT_PER_PAGE);
-    return collectPage(rids, { page: query.page ?? 0, perPage }, async (rid) => {
-      if (!this.isSeeding(rid)) return null;
-      const repository = await this.access.tryOpenPublic(rid);
+    const perPage = query.perPage ?? (show === 'pinned' ? this.home.currentWebConfig().pinnedRepositories.length : DEFAULT_PER_PAGE);
+    const seeded = filterLazily(await this.candidates(show), (summary) => this.isSeeding(summary.rid));
+    return buildPage(seeded, { page: query.page ?? 0, perPage }, async (summary) => {
+      const repository = await this.access.tryOpenPublic(summary.rid);
       return repository === null ? null : this.repoInfo.tryRepoInfo(repository);
     });
   }
 
-  /** `GET /repos/{rid}`. */
+  /** `GET /repos/{rid}`: read from the repository itself, never from the index. */
   async getRepo(ridText: string): Promise<RepoInfo> {
     return this.repoInfo.repoInfo(await this.access.openPublic(ridText));
   }
 
-  /** `GET /repos/search` (Part A "Listings"): public repos whose project name contains q. */
+  /**
+   * `GET /repos/search` (Part A "Listings"): public repos whose project name contains q,
+   * matched on the index's lower-cased names; each shown item is re-checked against its
+   * repository's identity refs first (a repository made private or removed is never shown).
+   */
   async searchRepos(query: SearchReposQuery): Promise<RepoSearchResult[]> {
-    const q = query.q ?? '';
-    const found: { match: SearchMatch; result: RepoSearchResult }[] = [];
-    for (const rid of await this.home.storage.listRepositoryIds()) {
-      const item = await this.searchItem(rid, q);
-      if (item !== null) found.push(item);
-    }
-    found.sort((a, b) => compareSearchMatches(a.match, b.match));
+    const index = this.home.storageIndex;
+    await index.ready();
+    const q = (query.q ?? '').toLowerCase();
+    const matches = this.ranking.rank(q);
     const page = { page: query.page ?? 0, perPage: query.perPage ?? DEFAULT_PER_PAGE };
-    return paginate(found, page).map((item) => item.result);
-  }
-
-  private async searchItem(rid: Rid, q: string): Promise<{ match: SearchMatch; result: RepoSearchResult } | null> {
-    try {
-      const repository = await this.access.tryOpenPublic(rid);
-      const project = repository === null ? null : await repository.project();
-      if (repository === null || project === null) return null;
-      const index = searchMatchIndex(project.name, q);
-      if (index < 0) return null;
-      const document = await repository.identityDocument();
-      const seeds = this.home.nodeDb.seedCount(rid);
+    return buildPage(matches, page, async (match) => {
+      const summary = await index.current(match.rid);
+      const document = summary?.document;
+      if (summary === undefined || !document || !isPublicSummary(summary) || !summary.searchName?.includes(q)) return null;
       const delegates = this.repoInfo.delegateRefs(document.delegates);
-      return { match: { rid, index, seeds }, result: toSearchResult({ rid, payloads: document.payloads, delegates, seeds }) };
-    } catch {
-      // A repository that fails to load is not a search result (B §5.7).
-      return null;
-    }
+      return toSearchResult({ rid: match.rid, payloads: document.payloads, delegates, seeds: match.seeds });
+    });
   }
 
   /** Effective seeding policy is allow: the policies.db row, else the startup default. */
-  private isSeeding(rid: Rid): boolean {
+  private isSeeding(rid: string): boolean {
     return this.home.effectiveSeedingPolicy(rid).policy === 'allow';
   }
 }

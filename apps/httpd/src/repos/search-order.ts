@@ -26,3 +26,12 @@ export function compareSearchMatches(a: SearchMatch, b: SearchMatch): number {
   if (a.seeds !== b.seeds) return b.seeds - a.seeds;
   return compareRids(a.rid, b.rid);
 }
+
+/**
+ * {@link compareSearchMatches} without the RID step, for matches collected in RID order and
+ * sorted with a stable sort (ties keep RID order without decoding base58 per comparison).
+ */
+export function compareSearchRank(a: Omit<SearchMatch, 'rid'>, b: Omit<SearchMatch, 'rid'>): number {
+  const bucket = Number(a.index > 0) - Number(b.index > 0);
+  return bucket !== 0 ? bucket : b.seeds - a.seeds;
+}

@@ -10,7 +10,9 @@ import type { SeedingPolicy } from '../db/seeding-policy.js';
 import { ControlSocketClient } from '../socket/control-socket-client.js';
 import { HomeInvalidError } from './errors.js';
 import type { Flavour } from './flavour.js';
+import type { SweeperOptions } from './index-sweeper.js';
 import { Storage } from './storage.js';
+import { StorageIndex } from './storage-index.js';
 
 /** Inputs of {@link openNodeHome}. */
 export interface OpenNodeHomeOptions {
@@ -21,6 +23,8 @@ export interface OpenNodeHomeOptions {
   socketPath?: string;
   /** Receives config.json and database problems found while serving. */
   log?: ConfigLogger;
+  /** Tuning of the storage index's sweeps (tests shorten them). */
+  index?: Partial<SweeperOptions>;
 }
 
 /** An opened node home: everything the API reads (storage-format §1). */
@@ -35,6 +39,8 @@ export interface NodeHome {
   /** `node.seedingPolicy` read at startup (never reloaded, behaviour B §1). */
   readonly defaultSeedingPolicy: SeedingPolicy;
   readonly storage: Storage;
+  /** Summaries of every repository, kept fresh in the background once `ready()` was called. */
+  readonly storageIndex: StorageIndex;
   readonly nodeDb: NodeDatabase;
   readonly policiesDb: PoliciesDatabase;
   readonly controlSocket: ControlSocketClient;
@@ -101,6 +107,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
   const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);
   const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
   const storage = new Storage(path.join(home, 'storage'), options.flavour);
+  const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log });
   return {
     home,
     flavour: options.flavour,
@@ -108,6 +115,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     profile,
     defaultSeedingPolicy: profile.seedingPolicy,
     storage,
+    storageIndex,
     nodeDb,
     policiesDb,
     controlSocket: new ControlSocketClient(options.socketPath ?? path.join(home, 'node', 'control.sock')),
@@ -115,6 +123,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     reloadWebConfig: () => watcher.reload(),
     effectiveSeedingPolicy: (rid) => policiesDb.seedingPolicy(rid) ?? profile.seedingPolicy,
     close: async () => {
+      storageIndex.close();
       nodeDb.close();
       policiesDb.close();
       await storage.close();

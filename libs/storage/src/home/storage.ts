@@ -1,28 +1,16 @@
 import { statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { compareRids, parseRid, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { openGitRepository } from '../git/open-git-repository.js';
 import { StoredRepository } from '../repository/stored-repository.js';
 import type { Flavour } from './flavour.js';
+import { listStorageEntries } from './storage-entries.js';
 
 function isDirectory(file: string): boolean {
   try {
     return statSync(file).isDirectory();
   } catch {
     return false;
-  }
-}
-
-/** The RID a `storage/` entry names, or null when it is not a repository directory (§1). */
-function ridOfEntry(name: string): Rid | null {
-  if (name.startsWith('.') || path.extname(name) === '.lock') return null;
-  try {
-    const rid = parseRid(name);
-    // Only the canonical directory name is one `openRepository` would find again.
-    return ridDirectoryName(rid) === name ? rid : null;
-  } catch {
-    return null;
   }
 }
 
@@ -33,6 +21,7 @@ function ridOfEntry(name: string): Rid | null {
  */
 export class Storage {
   private readonly repositories = new Map<Rid, StoredRepository>();
+  private readonly openListeners = new Set<(rid: Rid) => void>();
 
   constructor(
     readonly root: string,
@@ -45,18 +34,22 @@ export class Storage {
    * the whole listing on a stray name; one stray directory should not hide every repository).
    */
   async listRepositoryIds(): Promise<Rid[]> {
-    let entries: string[];
-    try {
-      entries = await readdir(this.root);
-    } catch {
-      return [];
-    }
-    const rids = entries
-      .map((name) => ({ name, rid: ridOfEntry(name) }))
-      .filter((entry): entry is { name: string; rid: Rid } => entry.rid !== null)
-      .filter((entry) => isDirectory(path.join(this.root, entry.name)))
-      .map((entry) => entry.rid);
-    return rids.sort(compareRids);
+    const entries = await listStorageEntries(this.root);
+    return entries === null ? [] : [...entries.keys()].sort(compareRids);
+  }
+
+  /** The directory repository `rid` has (or would have) in storage. */
+  gitDirOf(rid: Rid): string {
+    return path.join(this.root, ridDirectoryName(rid));
+  }
+
+  /**
+   * Calls `listener` with the RID of every {@link openRepository} call until the returned
+   * function is called: how tests and diagnostics see which repositories a request reads.
+   */
+  observeOpens(listener: (rid: Rid) => void): () => void {
+    this.openListeners.add(listener);
+    return () => this.openListeners.delete(listener);
   }
 
   /**
@@ -66,7 +59,8 @@ export class Storage {
    */
   async openRepository(rid: string): Promise<StoredRepository | null> {
     const canonical = parseRid(rid);
-    const gitDir = path.join(this.root, ridDirectoryName(canonical));
+    for (const listener of this.openListeners) listener(canonical);
+    const gitDir = this.gitDirOf(canonical);
     const cached = this.repositories.get(canonical);
     if (!isDirectory(gitDir)) {
       // Deleted since it was opened: drop the stale reader.

@@ -1,8 +1,9 @@
+import { InvalidRefNameError } from '../git/errors.js';
 import type { GitRepository, RefEntry } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { isValidRefPrefix } from '../git/ref-name.js';
 import { compareRefNames } from '../sigrefs/format-signed-refs.js';
-import { compileRefGlob, refGlobPrefix } from './ref-glob.js';
+import { compileRefGlob, isRefGlob, refGlobPrefix } from './ref-glob.js';
 
 /** A canonical tag (behaviour B §4.1): annotated tags carry tagger and message. */
 export interface CanonicalTag {
@@ -23,7 +24,7 @@ export interface CanonicalRefs {
   refs: Record<string, Oid>;
 }
 
-type GitReader = Pick<GitRepository, 'listRefs' | 'readObjectInfo' | 'readTag' | 'peelToCommit'>;
+type GitReader = Pick<GitRepository, 'listRefs' | 'resolveRef' | 'readObjectInfo' | 'readTag' | 'peelToCommit'>;
 
 /** What one ref contributes; null = skipped. Immutable per oid, hence cacheable. */
 type Resolved = { tag: CanonicalTag | null; commit: Oid | null };
@@ -56,17 +57,34 @@ export class CanonicalRefsReader {
   }
 
   private async matchingRefs(patterns: readonly string[]): Promise<RefEntry[]> {
-    const globs = patterns.map(compileRefGlob);
-    const prefixes = [...new Set(patterns.map(refGlobPrefix))].filter(isValidRefPrefix);
     const byName = new Map<string, RefEntry>();
+    // A pattern without glob characters names one ref: one round trip on the repository's
+    // cat-file process instead of a for-each-ref process (the default rule is always exact).
+    for (const name of patterns.filter((pattern) => !isRefGlob(pattern) && !pattern.startsWith(NAMESPACES))) {
+      const oid = await this.resolveExact(name);
+      if (oid !== null) byName.set(name, { name, oid });
+    }
+    const globs = patterns.filter(isRefGlob);
+    const compiled = globs.map(compileRefGlob);
+    const prefixes = [...new Set(globs.map(refGlobPrefix))].filter(isValidRefPrefix);
     for (const prefix of prefixes) {
       for (const ref of await this.git.listRefs(prefix)) {
         // Canonical refs are top-level; peers' refs live under refs/namespaces/.
         if (ref.name.startsWith(NAMESPACES)) continue;
-        if (globs.some((glob) => glob.test(ref.name))) byName.set(ref.name, ref);
+        if (compiled.some((glob) => glob.test(ref.name))) byName.set(ref.name, ref);
       }
     }
     return [...byName.values()].sort((a, b) => compareRefNames(a.name, b.name));
+  }
+
+  /** The oid of an exactly named ref (symbolic refs followed), or null when absent or malformed. */
+  private async resolveExact(name: string): Promise<Oid | null> {
+    try {
+      return await this.git.resolveRef(name);
+    } catch (error) {
+      if (error instanceof InvalidRefNameError) return null;
+      throw error;
+    }
   }
 
   private async resolve(oid: Oid): Promise<Resolved> {

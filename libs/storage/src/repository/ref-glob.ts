@@ -6,6 +6,11 @@
 
 const GLOB_CHARS = /[*?]/;
 
+/** Whether a rule pattern holds glob characters (otherwise it names exactly one ref). */
+export function isRefGlob(pattern: string): boolean {
+  return GLOB_CHARS.test(pattern);
+}
+
 /** Compiles a rule pattern such as `refs/tags/*` into an anchored regular expression. */
 export function compileRefGlob(pattern: string): RegExp {
   let source = '';

@@ -1,0 +1,48 @@
+import type { Rid } from '@forge-httpd/identity';
+import type { StorageIndex } from '@forge-httpd/storage';
+import { NameSearch } from './name-search.js';
+import { compareSearchRank, type SearchMatch } from './search-order.js';
+import type { SeedCounts } from './seed-counts.js';
+
+/** Rankings kept for this many distinct queries (least recently used dropped first). */
+const MAX_QUERIES = 64;
+
+interface Ranking {
+  /** Index version and seed-count generation the ranking was computed from. */
+  readonly stamp: string;
+  readonly matches: readonly SearchMatch[];
+}
+
+/**
+ * The ordered search matches of a query (behaviour Part A "Listings"): names from the storage
+ * index, seeds from {@link SeedCounts}. A ranking is reused while neither the index changed nor
+ * the seed counts were refreshed (at most a second), so repeated queries — the common case —
+ * cost a map lookup, however many repositories match.
+ */
+export class SearchRanking {
+  private readonly names = new NameSearch();
+  private readonly rankings = new Map<string, Ranking>();
+
+  constructor(
+    private readonly index: StorageIndex,
+    private readonly seeds: SeedCounts,
+  ) {}
+
+  /** Matches of `query` (lower-cased), ordered: position 0 first, seeds descending, RID bytes. */
+  rank(query: string): readonly SearchMatch[] {
+    const stamp = `${this.index.version}:${this.seeds.generation()}`;
+    const known = this.rankings.get(query);
+    if (known !== undefined) this.rankings.delete(query);
+    const ranking = known?.stamp === stamp ? known : { stamp, matches: this.compute(query) };
+    this.rankings.set(query, ranking);
+    if (this.rankings.size > MAX_QUERIES) this.rankings.delete(this.rankings.keys().next().value as string);
+    return ranking.matches;
+  }
+
+  private compute(query: string): SearchMatch[] {
+    const found = this.names.find({ version: this.index.version, summaries: this.index.list() }, query);
+    const matches = found.map(({ summary, index }) => ({ rid: summary.rid as Rid, index, seeds: this.seeds.count(summary.rid) }));
+    // Found in RID order and sorted stably: ties stay in RID order (Part A step 3).
+    return matches.sort(compareSearchRank);
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * Listing micro-benchmark: `/repos?show=all`, `/repos/search` and `/repos/{rid}` on a
+ * 10-repository home and on a large one (default 10,000), the large/small latency ratio, the
+ * server's peak RSS, the first listing after start, and the p99 of a trivial request while the
+ * listings run. Homes are cached under bench-results/cache/listing-<n> (a manifest marks a
+ * complete build) and written with the storage write side directly (bare repository files,
+ * identity root change, one generated commit, loose refs, signed refs, one SQLite transaction)
+ * because `initRepository` spends ~60 ms per repository in git processes.
+ *
+ * usage (from the repository root): node tools/dist/bench/listing-bench.js [--repos 10000]
+ *   [--server apps/httpd/dist/main.js] [--duration 5] [--concurrency 16] [--label after]
+ * Results: a Markdown table on stdout and bench-results/listing-<label>-<repos>.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { didFromNid, ridDirectoryName, ridFromOid, signBytes } from '@forge-httpd/identity';
+import {
+  cobTypeName, formatSignedRefs, insertRouting, insertSeedingPolicy, serializeCommit, serializeTree, writeObject, type Oid,
+} from '@forge-httpd/storage';
+import { createNodeHome, encodeIdentityDocument, type HomeContext, sampleCommits, seedFromLabel, writeGeneratedHistory } from '../builder/index.js';
+import { documentBlobOid, writeIdentityRoot } from '../builder/identity-cob.js';
+
+const ROOT = process.cwd();
+const CACHE = path.join(ROOT, 'bench-results', 'cache');
+const API = '/api/v1';
+const QUERY = 'repo-000';
+
+interface ListingHome { home: string; repos: number; firstRid: string }
+interface RouteResult { route: string; rps: number; meanMs: number; p99Ms: number; errors: number }
+interface HomeResult { repos: number; firstListingMs: number; trivialDuringBuildMaxMs: number; routes: RouteResult[]; rssMb: number; rssByPhase: Record<string, number>; trivialP99Ms: number }
+
+function flag(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
+}
+
+/** The cached home with `count` repositories, generated when missing. */
+async function ensureHome(count: number): Promise<ListingHome> {
+  const dir = path.join(CACHE, `listing-${count}`);
+  const manifest = path.join(dir, 'listing-home.json');
+  if (existsSync(manifest)) return JSON.parse(await readFile(manifest, 'utf8')) as ListingHome;
+  await rm(dir, { recursive: true, force: true });
+  const started = Date.now();
+  const context = await createNodeHome({
+    home: path.join(dir, 'home'), seed: seedFromLabel('listing-bench'), alias: 'bench', time: 1_700_000_000, timeStep: 1,
+    profile: { seedingPolicy: { policy: 'allow', scope: 'all' } },
+  });
+  const rids: string[] = new Array<string>(count);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < count; i = next++) {
+      rids[i] = await writeRepository(context, i);
+      if ((i + 1) % 1000 === 0) console.log(`[listing-bench] ${i + 1}/${count} repositories`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  recordRows(context, rids);
+  const home: ListingHome = { home: context.home, repos: count, firstRid: rids[0] ?? '' };
+  await writeFile(manifest, JSON.stringify(home, null, 2));
+  console.log(`[listing-bench] wrote ${count} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return home;
+}
+
+/** One public repository `repo-<i>` as `rad init` leaves it; returns its RID. */
+async function writeRepository(context: HomeContext, i: number): Promise<string> {
+  const name = `repo-${String(i).padStart(5, '0')}`;
+  const { keyPair, alias } = context.local;
+  const documentJson = encodeIdentityDocument(context.flavour, {
+    project: { name, description: `Listing benchmark repository ${i}`, defaultBranch: 'main' },
+    delegates: [didFromNid(keyPair.nid)], threshold: 1,
+  });
+  const rid = ridFromOid(documentBlobOid(documentJson));
+  const gitDir = path.join(context.home, 'storage', ridDirectoryName(rid));
+  for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags']) await mkdir(path.join(gitDir, dir), { recursive: true });
+  await writeFile(path.join(gitDir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n');
+  const time = 1_700_000_000 + i;
+  const { root } = await writeIdentityRoot({ gitDir, flavour: context.flavour, keyPair, alias, time }, documentJson);
+  const commits = sampleCommits({ project: name, authors: [{ name: 'Bench', email: 'bench@example.org' }], start: 1_600_000_000 + i, count: 1 });
+  const head = (await writeGeneratedHistory({ gitDir, commits })).tip.oid;
+  const cobRef = `refs/cobs/${cobTypeName(context.flavour, 'id')}/${root}`;
+  const signed = new Map<string, Oid>([[cobRef, root], ['refs/heads/main', head], ['refs/rad/id', root], ['refs/rad/root', root]]);
+  const ns = `refs/namespaces/${keyPair.nid}/`;
+  const refs: Array<[string, string]> = [
+    [`${ns}${cobRef}`, root], [`${ns}refs/heads/main`, head], [`${ns}refs/rad/root`, root], ['refs/rad/id', root],
+    ['refs/heads/main', head], [`${ns}refs/rad/sigrefs`, await writeSigrefs(context, { gitDir, refs: signed, time })],
+  ];
+  for (const [ref, oid] of refs) await writeRef(gitDir, ref, `${oid}\n`);
+  await writeRef(gitDir, `${ns}refs/rad/id`, `ref: ${ns}${cobRef}\n`);
+  await writeFile(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+  return rid;
+}
+
+async function writeRef(gitDir: string, name: string, content: string): Promise<void> {
+  await mkdir(path.dirname(path.join(gitDir, name)), { recursive: true });
+  await writeFile(path.join(gitDir, name), content);
+}
+
+/** The sigrefs commit of storage-format §5 over `refs` (the same bytes writeSignedRefs writes). */
+async function writeSigrefs(context: HomeContext, input: { gitDir: string; refs: Map<string, Oid>; time: number }): Promise<Oid> {
+  const { gitDir } = input;
+  const blob = formatSignedRefs(input.refs);
+  const signature = Buffer.from(signBytes(context.local.keyPair, blob));
+  const tree = await writeObject(gitDir, 'tree', serializeTree([
+    { name: 'refs', mode: '100644', oid: await writeObject(gitDir, 'blob', blob) },
+    { name: 'signature', mode: '100644', oid: await writeObject(gitDir, 'blob', signature) },
+  ]));
+  const person = { name: 'radicle', email: context.local.keyPair.nid, time: input.time, offset: '+0000' };
+  return writeObject(gitDir, 'commit', serializeCommit({ tree, parents: [], author: person, committer: person, message: 'Update signed refs\n' }));
+}
+
+/** Seeding policy and a local routing row per repository, in one transaction per database. */
+function recordRows(context: HomeContext, rids: readonly string[]): void {
+  const timestamp = context.clock.nowMillis();
+  for (const [file, write] of [
+    ['policies.db', (db: Database.Database, rid: string) => insertSeedingPolicy(db, { rid, policy: { policy: 'allow', scope: 'all' } })],
+    ['node.db', (db: Database.Database, rid: string) => insertRouting(db, { repo: rid, node: context.local.keyPair.nid, timestamp })],
+  ] as const) {
+    const db = new Database(path.join(context.home, 'node', file));
+    db.transaction(() => rids.forEach((rid) => write(db, rid)))();
+    db.close();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function startServer(main: string, home: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [main, '--home', home, '--listen', `127.0.0.1:${port}`], {
+    env: { ...process.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') }, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(`${base}${API}`).then((r) => r.ok, () => false)) return { child, base };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server ${main} did not start`);
+}
+
+/** wrk on one URL: req/s, mean and p99 latency (ms). */
+async function wrk(url: string, options: { connections: number; seconds: number }): Promise<Omit<RouteResult, 'route'>> {
+  const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '30s', '--latency', url];
+  const text = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+  const ms = (value: string | undefined, unit: string | undefined): number => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit ?? 'ms'] ?? 1);
+  const mean = /Latency\s+([\d.]+)(us|ms|s)/.exec(text);
+  const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)/m.exec(text);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1]), meanMs: ms(mean?.[1], mean?.[2]), p99Ms: ms(p99?.[1], p99?.[2]), errors: non2xx };
+}
+
+/** p99 and max latency (ms) of `GET /api/v1` (no I/O at all) every 10 ms while `busy` runs. */
+async function trivialLatency(base: string, busy: Promise<unknown>): Promise<{ p99: number; max: number }> {
+  const samples: number[] = [];
+  let done = false;
+  void busy.finally(() => (done = true));
+  while (!done) {
+    const started = performance.now();
+    await fetch(`${base}${API}`).then((r) => r.arrayBuffer());
+    samples.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  samples.sort((a, b) => a - b);
+  return { p99: samples[Math.floor(samples.length * 0.99)] ?? NaN, max: samples[samples.length - 1] ?? NaN };
+}
+
+async function measureHome(main: string, home: ListingHome, load: { connections: number; seconds: number }): Promise<HomeResult> {
+  const { child, base } = await startServer(main, home.home);
+  const memory = (field: 'VmRSS' | 'VmHWM'): number =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  try {
+    // The index build starts with the server; the first listing waits for it to finish.
+    const started = performance.now();
+    const first = fetch(`${base}${API}/repos?show=all`).then((r) => r.arrayBuffer()).then(() => performance.now() - started);
+    const duringBuild = await trivialLatency(base, first);
+    const paths: Array<[string, string]> = [
+      ['repos', `${API}/repos?show=all`], ['search', `${API}/repos/search?q=${QUERY}`], ['repo', `${API}/repos/${home.firstRid}`],
+    ];
+    const rssByPhase: Record<string, number> = { built: memory('VmRSS') };
+    const routes: RouteResult[] = [];
+    for (const [route, url] of paths) {
+      await wrk(`${base}${url}`, { connections: load.connections, seconds: 1 });
+      routes.push({ route, ...(await wrk(`${base}${url}`, load)) });
+      rssByPhase[route] = memory('VmRSS');
+    }
+    const heavy = Promise.all(paths.slice(0, 2).map(([, url]) => wrk(`${base}${url}`, { connections: 8, seconds: load.seconds })));
+    const trivial = await trivialLatency(base, heavy);
+    rssByPhase['mixed'] = memory('VmRSS');
+    return { repos: home.repos, firstListingMs: await first, trivialDuringBuildMaxMs: duringBuild.max, routes, rssMb: memory('VmHWM'), rssByPhase, trivialP99Ms: trivial.p99 };
+  } finally {
+    // Wait for the exit: a server still winding down would slow the next one's index build.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+function report(small: HomeResult, large: HomeResult): string {
+  const lines = [
+    `| route | ${small.repos} repos req/s | mean ms | ${large.repos} repos req/s | mean ms | p99 ms | ratio (mean) |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const route of large.routes) {
+    const base = small.routes.find((r) => r.route === route.route);
+    const ratio = base === undefined ? NaN : route.meanMs / base.meanMs;
+    lines.push(`| ${route.route} | ${base?.rps.toFixed(0)} | ${base?.meanMs.toFixed(2)} | ${route.rps.toFixed(0)} | ${route.meanMs.toFixed(2)} | ${route.p99Ms.toFixed(1)} | ${ratio.toFixed(2)}× |`);
+  }
+  for (const result of [small, large]) {
+    const phases = Object.entries(result.rssByPhase).map(([phase, mb]) => `${phase} ${mb.toFixed(0)}`).join(', ');
+    lines.push(`- ${result.repos} repos: first listing ${result.firstListingMs.toFixed(0)} ms (trivial request max ${result.trivialDuringBuildMaxMs.toFixed(1)} ms meanwhile), peak RSS ${result.rssMb.toFixed(0)} MB (RSS MB after: ${phases}), trivial p99 under listing load ${result.trivialP99Ms.toFixed(1)} ms`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const server = path.resolve(ROOT, flag('server', 'apps/httpd/dist/main.js'));
+  const load = { connections: Number(flag('concurrency', '16')), seconds: Number(flag('duration', '5')) };
+  const small = await ensureHome(10);
+  const large = await ensureHome(Number(flag('repos', '10000')));
+  const smallResult = await measureHome(server, small, load);
+  const largeResult = await measureHome(server, large, load);
+  const text = report(smallResult, largeResult);
+  console.log(text);
+  const label = flag('label', 'run');
+  await writeFile(path.join(ROOT, 'bench-results', `listing-${label}-${large.repos}.json`), JSON.stringify({ server, load, smallResult, largeResult }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
