@@ -1,5 +1,6 @@
 import { readdirSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
+import { identityStamp, SETTLE_MS } from '@forge-httpd/storage';
 
 /**
  * A file-system fingerprint of some refs of a bare repository, and whether it can be trusted:
@@ -11,8 +12,9 @@ export interface RefsState {
   readonly settled: boolean;
 }
 
-/** How old every stamped time must be before a stamp is trusted (timestamps are coarse). */
-export const SETTLE_MS = 100;
+// How old every stamped time must be before a stamp is trusted (timestamps are coarse): the
+// storage index's rule, shared so both layers agree on when a stamp means "unchanged".
+export { SETTLE_MS };
 
 /** Top-level ref folders whose refs the `branches` of commit detail and tree stats list. */
 const BRANCH_FOLDERS = ['refs/heads', 'refs/remotes'];
@@ -41,12 +43,10 @@ export class RepositoryStateProbe {
    * removed). A re-created folder has new inodes, so its stamp differs too.
    */
   identityState(gitDir: string): RefsState | null {
+    // The storage index's stamp: one `stat` while `refs/rad/id` is loose, packed-refs otherwise.
     return this.memo(`i${gitDir}`, () => {
-      const limit = settleLimit();
-      const id = statSync(path.join(gitDir, 'refs/rad/id'), STAT_OPTIONS);
-      const packed = statSync(path.join(gitDir, 'packed-refs'), STAT_OPTIONS);
-      if (id === undefined && packed === undefined) return null;
-      return { stamp: `${fileStamp(id)}|${fileStamp(packed)}`, settled: isSettled(id, limit) && isSettled(packed, limit) };
+      const stamp = identityStamp(gitDir);
+      return stamp === null || !stamp.hasRefs ? null : { stamp: stamp.key, settled: stamp.settled };
     });
   }
 

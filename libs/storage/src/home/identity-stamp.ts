@@ -11,6 +11,8 @@ export interface IdentityStamp {
    * unsettled key is never trusted to mean "unchanged".
    */
   readonly settled: boolean;
+  /** False when neither `refs/rad/id` nor `packed-refs` exists: nothing loadable (yet). */
+  readonly hasRefs: boolean;
 }
 
 /** How old every stamped time must be before a key is trusted. */
@@ -46,9 +48,9 @@ export function identityStamp(gitDir: string): IdentityStamp | null {
   const limit = Date.now() - SETTLE_MS;
   // Joined by hand: path.join's normalisation costs as much as a fifth of the stat itself.
   const id = statQuiet(`${gitDir}${path.sep}${IDENTITY_REF}`);
-  if (id !== undefined) return { key: part(id), settled: isSettled(id, limit) };
+  if (id !== undefined) return { key: part(id), settled: isSettled(id, limit), hasRefs: true };
   const packed = statQuiet(path.join(gitDir, 'packed-refs'));
   // Neither file: a repository being created, or one that is gone.
   if (packed === undefined && statQuiet(gitDir)?.isDirectory() !== true) return null;
-  return { key: `-|${part(packed)}`, settled: isSettled(packed, limit) };
+  return { key: `-|${part(packed)}`, settled: isSettled(packed, limit), hasRefs: packed !== undefined };
 }
