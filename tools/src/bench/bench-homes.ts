@@ -16,6 +16,7 @@ import {
   sampleCommits, seedFromLabel,
 } from '../builder/index.js';
 import { buildGitFixture, type GitSample } from './git-fixture.js';
+import { writePlainRepositories } from './plain-repositories.js';
 import type { ScaleSpec } from './options.js';
 
 /** Ids of one built home that the workload addresses. */
@@ -82,15 +83,8 @@ async function benchContext(home: string): Promise<HomeContext> {
 
 /** Writes `count` one-commit repositories named `repo-00000`…; returns the first one's RID. */
 async function addPlainRepositories(context: HomeContext, count: number): Promise<string> {
-  let first = '';
-  for (let i = 0; i < count; i++) {
-    const name = `repo-${String(i).padStart(5, '0')}`;
-    const commits = sampleCommits({ project: name, authors: [{ name: 'Bench', email: 'bench@example.org' }], start: 1_600_000_000 + i, count: 1 });
-    const repo = await initRepository(context, { name, description: `Benchmark repository ${i}`, defaultBranch: 'main', history: { kind: 'generated', commits } });
-    if (i === 0) first = repo.rid;
-    if ((i + 1) % 1000 === 0) console.log(`[bench] ${i + 1}/${count} small repositories`);
-  }
-  return first;
+  const rids = await writePlainRepositories(context, count, (line) => console.log(`[bench] ${line} small repositories`));
+  return rids[0] ?? '';
 }
 
 /** A repository with `issues` issues (each with a comment) and `patches` patches (each reviewed). */

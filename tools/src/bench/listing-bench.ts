@@ -3,9 +3,7 @@
  * 10-repository home and on a large one (default 10,000), the large/small latency ratio, the
  * server's peak RSS, the first listing after start, and the p99 of a trivial request while the
  * listings run. Homes are cached under bench-results/cache/listing-<n> (a manifest marks a
- * complete build) and written with the storage write side directly (bare repository files,
- * identity root change, one generated commit, loose refs, signed refs, one SQLite transaction)
- * because `initRepository` spends ~60 ms per repository in git processes.
+ * complete build) and written by {@link writePlainRepositories}.
  *
  * usage (from the repository root): node tools/dist/bench/listing-bench.js [--repos 10000]
  *   [--server apps/httpd/dist/main.js] [--duration 5] [--concurrency 16] [--label after]
@@ -13,16 +11,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { didFromNid, ridDirectoryName, ridFromOid, signBytes } from '@forge-httpd/identity';
-import {
-  cobTypeName, formatSignedRefs, insertRouting, insertSeedingPolicy, serializeCommit, serializeTree, writeObject, type Oid,
-} from '@forge-httpd/storage';
-import { createNodeHome, encodeIdentityDocument, type HomeContext, sampleCommits, seedFromLabel, writeGeneratedHistory } from '../builder/index.js';
-import { documentBlobOid, writeIdentityRoot } from '../builder/identity-cob.js';
+import { createNodeHome, seedFromLabel } from '../builder/index.js';
+import { writePlainRepositories } from './plain-repositories.js';
 
 const ROOT = process.cwd();
 const CACHE = path.join(ROOT, 'bench-results', 'cache');
@@ -49,80 +42,11 @@ async function ensureHome(count: number): Promise<ListingHome> {
     home: path.join(dir, 'home'), seed: seedFromLabel('listing-bench'), alias: 'bench', time: 1_700_000_000, timeStep: 1,
     profile: { seedingPolicy: { policy: 'allow', scope: 'all' } },
   });
-  const rids: string[] = new Array<string>(count);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < count; i = next++) {
-      rids[i] = await writeRepository(context, i);
-      if ((i + 1) % 1000 === 0) console.log(`[listing-bench] ${i + 1}/${count} repositories`);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  recordRows(context, rids);
+  const rids = await writePlainRepositories(context, count, (line) => console.log(`[listing-bench] ${line}`));
   const home: ListingHome = { home: context.home, repos: count, firstRid: rids[0] ?? '' };
   await writeFile(manifest, JSON.stringify(home, null, 2));
   console.log(`[listing-bench] wrote ${count} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return home;
-}
-
-/** One public repository `repo-<i>` as `rad init` leaves it; returns its RID. */
-async function writeRepository(context: HomeContext, i: number): Promise<string> {
-  const name = `repo-${String(i).padStart(5, '0')}`;
-  const { keyPair, alias } = context.local;
-  const documentJson = encodeIdentityDocument(context.flavour, {
-    project: { name, description: `Listing benchmark repository ${i}`, defaultBranch: 'main' },
-    delegates: [didFromNid(keyPair.nid)], threshold: 1,
-  });
-  const rid = ridFromOid(documentBlobOid(documentJson));
-  const gitDir = path.join(context.home, 'storage', ridDirectoryName(rid));
-  for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags']) await mkdir(path.join(gitDir, dir), { recursive: true });
-  await writeFile(path.join(gitDir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n');
-  const time = 1_700_000_000 + i;
-  const { root } = await writeIdentityRoot({ gitDir, flavour: context.flavour, keyPair, alias, time }, documentJson);
-  const commits = sampleCommits({ project: name, authors: [{ name: 'Bench', email: 'bench@example.org' }], start: 1_600_000_000 + i, count: 1 });
-  const head = (await writeGeneratedHistory({ gitDir, commits })).tip.oid;
-  const cobRef = `refs/cobs/${cobTypeName(context.flavour, 'id')}/${root}`;
-  const signed = new Map<string, Oid>([[cobRef, root], ['refs/heads/main', head], ['refs/rad/id', root], ['refs/rad/root', root]]);
-  const ns = `refs/namespaces/${keyPair.nid}/`;
-  const refs: Array<[string, string]> = [
-    [`${ns}${cobRef}`, root], [`${ns}refs/heads/main`, head], [`${ns}refs/rad/root`, root], ['refs/rad/id', root],
-    ['refs/heads/main', head], [`${ns}refs/rad/sigrefs`, await writeSigrefs(context, { gitDir, refs: signed, time })],
-  ];
-  for (const [ref, oid] of refs) await writeRef(gitDir, ref, `${oid}\n`);
-  await writeRef(gitDir, `${ns}refs/rad/id`, `ref: ${ns}${cobRef}\n`);
-  await writeFile(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
-  return rid;
-}
-
-async function writeRef(gitDir: string, name: string, content: string): Promise<void> {
-  await mkdir(path.dirname(path.join(gitDir, name)), { recursive: true });
-  await writeFile(path.join(gitDir, name), content);
-}
-
-/** The sigrefs commit of storage-format §5 over `refs` (the same bytes writeSignedRefs writes). */
-async function writeSigrefs(context: HomeContext, input: { gitDir: string; refs: Map<string, Oid>; time: number }): Promise<Oid> {
-  const { gitDir } = input;
-  const blob = formatSignedRefs(input.refs);
-  const signature = Buffer.from(signBytes(context.local.keyPair, blob));
-  const tree = await writeObject(gitDir, 'tree', serializeTree([
-    { name: 'refs', mode: '100644', oid: await writeObject(gitDir, 'blob', blob) },
-    { name: 'signature', mode: '100644', oid: await writeObject(gitDir, 'blob', signature) },
-  ]));
-  const person = { name: 'radicle', email: context.local.keyPair.nid, time: input.time, offset: '+0000' };
-  return writeObject(gitDir, 'commit', serializeCommit({ tree, parents: [], author: person, committer: person, message: 'Update signed refs\n' }));
-}
-
-/** Seeding policy and a local routing row per repository, in one transaction per database. */
-function recordRows(context: HomeContext, rids: readonly string[]): void {
-  const timestamp = context.clock.nowMillis();
-  for (const [file, write] of [
-    ['policies.db', (db: Database.Database, rid: string) => insertSeedingPolicy(db, { rid, policy: { policy: 'allow', scope: 'all' } })],
-    ['node.db', (db: Database.Database, rid: string) => insertRouting(db, { repo: rid, node: context.local.keyPair.nid, timestamp })],
-  ] as const) {
-    const db = new Database(path.join(context.home, 'node', file));
-    db.transaction(() => rids.forEach((rid) => write(db, rid)))();
-    db.close();
-  }
 }
 
 async function freePort(): Promise<number> {

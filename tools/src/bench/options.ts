@@ -38,10 +38,13 @@ export interface BenchOptions {
   /** Only these route classes (empty = all). */
   readonly routes: readonly string[];
   readonly quick: boolean;
+  /** Build (or find) the cached homes and stop. */
+  readonly prepareOnly: boolean;
 }
 
 const USAGE = `usage: node tools/dist/bench/run.js [options]
   --scale tiny|small|full   fixture sizes (default full; develop with small)
+  --prepare                 only build the cached node homes, then stop
   --quick                   short runs: 2 s per wrk run, concurrencies 1,16, 1 cold run
   --duration S              seconds per warm wrk run (default 8)
   --concurrency 1,16,64     wrk connection counts (default 1,16,64)
@@ -64,6 +67,7 @@ export function parseBenchOptions(argv: readonly string[], root: string): BenchO
   return {
     scale,
     quick,
+    prepareOnly: flags.has('prepare'),
     duration: positive(flags.get('duration') ?? (quick ? '2' : '8'), 'duration'),
     concurrencies: (flags.get('concurrency') ?? (quick ? '1,16' : '1,16,64')).split(',').map((c) => positive(c, 'concurrency')),
     coldRuns: positive(flags.get('cold-runs') ?? (quick ? '1' : '3'), 'cold-runs'),
@@ -84,7 +88,7 @@ function readFlags(argv: readonly string[]): Map<string, string> {
     if (arg === '--help' || arg === '-h') throw new Error(USAGE);
     if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    const boolean = name === 'quick' || name.startsWith('no-');
+    const boolean = name === 'quick' || name === 'prepare' || name.startsWith('no-');
     if (boolean) flags.set(name, 'true');
     else if (inline !== undefined) flags.set(name, inline);
     else flags.set(name, argv[++i] ?? '');

@@ -19,17 +19,26 @@ import { buildRouteClasses, HEAVY_ROUTES, type RouteClass } from './workload.js'
 
 async function main(): Promise<void> {
   const options = parseBenchOptions(process.argv.slice(2), REPO_ROOT);
+  if (options.prepareOnly) {
+    await prepareHomes(options);
+    return;
+  }
   const missing = await ensurePackages([WRK], !options.skipInstall);
   if (missing !== null) throw new Error(`wrk is required: ${missing}`);
   const cgitProblem = options.skipCgit ? 'skipped (--no-cgit)' : await ensurePackages(CGIT_STACK, !options.skipInstall);
-  const cacheDir = path.join(options.cacheDir, options.scale.name);
-  const large = await ensureBenchHome(path.join(cacheDir, 'large'), (dir) => buildLargeHome(dir, options.scale));
-  const small = await ensureBenchHome(path.join(cacheDir, 'small'), (dir) => buildSmallHome(dir));
+  const { large, small } = await prepareHomes(options);
   const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'forge-bench-'));
   const results = await runPhases(options, { large, small, cgitProblem, scratchDir }).finally(() => rm(scratchDir, { recursive: true, force: true }));
   const text = render(results);
   console.log(`\n${text}`);
   console.log(`results: ${await writeResults(options.outDir, results, text)}`);
+}
+
+async function prepareHomes(options: BenchOptions): Promise<{ large: BenchHome; small: BenchHome }> {
+  const cacheDir = path.join(options.cacheDir, options.scale.name);
+  const large = await ensureBenchHome(path.join(cacheDir, 'large'), (dir) => buildLargeHome(dir, options.scale));
+  const small = await ensureBenchHome(path.join(cacheDir, 'small'), (dir) => buildSmallHome(dir));
+  return { large, small };
 }
 
 async function runPhases(

@@ -3,7 +3,7 @@
  * object per type (storage-format §6.5 step 1) and a name → oid map for the other refs a
  * fold consults (merge branches, signed refs).
  */
-import type { GitRepository, Oid } from '@forge-httpd/storage';
+import type { GitRepository, Oid, RefEntry } from '@forge-httpd/storage';
 import { compareOids } from '../dag/change-graph.js';
 
 /** The refs of a repository at one moment. */
@@ -22,7 +22,18 @@ const COB_REF = /^refs\/namespaces\/[^/]+\/refs\/cobs\/([^/]+)\/([0-9a-f]{40})$/
  * @returns the index
  */
 export async function readCobRefIndex(git: Pick<GitRepository, 'listRefs'>): Promise<CobRefIndex> {
-  const entries = await git.listRefs('refs/namespaces/');
+  return indexCobRefs(await git.listRefs(COB_REF_PREFIX));
+}
+
+/** The prefix {@link readCobRefIndex} lists. */
+export const COB_REF_PREFIX = 'refs/namespaces/';
+
+/**
+ * Indexes one listing of {@link COB_REF_PREFIX}.
+ * @param entries - the listed refs
+ * @returns the index
+ */
+export function indexCobRefs(entries: readonly RefEntry[]): CobRefIndex {
   const objects = new Map<string, Map<Oid, Oid[]>>();
   const refs = new Map<string, Oid>();
   for (const { name, oid } of entries) {

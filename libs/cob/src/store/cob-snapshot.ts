@@ -9,7 +9,7 @@ import type { Job } from '../job/job-view.js';
 import type { Patch } from '../patch/patch-view.js';
 import type { CobRefIndex } from '../read/cob-ref-index.js';
 import type { CobKind, CobRepository } from './cob-kinds.js';
-import type { CachedObject, CobStore } from './cob-store.js';
+import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
 
 /** Issue list filter (behaviour §5.20). */
 export type IssueStatusFilter = 'open' | 'closed' | 'all';
@@ -79,15 +79,10 @@ export class CobSnapshot {
   }
 
   private async listing<V extends { id: Oid; timestamp: number }>(kind: CobKind<V>, key: string, derive: (sorted: readonly V[]) => readonly V[]): Promise<readonly V[]> {
-    const entries = await this.evaluateAll(kind);
-    let memo = this.store.listings.get(kind.typeName);
-    if (memo === undefined || !sameEntries(memo.entries, entries)) {
-      memo = { entries, derived: new Map() };
-      this.store.listings.set(kind.typeName, memo);
-    }
+    const memo = await this.currentListing(kind);
     let sorted = memo.derived.get('sorted') as readonly V[] | undefined;
     if (sorted === undefined) {
-      sorted = entries.map((e) => e.value).filter((v): v is V => v !== null).sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1));
+      sorted = memo.entries.map((e) => e.value).filter((v): v is V => v !== null).sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1));
       memo.derived.set('sorted', sorted);
     }
     let result = memo.derived.get(key) as readonly V[] | undefined;
@@ -96,6 +91,24 @@ export class CobSnapshot {
       memo.derived.set(key, result);
     }
     return result;
+  }
+
+  /**
+   * The kind's memo, current for this snapshot's index: confirmed without visiting any object
+   * when it was derived from this very index, else each object is looked up (and re-evaluated
+   * when its tips moved) and the memo is kept only if every entry is the same.
+   */
+  private async currentListing<V>(kind: CobKind<V>): Promise<ListingMemo> {
+    const memo = this.store.listings.get(kind.typeName);
+    if (memo?.index === this.index) return memo;
+    const entries = await this.evaluateAll(kind);
+    if (memo !== undefined && sameEntries(memo.entries, entries)) {
+      memo.index = this.index;
+      return memo;
+    }
+    const fresh: ListingMemo = { entries, index: this.index, derived: new Map() };
+    this.store.listings.set(kind.typeName, fresh);
+    return fresh;
   }
 
   /** Evaluates every object of a kind (cached ones cost a map lookup), ordered by id. */

@@ -3,9 +3,9 @@
  * a result depends on), so an unchanged object costs nothing and a new change shows on the
  * next request. Everything is read from git (never from `cobs/cache.db`).
  */
-import type { Flavour, Oid } from '@forge-httpd/storage';
+import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
 import { type ChangeCache, loadObjectChanges } from '../read/load-object-changes.js';
-import { type CobRefIndex, readCobRefIndex } from '../read/cob-ref-index.js';
+import { COB_REF_PREFIX, type CobRefIndex, indexCobRefs } from '../read/cob-ref-index.js';
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
 import { type CobKind, cobKinds, type CobKinds, type CobRepository } from './cob-kinds.js';
 import { CobSnapshot } from './cob-snapshot.js';
@@ -20,6 +20,14 @@ export interface CachedObject<V> {
   readonly value: V | null;
 }
 
+/** Derived listings of one COB kind. */
+export interface ListingMemo {
+  readonly entries: readonly CachedObject<unknown>[];
+  /** The last ref index these entries were found current for. */
+  index: CobRefIndex;
+  readonly derived: Map<string, unknown>;
+}
+
 /** Per-repository COB caches; create one per repository and reuse it across requests. */
 export class CobStore {
   readonly kinds: CobKinds;
@@ -27,8 +35,12 @@ export class CobStore {
   private readonly facts: FactCaches = newFactCaches();
   private readonly objects = new Map<string, CachedObject<unknown>>();
   private readonly pending = new Map<string, Promise<CachedObject<unknown>>>();
-  /** Per-kind memo of derived listings, keyed by the exact cached objects they came from. */
-  readonly listings = new Map<string, { readonly entries: readonly CachedObject<unknown>[]; readonly derived: Map<string, unknown> }>();
+  /**
+   * Per-kind memo of derived listings, keyed by the exact cached objects they came from and
+   * remembering the ref index they were last confirmed against.
+   */
+  readonly listings = new Map<string, ListingMemo>();
+  private lastIndex: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex } | null = null;
 
   constructor(flavour: Flavour) {
     this.kinds = cobKinds(flavour);
@@ -39,7 +51,11 @@ export class CobStore {
    * @param repo - the repository (may be a fresh handle each request)
    */
   async snapshot(repo: CobRepository): Promise<CobSnapshot> {
-    return new CobSnapshot(this, repo, await readCobRefIndex(repo.git));
+    const entries = await repo.git.listRefs(COB_REF_PREFIX);
+    // The git layer answers the very same listing while no ref moved: so is the index, and
+    // listings derived from it are reused without visiting each object.
+    if (this.lastIndex?.entries !== entries) this.lastIndex = { entries, index: indexCobRefs(entries) };
+    return new CobSnapshot(this, repo, this.lastIndex.index);
   }
 
   /**

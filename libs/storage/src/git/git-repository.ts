@@ -77,8 +77,11 @@ export interface GitRepository {
   resolveRef(name: string): Promise<Oid | null>;
   /** Target name of a symbolic ref, null when the ref is direct or absent. */
   readSymbolicRef(name: string): Promise<string | null>;
-  /** Refs under `prefix` (ending with `/`), sorted by name bytes. */
-  listRefs(prefix: string): Promise<RefEntry[]>;
+  /**
+   * Refs under `prefix` (ending with `/`), sorted by name bytes. While nothing under the
+   * prefix changes, repeated calls may answer the same (shared, frozen-by-contract) array.
+   */
+  listRefs(prefix: string): Promise<readonly RefEntry[]>;
   /** Commits newest first, like `git log`. */
   walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]>;
   /** Number of commits reachable from `from`, itself included (`rev-list --count`). */

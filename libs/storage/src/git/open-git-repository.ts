@@ -1,6 +1,6 @@
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
 import { diffPatch } from './diff-patch.js';
-import { GitObjectFormatError } from './errors.js';
+import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type {
@@ -12,7 +12,8 @@ import { InvalidOidError, isOid, type Oid } from './oid.js';
 import { parseCommit } from './parse-commit.js';
 import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
-import { checkRefName } from './ref-name.js';
+import { checkRefName, isValidRefPrefix } from './ref-name.js';
+import { RefListingCache } from './ref-listing-cache.js';
 import { listRefs, readSymbolicRef } from './refs.js';
 
 /** Tuning for {@link openGitRepository}. */
@@ -36,10 +37,14 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
 }
 
 class CliGitRepository implements GitRepository {
+  private readonly refListings: RefListingCache;
+
   constructor(
     readonly gitDir: string,
     private readonly catFile: CatFileProcess,
-  ) {}
+  ) {
+    this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix));
+  }
 
   async readObject(oid: Oid): Promise<GitObject | null> {
     const answer = await this.catFile.request(checkOid(oid), true);
@@ -96,8 +101,10 @@ class CliGitRepository implements GitRepository {
     return readSymbolicRef(this.gitDir, name);
   }
 
-  listRefs(prefix: string): Promise<RefEntry[]> {
-    return listRefs(this.gitDir, prefix);
+  async listRefs(prefix: string): Promise<readonly RefEntry[]> {
+    // Validated before the cache turns the prefix into a directory to stat.
+    if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    return this.refListings.get(prefix);
   }
 
   async walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]> {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { InvalidRefNameError } from './errors.js';
 import type { RefEntry } from './git-repository.js';
 import { isOid } from './oid.js';
+import type { RefListing } from './ref-listing-cache.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { runGit } from './run-git.js';
 
@@ -15,21 +16,27 @@ import { runGit } from './run-git.js';
  * resolved, dangling ones skipped by git), sorted by name bytes.
  * @param gitDir - repository
  * @param prefix - `refs/` or a valid ref name followed by `/`
- * @returns name/oid pairs
+ * @returns name/oid pairs, and whether every symbolic ref among them points under `prefix`
  * @throws InvalidRefNameError for a malformed prefix
  */
-export async function listRefs(gitDir: string, prefix: string): Promise<RefEntry[]> {
+export async function listRefs(gitDir: string, prefix: string): Promise<RefListing> {
   if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
   const { stdout } = await runGit({
     gitDir,
-    args: ['for-each-ref', '--format=%(objectname)%00%(refname)', '--end-of-options', prefix],
+    args: ['for-each-ref', '--format=%(objectname)%00%(refname)%00%(symref)', '--end-of-options', prefix],
   });
   const entries: RefEntry[] = [];
+  let selfContained = true;
   for (const line of stdout.toString('utf8').split('\n')) {
     const oid = line.slice(0, 40);
-    if (line[40] === '\0' && isOid(oid)) entries.push({ name: line.slice(41), oid });
+    if (line[40] !== '\0' || !isOid(oid)) continue;
+    const end = line.indexOf('\0', 41);
+    if (end < 0) continue;
+    entries.push({ name: line.slice(41, end), oid });
+    const target = line.slice(end + 1);
+    if (target !== '' && !target.startsWith(prefix)) selfContained = false;
   }
-  return entries;
+  return { entries, selfContained };
 }
 
 /**

@@ -1,38 +1,16 @@
-import { type Stats, statSync } from 'node:fs';
 import path from 'node:path';
+import { isSettled, SETTLE_MS, statPart as part, statQuiet } from '../git/stat-stamp.js';
 import { IDENTITY_REF } from '../identity-doc/load-identity-document.js';
+
+export { SETTLE_MS };
 
 /** A `stat` fingerprint of what a repository's identity depends on. */
 export interface IdentityStamp {
   readonly key: string;
-  /**
-   * False while a stamped file changed less than {@link SETTLE_MS} ago: timestamps are coarse,
-   * so a second change in the same tick could leave the key unchanged ("racy git"). An
-   * unsettled key is never trusted to mean "unchanged".
-   */
+  /** False while a stamped file changed less than {@link SETTLE_MS} ago: never trusted to mean "unchanged". */
   readonly settled: boolean;
   /** False when neither `refs/rad/id` nor `packed-refs` exists: nothing loadable (yet). */
   readonly hasRefs: boolean;
-}
-
-/** How old every stamped time must be before a key is trusted. */
-export const SETTLE_MS = 100;
-
-/** `stat` that answers undefined for a missing or unreachable file (ENOENT, ENOTDIR, EACCES…). */
-function statQuiet(file: string): Stats | undefined {
-  try {
-    return statSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-function part(stats: Stats | undefined): string {
-  return stats === undefined ? '-' : `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-}
-
-function isSettled(stats: Stats | undefined, limit: number): boolean {
-  return stats === undefined || (stats.mtimeMs < limit && stats.ctimeMs < limit);
 }
 
 /**
