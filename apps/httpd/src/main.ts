@@ -47,10 +47,18 @@ async function main(): Promise<void> {
   const config = await configure(process.argv.slice(2));
   if (config === null) return;
   // Loaded only to serve, so --help and --version answer without loading Nest.
-  const { startServer } = await import('./server.js');
+  const [{ startServer }, { warmUp }] = await Promise.all([import('./server.js'), import('./warm-up/warm-up.js')]);
   const server = await startServer({ config, logger: ['error', 'warn'], log });
   log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
+  // The index build started with the app; the warm-up follows it. Operators (and the
+  // benchmark) see when start-up work is done.
+  const warming = new AbortController();
+  void warmUp(server.address, server.home, warming.signal).then((report) => {
+    const repositories = server.home.storageIndex.stats().repositories;
+    log(`ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${Math.round(performance.now())} ms after start`);
+  });
   const stop = (): void => {
+    warming.abort();
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -4,31 +4,49 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, spawnServer, stopChild, waitForHttp } from './processes.js';
+import { freePort, sleep, spawnServer, stopChild, waitForHttp } from './processes.js';
 
 /** A running forge-httpd. */
 export interface ForgeServer {
   readonly baseUrl: string;
   readonly pid: number;
+  /** With `waitForStartup`: ms from process start until its start-up work (index build, warm-up) was done. */
+  readonly startupMs: number | null;
   stop(): Promise<void>;
 }
+
+const READY = /ready: \d+ repositories indexed, \d+ warm-up requests, (\d+) ms after start/;
 
 /** Repository root (this file is tools/dist/bench/forge-server.js after the build). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** Starts `node apps/httpd/dist/main.js --home <home>` and waits until it answers. */
-export async function startForge(home: string): Promise<ForgeServer> {
+/**
+ * Starts `node apps/httpd/dist/main.js --home <home>` and waits until it answers — and, with
+ * `waitForStartup`, until it logs that its storage index is built (startup work done).
+ */
+export async function startForge(home: string, options: { waitForStartup?: boolean } = {}): Promise<ForgeServer> {
   const port = await freePort();
   const main = path.join(REPO_ROOT, 'apps', 'httpd', 'dist', 'main.js');
   const server = spawnServer(process.execPath, [main, '--home', home, '--listen', `127.0.0.1:${port}`], {
     env: { ...process.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
+  let startupMs: number | null = null;
   try {
     await waitForHttp(`${baseUrl}/api/v1`, 30_000, server.child);
+    if (options.waitForStartup === true) startupMs = await waitForLog(() => server.log(), READY, 300_000);
   } catch (error) {
     await stopChild(server.child);
     throw new Error(`forge-httpd did not start: ${(error as Error).message}\n${server.log()}`);
   }
-  return { baseUrl, pid: server.child.pid ?? 0, stop: () => stopChild(server.child) };
+  return { baseUrl, pid: server.child.pid ?? 0, startupMs, stop: () => stopChild(server.child) };
+}
+
+async function waitForLog(log: () => string, pattern: RegExp, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (let match = pattern.exec(log()); ; match = pattern.exec(log())) {
+    if (match !== null) return Number(match[1]);
+    if (Date.now() > deadline) throw new Error(`no "${pattern.source}" in the log within ${timeoutMs} ms`);
+    await sleep(20);
+  }
 }

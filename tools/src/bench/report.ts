@@ -49,9 +49,9 @@ export function warmTable(rows: readonly WarmRow[]): string {
 export function coldTable(cold: readonly ColdRow[], git: readonly GitTiming[]): string {
   const lines = cold.map((c) => {
     const g = git.find((t) => t.route === c.route);
-    return `| ${c.route} | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${g ? g.command : ''} |`;
+    return `| ${c.route} | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${ms(c.startupMs)} | ${g ? g.command : ''} |`;
   });
-  return ['| route | forge cold ms | git first ms | git median ms | vs git | git command |', '|---|---:|---:|---:|---:|---|', ...lines].join('\n');
+  return ['| route | forge cold ms | git first ms | git median ms | vs git | startup ms | git command |', '|---|---:|---:|---:|---:|---:|---|', ...lines].join('\n');
 }
 
 /** The scale table: large home against the small one. */

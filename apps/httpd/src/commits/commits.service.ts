@@ -91,11 +91,9 @@ function pageWindow(query: CommitsQuery): { skip: number; maxCount?: number } | 
   return perPage === 0 || !Number.isSafeInteger(skip) ? null : { skip, maxCount: perPage };
 }
 
-/** Top-level `refs/heads/*`, then `refs/remotes/*`, whose tip contains `sha`. */
-async function branchesContaining(git: GitRepository, sha: Oid): Promise<string[]> {
-  const refs = [...(await git.listRefs('refs/heads/')), ...(await git.listRefs('refs/remotes/'))];
-  const contains = await Promise.all(refs.map((ref) => git.isAncestor(sha, ref.oid)));
-  return refs.filter((_, index) => contains[index]).map((ref) => ref.name);
+/** Top-level `refs/heads/*`, then `refs/remotes/*` (name order), whose tip contains `sha`. */
+function branchesContaining(git: GitRepository, sha: Oid): Promise<string[]> {
+  return git.refsContaining(sha, ['refs/heads/', 'refs/remotes/']);
 }
 
 /**

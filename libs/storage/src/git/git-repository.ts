@@ -96,6 +96,8 @@ export interface GitRepository {
   mergeBase(a: Oid, b: Oid): Promise<Oid | null>;
   /** True when `ancestor` is reachable from `descendant` (or equal). */
   isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean>;
+  /** Names of the refs under `prefixes` (each ending with `/`) whose tip contains `commit`, sorted by name bytes. */
+  refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]>;
   /** Raw records + patch between two commits/trees, capped at maxBytes. */
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch>;
   /** Stops the repository's processes; later calls fail. */

@@ -2,7 +2,8 @@ import { buildFixture, type Fixture } from './fixture-repo.test.js';
 import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.test.js';
 import type { GitRepository } from './git-repository.js';
 import { openGitRepository } from './open-git-repository.js';
-import { EMPTY_TREE_OID, type Oid } from './oid.js';
+import { InvalidRefNameError } from './errors.js';
+import { EMPTY_TREE_OID, InvalidOidError, type Oid } from './oid.js';
 
 let tmp: string;
 let fixture: Fixture;
@@ -124,6 +125,23 @@ describe('merge bases', () => {
     expect(await repo.isAncestor(c2, c2)).toBe(true);
     expect(await repo.isAncestor(c3, c2)).toBe(false);
     expect(await repo.isAncestor(m, c1)).toBe(false);
+  });
+
+  it('names the refs whose tip contains a commit, as one ancestry test per ref would', async () => {
+    const { c1, c3, m } = fixture.commits;
+    const prefixes = ['refs/heads/', 'refs/tags/'];
+    for (const commit of [c1, c3, m]) {
+      const expected: string[] = [];
+      for (const ref of [...(await repo.listRefs('refs/heads/')), ...(await repo.listRefs('refs/tags/'))]) {
+        const tip = await repo.peelToCommit(ref.oid);
+        if (tip !== null && (await repo.isAncestor(commit, tip))) expected.push(ref.name);
+      }
+      expect(await repo.refsContaining(commit, prefixes)).toEqual(expected);
+    }
+    expect(await repo.refsContaining(c1, ['refs/heads/'])).toContain('refs/heads/master');
+    expect(await repo.refsContaining(c1, [])).toEqual([]);
+    await expect(repo.refsContaining(c1, ['refs/../x/'])).rejects.toThrow(InvalidRefNameError);
+    await expect(repo.refsContaining('--all' as Oid, ['refs/heads/'])).rejects.toThrow(InvalidOidError);
   });
 });
 

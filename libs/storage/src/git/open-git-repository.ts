@@ -14,7 +14,7 @@ import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
-import { listRefs, readSymbolicRef } from './refs.js';
+import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
@@ -139,6 +139,10 @@ class CliGitRepository implements GitRepository {
 
   isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {
     return isAncestor(this.gitDir, { ancestor, descendant });
+  }
+
+  refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
+    return listRefsContaining(this.gitDir, commit, prefixes);
   }
 
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidRefNameError } from './errors.js';
 import type { RefEntry } from './git-repository.js';
-import { isOid } from './oid.js';
+import { InvalidOidError, isOid, type Oid } from './oid.js';
 import type { RefListing } from './ref-listing-cache.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { runGit } from './run-git.js';
@@ -37,6 +37,23 @@ export async function listRefs(gitDir: string, prefix: string): Promise<RefListi
     if (target !== '' && !target.startsWith(prefix)) selfContained = false;
   }
   return { entries, selfContained };
+}
+
+/**
+ * Names of the refs under `prefixes` whose tip contains `commit` (`git for-each-ref
+ * --contains`: one process for every ref instead of one ancestry test per ref), sorted by
+ * name bytes.
+ * @throws InvalidRefNameError for a malformed prefix; InvalidOidError for a malformed oid
+ */
+export async function listRefsContaining(gitDir: string, commit: Oid, prefixes: readonly string[]): Promise<string[]> {
+  if (!isOid(commit)) throw new InvalidOidError();
+  if (prefixes.length === 0) return [];
+  for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+  const { stdout } = await runGit({
+    gitDir,
+    args: ['for-each-ref', `--contains=${commit}`, '--format=%(refname)', '--end-of-options', ...prefixes],
+  });
+  return stdout.toString('utf8').split('\n').filter((line) => line !== '');
 }
 
 /**

@@ -1,0 +1,90 @@
+/**
+ * Start-up warm-up: once the storage index is built, the server requests from itself (over its
+ * own listening address, so every layer takes part) the pages an explorer opens first for a few
+ * repositories — the pinned ones, else the first public one. The code paths get compiled and
+ * the chosen repositories' git processes and caches are ready, so the first visitor does not
+ * pay for them.
+ */
+import http from 'node:http';
+import type { RepoInfo } from '@forge-httpd/api-types';
+import { isPublicSummary, type NodeHome, type RepositorySummary } from '@forge-httpd/storage';
+import type { ListenAddress } from '../config/listen-address.js';
+
+/** At most this many repositories are warmed. */
+export const WARM_UP_REPOSITORIES = 3;
+
+/** What a warm-up did. */
+export interface WarmUpReport {
+  /** Each path requested and its status. */
+  readonly requests: ReadonlyArray<{ readonly path: string; readonly status: number }>;
+}
+
+const API = '/api/v1';
+
+/**
+ * Warms the server up; never throws (a failing request is recorded with its status, 0 when it
+ * could not be made). Stops early when `signal` aborts (server closing).
+ */
+export async function warmUp(address: ListenAddress, home: NodeHome, signal?: AbortSignal): Promise<WarmUpReport> {
+  const requests: Array<{ path: string; status: number }> = [];
+  const get = async (path: string): Promise<string | null> => {
+    if (signal?.aborted === true) return null;
+    const response = await request(address, path);
+    requests.push({ path, status: response.status });
+    return response.status === 200 ? response.body : null;
+  };
+  try {
+    await home.storageIndex.ready();
+  } catch {
+    return { requests };
+  }
+  await get(`${API}/node`);
+  await get(`${API}/repos`);
+  for (const summary of chooseRepositories(home)) {
+    const repo = `${API}/repos/${summary.rid}`;
+    const info = await get(repo);
+    const head = info === null ? undefined : projectHead(JSON.parse(info) as RepoInfo);
+    await get(`${repo}/commits`);
+    await get(`${repo}/issues`);
+    await get(`${repo}/patches`);
+    if (head === undefined) continue;
+    await get(`${repo}/tree/${head}/`);
+    await get(`${repo}/readme/${head}`);
+    await get(`${repo}/commits/${head}`);
+  }
+  return { requests };
+}
+
+/** Pinned public repositories (config order), else the first public one in the index. */
+function chooseRepositories(home: NodeHome): RepositorySummary[] {
+  const index = home.storageIndex;
+  const pinned = home.currentWebConfig().pinnedRepositories
+    .map((rid) => index.get(rid))
+    .filter((summary): summary is RepositorySummary => summary !== undefined && isPublicSummary(summary));
+  if (pinned.length > 0) return pinned.slice(0, WARM_UP_REPOSITORIES);
+  const first = index.list().find(isPublicSummary);
+  return first === undefined ? [] : [first];
+}
+
+function projectHead(info: RepoInfo): string | undefined {
+  for (const entry of Object.values(info.payloads)) {
+    const meta = (entry as { meta?: { head?: unknown } }).meta;
+    if (typeof meta?.head === 'string') return meta.head;
+  }
+  return undefined;
+}
+
+/** One GET to the server itself; status 0 when it failed. */
+function request(address: ListenAddress, path: string): Promise<{ status: number; body: string }> {
+  const target = address.kind === 'unix' ? { socketPath: address.path } : { host: address.host, port: address.port };
+  return new Promise((resolve) => {
+    const outgoing = http.get({ ...target, path, agent: false, timeout: 30_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', () => resolve({ status: 0, body: '' }));
+    });
+    outgoing.on('timeout', () => outgoing.destroy());
+    outgoing.on('error', () => resolve({ status: 0, body: '' }));
+  });
+}
