@@ -139,6 +139,17 @@ describe('GET /repos/{rid}/issues/{id}', () => {
     expect(issue.discussion.map((comment) => comment.id)).toEqual([root, ...[first, second].sort().reverse()]);
   });
 
+  it('shows a new issue in the list even after an unchanged listing was reused', async () => {
+    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 150));
+    const titles = async (): Promise<string[]> => ((await getJson(url('/issues?status=all&perPage=100'))).body as Issue[]).map((issue) => issue.title);
+    await settle();
+    const before = await titles();
+    expect(await titles()).toEqual(before);
+    await createIssue(as('bob'), { title: 'Written while the listing was cached', description: '' });
+    await settle();
+    expect(await titles()).toEqual(['Written while the listing was cached', ...before]);
+  });
+
   it('shows a new change on the next request', async () => {
     await commentIssue(as('alice'), { issue: ids['eve'] as Oid, body: 'See CONTRIBUTING.md' });
     const issue = (await getJson(url(`/issues/${ids['eve']}`))).body as Issue;
@@ -150,6 +161,6 @@ describe('issue counts in repository info', () => {
   it('counts valid issues by state, including ones written after the server started', async () => {
     const info = (await getJson(url(''))).body as RepoInfo;
     const project = info.payloads['xyz.forge.project'] as { meta: { issues: unknown } };
-    expect(project.meta.issues).toEqual({ open: 3, closed: 1 });
+    expect(project.meta.issues).toEqual({ open: 4, closed: 1 });
   });
 });
