@@ -101,7 +101,8 @@ async function buildCobRepository(
     // Only delegates may label: the local node (every peers.length-th writer) adds the labels.
     const labels = i % peers.length === 0 ? ['bug'] : [];
     const issue = await createIssue(as(i), { title: `Issue ${i}: something is off`, description: `Steps to reproduce issue ${i}.`, labels });
-    await commentIssue(as(i + 1), { issue, body: `Confirmed (${i}).` });
+    // The tips are known, so the writer lists no refs (listing is O(refs) per write).
+    await commentIssue(as(i + 1), { issue, body: `Confirmed (${i}).`, tips: [issue] });
     issueIds.push(issue);
     if ((i + 1) % 1000 === 0) console.log(`[bench] ${i + 1}/${spec.issues} issues`);
   }
@@ -109,7 +110,7 @@ async function buildCobRepository(
   for (let i = 0; i < spec.patches; i++) {
     const oid = await writePatchCommit(repo, i);
     const patch = await createPatch(as(i), { title: `Patch ${i}`, description: `Change ${i}.`, base: repo.head, oid });
-    await reviewPatch(as(i + 1), { patch, revision: patch, verdict: i % 2 === 0 ? 'accept' : 'reject', summary: 'Reviewed.' });
+    await reviewPatch(as(i + 1), { patch, revision: patch, verdict: i % 2 === 0 ? 'accept' : 'reject', summary: 'Reviewed.', tips: [patch] });
     patchIds.push(patch);
   }
   // Refs are signed once at the end instead of after every write.

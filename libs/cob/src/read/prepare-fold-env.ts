@@ -27,6 +27,9 @@ export function newFactCaches(): FactCaches {
   return { docs: new Map(), ancestry: new Map(), commits: new Map() };
 }
 
+/** Resolves a ref a fold consults (merge branches): its oid, or null when absent. */
+export type RefLookup = (name: string) => Promise<Oid | null>;
+
 /**
  * Prepares the environment of one fold.
  * @returns the environment and the refs (name → oid or null when absent) the result depends on
@@ -34,7 +37,7 @@ export function newFactCaches(): FactCaches {
 export async function prepareFoldEnv(args: {
   git: GitRepository;
   changes: readonly Change[];
-  refs: ReadonlyMap<string, Oid>;
+  refs: RefLookup;
   caches: FactCaches;
   projectPayloadId: string;
 }): Promise<{ env: FoldEnv; deps: Map<string, Oid | null> }> {
@@ -73,7 +76,7 @@ async function resolveMerge(args: {
   git: GitRepository;
   change: Change;
   commit: Oid;
-  refs: ReadonlyMap<string, Oid>;
+  refs: RefLookup;
   caches: FactCaches;
   projectPayloadId: string;
   docs: Map<Oid, DocResult>;
@@ -90,7 +93,7 @@ async function resolveMerge(args: {
     return;
   }
   const name = `refs/namespaces/${change.author}/refs/heads/${branch}`;
-  const head = args.refs.get(name) ?? null;
+  const head = await args.refs(name);
   args.deps.set(name, head);
   const reachable = head !== null && (head === commit || (await isAncestor({ git: args.git, commit, head, caches: args.caches })));
   args.onBranch.set(`${change.author as Nid} ${branch} ${commit}`, reachable);

@@ -93,7 +93,7 @@ export class CobStore {
     const { env, deps } = await prepareFoldEnv({
       git: repo.git,
       changes,
-      refs: index.refs,
+      refs: async (name) => index.refs.get(name) ?? null,
       caches: this.facts,
       projectPayloadId: this.kinds.projectPayloadId,
     });

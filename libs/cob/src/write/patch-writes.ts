@@ -73,10 +73,10 @@ export function redactRevision(context: CobWriteContext, args: { patch: Oid; rev
 /** Reviews a revision; returns the review id. */
 export function reviewPatch(
   context: CobWriteContext,
-  args: { patch: Oid; revision: Oid; verdict?: VerdictInput; summary?: string; labels?: readonly string[] },
+  args: { patch: Oid; revision: Oid; verdict?: VerdictInput; summary?: string; labels?: readonly string[]; tips?: readonly Oid[] },
 ): Promise<Oid> {
   const action = { type: 'review', revision: args.revision, verdict: args.verdict, summary: args.summary, labels: optional([...(args.labels ?? [])]) };
-  return updatePatch(context, { patch: args.patch, actions: [action], message: 'Review' });
+  return updatePatch(context, { patch: args.patch, actions: [action], message: 'Review', tips: args.tips });
 }
 
 /** Replaces a review's verdict, summary and labels. */

@@ -4,7 +4,9 @@
  * refs (storage-format §6, §10.2 "Issues/patches afterwards").
  */
 import type { KeyPair } from '@forge-httpd/identity';
-import { type Flavour, type GitRepository, type Oid, openGitRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage';
+import {
+  type Flavour, type GitRepository, InvalidRefNameError, type Oid, openGitRepository, type RefUpdate, updateRefs, writeSignedRefs,
+} from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
 import { CobApplyError, CobWriteError } from '../errors.js';
@@ -15,7 +17,7 @@ import { patchFolder } from '../patch/fold-patch.js';
 import { readCobRefIndex } from '../read/cob-ref-index.js';
 import { loadChange } from '../read/load-change.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
-import { newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
+import { newFactCaches, prepareFoldEnv, type RefLookup } from '../read/prepare-fold-env.js';
 import { cobKinds } from '../store/cob-kinds.js';
 import { type EmbedFile, writeChange } from './write-change.js';
 
@@ -87,10 +89,10 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
   return withGit(context, async (git, resource) => {
     const kinds = cobKinds(context.flavour);
     const typeName = kinds[request.kind].typeName;
-    const index = await readCobRefIndex(git);
-    const tips = request.tips ?? index.objects.get(typeName)?.get(request.id) ?? [];
+    // Listing every namespace costs O(refs); with the tips given, nothing is listed.
+    const tips = request.tips ?? (await readCobRefIndex(git)).objects.get(typeName)?.get(request.id) ?? [];
     const changes = await loadObjectChanges({ git, tips, typeName, cache: new Map() });
-    const { env } = await prepareFoldEnv({ git, changes, refs: index.refs, caches: newFactCaches(), projectPayloadId: kinds.projectPayloadId });
+    const { env } = await prepareFoldEnv({ git, changes, refs: refLookup(git), caches: newFactCaches(), projectPayloadId: kinds.projectPayloadId });
     const evaluation = evaluateChanges({ rootId: request.id, changes, folder: folderFor(request.kind, env) });
     if (evaluation === null) throw new CobWriteError(`no valid ${request.kind} ${request.id}`);
     const head = await writeChange({ ...context, ...request, typeName, tips: request.tips ?? evaluation.tips, resource });
@@ -115,9 +117,20 @@ async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, re
 async function changeEnv(context: CobWriteContext, { git, id }: { git: GitRepository; id: Oid }): Promise<{ change: Change; env: FoldEnv }> {
   const change = await loadChange(git, id);
   if (change === null) throw new CobWriteError(`written change ${id} cannot be loaded`);
-  const index = await readCobRefIndex(git);
-  const { env } = await prepareFoldEnv({ git, changes: [change], refs: index.refs, caches: newFactCaches(), projectPayloadId: cobKinds(context.flavour).projectPayloadId });
+  const { env } = await prepareFoldEnv({ git, changes: [change], refs: refLookup(git), caches: newFactCaches(), projectPayloadId: cobKinds(context.flavour).projectPayloadId });
   return { change, env };
+}
+
+/** Resolves each consulted ref on its own (a name no ref can have resolves to nothing). */
+function refLookup(git: GitRepository): RefLookup {
+  return async (name) => {
+    try {
+      return await git.resolveRef(name);
+    } catch (error) {
+      if (error instanceof InvalidRefNameError) return null;
+      throw error;
+    }
+  };
 }
 
 function folderFor(kind: CobKindName, env: FoldEnv): CobFolder<unknown> {
