@@ -98,6 +98,8 @@ export type { SweeperOptions } from './home/index-sweeper.js';
 export { isPublicSummary, loadRepositorySummary } from './home/repository-summary.js';
 export type { RepositorySummary } from './home/repository-summary.js';
 export { identityStamp, SETTLE_MS } from './home/identity-stamp.js';
+export { RefTreeStamper } from './git/ref-tree-stamp.js';
+export type { RefsStamp } from './git/ref-tree-stamp.js';
 export type { IdentityStamp } from './home/identity-stamp.js';
 export { readIdentityRefFile, readLooseIdentityDocument } from './identity-doc/loose-identity.js';
 export { openNodeHome } from './home/open-node-home.js';

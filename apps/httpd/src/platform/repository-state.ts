@@ -1,6 +1,4 @@
-import { readdirSync, type Stats, statSync } from 'node:fs';
-import path from 'node:path';
-import { identityStamp, SETTLE_MS } from '@forge-httpd/storage';
+import { identityStamp, RefTreeStamper, SETTLE_MS } from '@forge-httpd/storage';
 
 /**
  * A file-system fingerprint of some refs of a bare repository, and whether it can be trusted:
@@ -19,17 +17,12 @@ export { SETTLE_MS };
 /** Top-level ref folders whose refs the `branches` of commit detail and tree stats list. */
 const BRANCH_FOLDERS = ['refs/heads', 'refs/remotes'];
 
-const STAT_OPTIONS = { throwIfNoEntry: false } as const;
-
 /**
- * Cheap change detection for refs, from `stat` alone (a few µs, no git process). Git never
- * rewrites a ref file in place: every loose-ref or packed-refs update writes a lock file and
- * renames it, which gives the ref file a new inode and touches its directory; so unchanged
- * (inode, size, mtime, ctime) of the right files and folders means unchanged refs.
+ * Cheap change detection for refs, from `stat` alone (a few µs, no git process): the storage
+ * library's identity stamp and ref-folder stamps, memoised for one turn of the event loop.
  */
 export class RepositoryStateProbe {
-  /** Sub-folders of a refs folder, remembered per folder stamp. */
-  private readonly listings = new Map<string, { stamp: string; folders: string[] }>();
+  private readonly stamper = new RefTreeStamper();
   /**
    * States read during the current turn of the event loop: the requests of one batch of
    * socket reads share one set of `stat` calls (they are as concurrent as the check and the
@@ -53,14 +46,8 @@ export class RepositoryStateProbe {
   /** The state of `refs/heads/**`, `refs/remotes/**` and `packed-refs` (folders only, walked). */
   branchesState(gitDir: string): RefsState {
     const state = this.memo(`b${gitDir}`, () => {
-      const now = settleLimit();
-      const packed = statSync(path.join(gitDir, 'packed-refs'), STAT_OPTIONS);
-      const parts = [fileStamp(packed)];
-      let settled = isSettled(packed, now);
-      for (const folder of BRANCH_FOLDERS) {
-        settled = this.walk(path.join(gitDir, folder), { parts, now }) && settled;
-      }
-      return { stamp: parts.join('|'), settled };
+      const { key, settled } = this.stamper.stamp(gitDir, BRANCH_FOLDERS);
+      return { stamp: key, settled };
     });
     return state ?? { stamp: '-', settled: false };
   }
@@ -73,44 +60,4 @@ export class RepositoryStateProbe {
     this.turn.set(key, state);
     return state;
   }
-
-  /** Stamps `folder` and its sub-folders into `walk.parts`; true when all are settled. */
-  private walk(folder: string, walk: { parts: string[]; now: number }): boolean {
-    const stats = statSync(folder, STAT_OPTIONS);
-    const stamp = fileStamp(stats);
-    walk.parts.push(stamp);
-    if (stats === undefined || !stats.isDirectory()) return true;
-    let settled = isSettled(stats, walk.now);
-    for (const sub of this.subFolders(folder, { stamp, settled })) {
-      settled = this.walk(path.join(folder, sub), walk) && settled;
-    }
-    return settled;
-  }
-
-  private subFolders(folder: string, state: RefsState): string[] {
-    const known = this.listings.get(folder);
-    if (known !== undefined && known.stamp === state.stamp) return known.folders;
-    const folders = readdirSync(folder, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-    if (state.settled) {
-      if (this.listings.size >= 4096) this.listings.clear();
-      this.listings.set(folder, { stamp: state.stamp, folders });
-    }
-    return folders;
-  }
-}
-
-function fileStamp(stats: Stats | undefined): string {
-  if (stats === undefined) return '-';
-  return `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-}
-
-/** File times (ms since the epoch, sub-ms precision) after this are too recent to trust. */
-function settleLimit(): number {
-  return Date.now() - SETTLE_MS;
-}
-
-function isSettled(stats: Stats | undefined, limit: number): boolean {
-  return stats === undefined || (stats.mtimeMs < limit && stats.ctimeMs < limit);
 }
