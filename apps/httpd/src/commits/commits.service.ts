@@ -47,22 +47,19 @@ export class CommitsService {
   async getCommit(ridText: string, sha: Oid): Promise<CommitDetail> {
     const { git } = await this.access.openPublic(ridText);
     const commit = await this.browse.requireCommit(git, sha);
-    const diff = await this.browse.loadDiff(git, { from: commit.parents[0] ?? null, to: sha });
-    return {
-      commit: toCommit(commit),
-      diff: toDiff(diff.files, 'typeFirst'),
-      files: toDiffFiles(diff.blobs),
-      branches: await branchesContaining(git, sha),
-    };
+    // Independent git processes: run side by side (a cold request waits for the slower one only).
+    const [diff, branches] = await Promise.all([
+      this.browse.loadDiff(git, { from: commit.parents[0] ?? null, to: sha }),
+      branchesContaining(git, sha),
+    ]);
+    return { commit: toCommit(commit), diff: toDiff(diff.files, 'typeFirst'), files: toDiffFiles(diff.blobs), branches };
   }
 
   /** `GET /diff/{base}/{oid}` (B §5.11): tree diff and the commits from `oid` back to `base`. */
   async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse> {
     const { git } = await this.access.openPublic(ridText);
-    await this.browse.requireCommit(git, range.base);
-    await this.browse.requireCommit(git, range.oid);
-    const diff = await this.browse.loadDiff(git, { from: range.base, to: range.oid });
-    const commits = await commitsUntil(git, range);
+    await Promise.all([this.browse.requireCommit(git, range.base), this.browse.requireCommit(git, range.oid)]);
+    const [diff, commits] = await Promise.all([this.browse.loadDiff(git, { from: range.base, to: range.oid }), commitsUntil(git, range)]);
     return { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs), commits: commits.map(toCommit) };
   }
 
