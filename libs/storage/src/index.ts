@@ -20,6 +20,7 @@ export { updateRefs } from './git/update-refs.js';
 export type { RefUpdate } from './git/update-refs.js';
 export { repackRepository } from './git/repack-repository.js';
 export { openGitRepository } from './git/open-git-repository.js';
+export { resolveStoredRef } from './git/resolve-stored-ref.js';
 export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';
 export type {
   Contributor,
@@ -97,7 +98,8 @@ export type { StorageIndexOptions, StorageIndexStats } from './home/storage-inde
 export type { SweeperOptions } from './home/index-sweeper.js';
 export { isPublicSummary, loadRepositorySummary } from './home/repository-summary.js';
 export type { RepositorySummary } from './home/repository-summary.js';
-export { identityStamp, SETTLE_MS } from './home/identity-stamp.js';
+export { identityStamp } from './home/identity-stamp.js';
+export { SETTLE_MS } from './git/stat-stamp.js';
 export { RefTreeStamper } from './git/ref-tree-stamp.js';
 export type { RefsStamp } from './git/ref-tree-stamp.js';
 export type { IdentityStamp } from './home/identity-stamp.js';

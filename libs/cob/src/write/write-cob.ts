@@ -5,7 +5,7 @@
  */
 import type { KeyPair } from '@forge-httpd/identity';
 import {
-  type Flavour, type GitRepository, InvalidRefNameError, type Oid, openGitRepository, type RefUpdate, updateRefs, writeSignedRefs,
+  type Flavour, type GitRepository, type Oid, openGitRepository, type RefUpdate, resolveStoredRef, updateRefs, writeSignedRefs,
 } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
@@ -123,14 +123,7 @@ async function changeEnv(context: CobWriteContext, { git, id }: { git: GitReposi
 
 /** Resolves each consulted ref on its own (a name no ref can have resolves to nothing). */
 function refLookup(git: GitRepository): RefLookup {
-  return async (name) => {
-    try {
-      return await git.resolveRef(name);
-    } catch (error) {
-      if (error instanceof InvalidRefNameError) return null;
-      throw error;
-    }
-  };
+  return (name) => resolveStoredRef(git, name);
 }
 
 function folderFor(kind: CobKindName, env: FoldEnv): CobFolder<unknown> {

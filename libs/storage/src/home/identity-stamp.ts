@@ -2,8 +2,6 @@ import path from 'node:path';
 import { isSettled, SETTLE_MS, statPart as part, statQuiet } from '../git/stat-stamp.js';
 import { IDENTITY_REF } from '../identity-doc/load-identity-document.js';
 
-export { SETTLE_MS };
-
 /** A `stat` fingerprint of what a repository's identity depends on. */
 export interface IdentityStamp {
   readonly key: string;

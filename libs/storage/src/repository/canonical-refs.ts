@@ -1,4 +1,4 @@
-import { InvalidRefNameError } from '../git/errors.js';
+import { resolveStoredRef } from '../git/resolve-stored-ref.js';
 import type { GitRepository, RefEntry } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { isValidRefPrefix } from '../git/ref-name.js';
@@ -78,13 +78,8 @@ export class CanonicalRefsReader {
   }
 
   /** The oid of an exactly named ref (symbolic refs followed), or null when absent or malformed. */
-  private async resolveExact(name: string): Promise<Oid | null> {
-    try {
-      return await this.git.resolveRef(name);
-    } catch (error) {
-      if (error instanceof InvalidRefNameError) return null;
-      throw error;
-    }
+  private resolveExact(name: string): Promise<Oid | null> {
+    return resolveStoredRef(this.git, name);
   }
 
   private async resolve(oid: Oid): Promise<Resolved> {

@@ -1,5 +1,5 @@
 import { type Did, didFromNid, type Nid, type Rid } from '@forge-httpd/identity';
-import { InvalidRefNameError } from '../git/errors.js';
+import { resolveStoredRef } from '../git/resolve-stored-ref.js';
 import type { GitRepository } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { type Flavour, payloadId } from '../home/flavour.js';
@@ -119,13 +119,8 @@ export class StoredRepository {
   }
 
   /** Resolves a ref whose name comes from stored data; a malformed name resolves to nothing. */
-  private async resolveOptionalRef(name: string): Promise<Oid | null> {
-    try {
-      return await this.git.resolveRef(name);
-    } catch (error) {
-      if (error instanceof InvalidRefNameError) return null;
-      throw error;
-    }
+  private resolveOptionalRef(name: string): Promise<Oid | null> {
+    return resolveStoredRef(this.git, name);
   }
 
   private async quorumHead(project: ProjectPayload): Promise<Oid> {
