@@ -22,6 +22,11 @@ export function statQuiet(file: string): Stats | undefined {
   }
 }
 
+/** Whether `file` is a directory (following symbolic links); false when missing or unreachable. */
+export function isDirectory(file: string): boolean {
+  return statQuiet(file)?.isDirectory() === true;
+}
+
 /** The identifying part of a stat result; `-` for a missing file. */
 export function statPart(stats: Stats | undefined): string {
   return stats === undefined ? '-' : `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isSettled, SETTLE_MS, statPart as part, statQuiet } from '../git/stat-stamp.js';
+import { isDirectory, isSettled, SETTLE_MS, statPart as part, statQuiet } from '../git/stat-stamp.js';
 import { IDENTITY_REF } from '../identity-doc/load-identity-document.js';
 
 /** A `stat` fingerprint of what a repository's identity depends on. */
@@ -27,6 +27,6 @@ export function identityStamp(gitDir: string): IdentityStamp | null {
   if (id !== undefined) return { key: part(id), settled: isSettled(id, limit), hasRefs: true };
   const packed = statQuiet(path.join(gitDir, 'packed-refs'));
   // Neither file: a repository being created, or one that is gone.
-  if (packed === undefined && statQuiet(gitDir)?.isDirectory() !== true) return null;
+  if (packed === undefined && !isDirectory(gitDir)) return null;
   return { key: `-|${part(packed)}`, settled: isSettled(packed, limit), hasRefs: packed !== undefined };
 }

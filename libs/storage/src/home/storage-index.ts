@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Did, Rid } from '@forge-httpd/identity';
+import { isDirectory } from '../git/stat-stamp.js';
 import type { Flavour } from './flavour.js';
 import { IndexEntries } from './index-entries.js';
 import { identityStamp } from './identity-stamp.js';
@@ -33,14 +33,6 @@ const BUILD_CONCURRENCY = 8;
 const RELOAD_CONCURRENCY = 4;
 /** Longest synchronous run of file loads before yielding to the event loop, in ms. */
 const SLICE_MS = 5;
-
-function isDirectory(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * An in-memory summary of every repository in `storage/` (identity head, document,

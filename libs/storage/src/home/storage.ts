@@ -1,18 +1,10 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { compareRids, parseRid, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { openGitRepository } from '../git/open-git-repository.js';
+import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
 import type { Flavour } from './flavour.js';
 import { listStorageEntries } from './storage-entries.js';
-
-function isDirectory(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The node's `storage/` directory: one bare git repository per RID (storage-format §1, §3).
