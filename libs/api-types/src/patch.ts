@@ -38,13 +38,17 @@ export interface RevisionReaction {
   authors: Author[];
 }
 
-/** A review of a revision (its labels are not shown). */
+/**
+ * A review of a revision (its labels are not shown). `summary` is the latest summary edit
+ * (`""` when none); `reactions` (not shown by radicle-httpd) come from `review.react`.
+ */
 export interface Review {
   id: string;
   author: Author;
   verdict: 'accept' | 'reject' | null;
-  summary: string | null;
+  summary: string;
   comments: PatchComment[];
+  reactions: Reaction[];
   timestamp: number;
 }
 
@@ -85,7 +89,8 @@ export interface Patch {
   author: Author;
   title: string;
   state: PatchState;
-  target: 'delegates';
+  /** `"delegates"` (the default branch) or a named target's qualified branch name. */
+  target: string;
   labels: string[];
   merges: PatchMerge[];
   assignees: Author[];

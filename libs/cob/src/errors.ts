@@ -12,6 +12,21 @@ export class CobApplyError extends Error {
   }
 }
 
+/**
+ * An action whose type this reader does not know (written by a newer tool, or another COB's
+ * action). The node rejects it the same way, so it prunes like any {@link CobApplyError};
+ * the type is kept so that the drop can be reported.
+ */
+export class UnknownCobActionError extends CobApplyError {
+  constructor(
+    readonly kind: string,
+    readonly actionType: string,
+  ) {
+    super(`unknown ${kind} action ${actionType}`);
+    this.name = 'UnknownCobActionError';
+  }
+}
+
 /** A change commit that cannot be loaded (no manifest, no signature, bad trailer…). */
 export class InvalidChangeError extends Error {
   readonly code = 'COB_INVALID_CHANGE';

@@ -1,11 +1,11 @@
 // Errors
-export { CobApplyError, CobNotFoundError, CobWriteError, InvalidChangeError } from './errors.js';
+export { CobApplyError, CobNotFoundError, CobWriteError, InvalidChangeError, UnknownCobActionError } from './errors.js';
 // Changes and evaluation (storage-format §6)
 export type { Change } from './change.js';
 export { ChangeGraph, compareOids } from './dag/change-graph.js';
 export { orderChanges } from './dag/order-changes.js';
 export { evaluateChanges } from './dag/evaluate-changes.js';
-export type { ApplyContext, CobFolder, Evaluation } from './dag/evaluate-changes.js';
+export type { ApplyContext, ChangeRejection, CobFolder, Evaluation } from './dag/evaluate-changes.js';
 export { loadChange } from './read/load-change.js';
 export { loadObjectChanges } from './read/load-object-changes.js';
 export type { ChangeCache } from './read/load-object-changes.js';
@@ -33,7 +33,7 @@ export type { Issue } from './issue/issue-view.js';
 // Patches (storage-format §7.2)
 export { patchFolder } from './patch/fold-patch.js';
 export { parsePatchAction } from './patch/patch-action.js';
-export type { PatchAction, PatchLifecycle, Verdict } from './patch/patch-action.js';
+export type { MergeTarget, PatchAction, PatchLifecycle, ReviewEditAction, Verdict } from './patch/patch-action.js';
 export type { Merge, PatchState, PatchStatus } from './patch/patch-state.js';
 export { viewPatch } from './patch/patch-view.js';
 export type { Patch, RevisionReaction, RevisionRefsResolver, RevisionView, ReviewView } from './patch/patch-view.js';
@@ -55,7 +55,7 @@ export { viewJob } from './job/job-view.js';
 export type { Job, JobRunView } from './job/job-view.js';
 // Cached evaluation of a repository
 export { CobStore } from './store/cob-store.js';
-export type { CachedObject } from './store/cob-store.js';
+export type { CachedObject, CobRejectionReport, CobStoreOptions } from './store/cob-store.js';
 export { CobSnapshot } from './store/cob-snapshot.js';
 export type { CobCounts, IssueStatusFilter, PatchStatusFilter } from './store/cob-snapshot.js';
 export { cobKinds, JOB_TYPE_NAME } from './store/cob-kinds.js';
@@ -89,6 +89,7 @@ export {
   editRevision,
   labelPatch,
   mergePatch,
+  reactReview,
   reactReviewComment,
   reactRevision,
   reactRevisionComment,

@@ -5,6 +5,7 @@ import { type NodeHome, resolveAlias, type StoredRepository } from '@forge-httpd
 import { ServerConfig } from '../config/server-config.js';
 import { RepositoryAccess } from '../platform/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
+import { CobRejectionLog } from './cob-rejection-log.js';
 
 /** Looks up node aliases, memoised for one request. */
 export type AliasLookup = (nid: Nid) => string | null;
@@ -26,6 +27,7 @@ export class CobStoreService {
   constructor(
     private readonly config: ServerConfig,
     private readonly access: RepositoryAccess,
+    private readonly rejections: CobRejectionLog,
     @Inject(NODE_HOME) private readonly home: NodeHome,
   ) {}
 
@@ -46,7 +48,7 @@ export class CobStoreService {
   private storeFor(repository: StoredRepository): CobStore {
     let store = this.stores.get(repository.rid);
     if (store === undefined) {
-      store = new CobStore(this.config.flavour);
+      store = new CobStore(this.config.flavour, { onRejected: (report) => this.rejections.record(report) });
       this.stores.set(repository.rid, store);
     }
     return store;

@@ -15,7 +15,8 @@ export function toPatch(patch: Patch, aliasOf: AliasLookup): WirePatch {
     author: toAuthor(patch.author, aliasOf),
     title: patch.title,
     state: toPatchState(patch.state),
-    target: patch.target,
+    // The explorer's schema takes a string: a named target shows as its qualified branch name.
+    target: patch.target === 'delegates' ? 'delegates' : patch.target.branch,
     labels: [...patch.labels],
     merges: patch.merges.map((m) => ({ author: toAuthor(m.author, aliasOf), commit: m.commit, timestamp: m.timestamp, revision: m.revision })),
     assignees: patch.assignees.map((did) => toAuthor(nidFromDid(did), aliasOf)),
@@ -64,6 +65,7 @@ function toReview(review: ReviewView, aliasOf: AliasLookup): Review {
     verdict: review.verdict,
     summary: review.summary,
     comments: review.comments.map((comment) => toPatchComment(comment, aliasOf)),
+    reactions: toReactions(review.reactions, aliasOf),
     timestamp: review.timestamp,
   };
 }

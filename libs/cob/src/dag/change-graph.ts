@@ -45,14 +45,20 @@ export class ChangeGraph<T extends DagEntry> {
     return [...set].filter((child) => this.nodes.has(child)).sort(compareOids);
   }
 
-  /** Removes an entry and, recursively, everything that depends on it (radicle-dag `remove`). */
-  remove(id: Oid): void {
+  /**
+   * Removes an entry and, recursively, everything that depends on it (radicle-dag `remove`).
+   * @returns how many entries were removed
+   */
+  remove(id: Oid): number {
     const stack = [id];
+    let removed = 0;
     while (stack.length > 0) {
       const next = stack.pop() as Oid;
       if (!this.nodes.delete(next)) continue;
+      removed += 1;
       for (const child of this.dependents.get(next) ?? []) stack.push(child);
     }
+    return removed;
   }
 
   /** Ids of entries reachable backwards (through parents) from `id`, excluding `id`. */

@@ -1,6 +1,6 @@
 import type { Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
-import { CobApplyError } from '../errors.js';
+import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import { ChangeGraph } from './change-graph.js';
 import { orderChanges } from './order-changes.js';
 
@@ -19,6 +19,20 @@ export interface CobFolder<S> {
 export interface ApplyContext {
   /** Whether another change in the graph is neither an ancestor nor a descendant of this one. */
   hasConcurrent(): boolean;
+}
+
+/** A change the evaluation dropped, with everything that depends on it. */
+export interface ChangeRejection {
+  /** The rejected change (the object id when the root itself was rejected). */
+  readonly change: Oid;
+  /** Whether the root was rejected, making the whole object invalid. */
+  readonly root: boolean;
+  /** Why, in words (for logs only: it may quote stored data). */
+  readonly reason: string;
+  /** The action type when the reason is a type this reader does not know. */
+  readonly unknownAction: string | null;
+  /** Changes dropped: the rejected one and its descendants (1 for a root). */
+  readonly dropped: number;
 }
 
 /** The result of evaluating one object. */
@@ -44,36 +58,52 @@ export function evaluateChanges<S>(args: {
   rootId: Oid;
   changes: Iterable<Change>;
   folder: CobFolder<S>;
+  /** Told of every rejected change (the caller decides what to log and count). */
+  onReject?: (rejection: ChangeRejection) => void;
 }): Evaluation<S> | null {
+  const report = args.onReject ?? (() => undefined);
   const graph = new ChangeGraph(args.changes);
   const root = graph.get(args.rootId);
-  if (root === undefined || !root.signatureValid) return null;
+  if (root === undefined) return null;
+  if (!root.signatureValid) {
+    report({ change: root.id, root: true, reason: 'invalid signature', unknownAction: null, dropped: 1 });
+    return null;
+  }
   let state: S;
   try {
     state = args.folder.init(root);
   } catch (error) {
-    if (error instanceof CobApplyError) return null;
-    throw error;
+    if (!(error instanceof CobApplyError)) throw error;
+    report({ change: root.id, root: true, ...describe(error), dropped: 1 });
+    return null;
   }
   const applied: Oid[] = [root.id];
   for (const id of orderChanges(graph, root.id)) {
     const change = graph.get(id);
     if (change === undefined) continue;
-    if (change.signatureValid && tryApply({ folder: args.folder, state, change, graph })) applied.push(id);
-    else graph.remove(id);
+    const rejection = change.signatureValid ? tryApply({ folder: args.folder, state, change, graph }) : { reason: 'invalid signature', unknownAction: null };
+    if (rejection === null) applied.push(id);
+    else report({ change: id, root: false, ...rejection, dropped: graph.remove(id) });
   }
   return { state, applied, tips: graph.tips() };
 }
 
-function tryApply<S>(step: { folder: CobFolder<S>; state: S; change: Change; graph: ChangeGraph<Change> }): boolean {
+type Rejection = Pick<ChangeRejection, 'reason' | 'unknownAction'>;
+
+function describe(error: CobApplyError): Rejection {
+  return { reason: error.message, unknownAction: error instanceof UnknownCobActionError ? error.actionType : null };
+}
+
+/** Applies one change; returns null, or why the change was rejected. */
+function tryApply<S>(step: { folder: CobFolder<S>; state: S; change: Change; graph: ChangeGraph<Change> }): Rejection | null {
   const { folder, state, change, graph } = step;
   const context: ApplyContext = { hasConcurrent: () => hasConcurrent(graph, change.id) };
   try {
     folder.apply(state, change, context);
-    return true;
+    return null;
   } catch (error) {
     // Only rejections prune; anything else is a bug and must surface.
-    if (error instanceof CobApplyError) return false;
+    if (error instanceof CobApplyError) return describe(error);
     throw error;
   }
 }

@@ -3,7 +3,7 @@
  */
 import { decodeMultibase } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
+import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import { asObject, type JsonObject, readOid, readOptionalOid, readString } from '../model/json-fields.js';
 
 /** One decoded identity action. */
@@ -31,7 +31,7 @@ export function parseIdentityAction(value: unknown): IdentityAction {
     case 'revision.redact':
       return { type, revision: readOid(o, 'revision') };
     default:
-      throw new CobApplyError(`unknown identity action ${String(type)}`);
+      throw new UnknownCobActionError('identity', String(type));
   }
 }
 

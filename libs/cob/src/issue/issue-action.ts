@@ -4,7 +4,7 @@
  */
 import type { Did } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
+import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import {
   asObject,
   type JsonObject,
@@ -58,7 +58,7 @@ export function parseIssueAction(value: unknown): IssueAction {
     case 'comment.react':
       return { type, id: readOid(object, 'id'), reaction: toReaction(object['reaction']), active: readBoolean(object, 'active') };
     default:
-      throw new CobApplyError(`unknown issue action ${String(type)}`);
+      throw new UnknownCobActionError('issue', String(type));
   }
 }
 

@@ -4,7 +4,7 @@
  * `{"Finished":{"uuid":…,"reason":"Succeeded"|"Failed"}}`. The run's node is the op author.
  */
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
+import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import { asObject, readOid, readString } from '../model/json-fields.js';
 
 /** One decoded job action. */
@@ -36,7 +36,7 @@ export function parseJobAction(value: unknown): JobAction {
       return { type: variant, uuid: toUuid(body['uuid']), reason };
     }
     default:
-      throw new CobApplyError(`unknown job action ${variant}`);
+      throw new UnknownCobActionError('job', variant);
   }
 }
 

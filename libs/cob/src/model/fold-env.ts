@@ -15,8 +15,8 @@ export interface FoldEnv {
    */
   docAt(resource: Oid | null): IdentityDoc;
   /**
-   * Whether `commit` is the head, or an ancestor of the head, of
-   * `refs/namespaces/<nid>/refs/heads/<branch>`; false when that ref does not exist.
+   * Whether `commit` is the head, or an ancestor of the head, of `refs/namespaces/<nid>/<branch>`
+   * (`branch` fully qualified, `refs/heads/…`); false when that ref does not exist.
    */
   isOnBranch(query: { readonly nid: Nid; readonly branch: string; readonly commit: Oid }): boolean;
   /** Whether a commit with this id exists in the repository. */

@@ -29,6 +29,7 @@ export function authorizePatchAction(patch: PatchState, request: { action: Patch
     case 'merge':
       return 'deny';
     case 'review':
+    case 'review.react':
     case 'review.comment':
     case 'review.comment.react':
     case 'revision':

@@ -19,22 +19,40 @@ export function addReview(patch: PatchState, { action, change }: { action: Of<'r
     id: change.id,
     author: change.author,
     verdict: action.verdict,
-    summary: action.summary,
+    summary: [{ author: change.author, timestamp: change.timestamp, body: action.summary ?? '', embeds: [] }],
     comments: newThread(),
     labels: action.labels,
     timestamp: change.timestamp,
+    reactions: new Map(),
   });
   patch.reviews.set(change.id, { revision: action.revision, reviewer: change.author });
 }
 
-/** Replaces a review's verdict, summary and labels; both empty is an error. */
-export function editReview(patch: PatchState, action: Of<'review.edit'>): void {
-  if (action.summary === null && action.verdict === null) throw new CobApplyError('empty review');
+/**
+ * Edits a review (heartwood `patch/actions.rs` `ReviewEdit::run`): the summary gains an edit
+ * (v1 only when one is given, v2 always, with embeds), verdict and labels are replaced. Neither
+ * summary nor verdict is an error.
+ */
+export function editReview(patch: PatchState, op: { action: Of<'review.edit'>; change: Change }): void {
+  const { action, change } = op;
+  if ((action.summary === null || action.summary === '') && action.verdict === null) throw new CobApplyError('empty review');
   const found = lookupReview(patch, action.review);
   if (found === null) return;
+  if (action.summary !== null) {
+    found.review.summary.push({ author: change.author, timestamp: change.timestamp, body: action.summary, embeds: action.embeds });
+  }
   found.review.verdict = action.verdict;
-  found.review.summary = action.summary;
   found.review.labels = action.labels;
+}
+
+/** Toggles one (author, emoji) reaction on a review; ignored when the review was redacted. */
+export function reactToReview(patch: PatchState, op: { action: Of<'review.react'>; change: Change }): void {
+  const { action, change } = op;
+  const found = lookupReview(patch, action.review);
+  if (found === null) return;
+  const key = `${change.author} ${action.reaction}`;
+  if (action.active) found.review.reactions.set(key, { author: change.author, emoji: action.reaction });
+  else found.review.reactions.delete(key);
 }
 
 /** Redacts a review. */

@@ -20,7 +20,8 @@ export function applyLifecycle(patch: PatchState, state: PatchLifecycle): void {
 }
 
 /**
- * Records a delegate's merge when the commit is on the merger's default branch, then derives
+ * Records a delegate's merge when the commit is on the merger's copy of the target branch (the
+ * default branch unless an edit named another), then derives
  * the state from the merges that reach the document's threshold: exactly one → merged,
  * several → open with conflicts.
  */
@@ -33,7 +34,7 @@ export function applyMerge(args: {
 }): void {
   const { patch, action, change, doc, env } = args;
   if (lookupRevision(patch, action.revision) === null) return;
-  const branch = projectDefaultBranch(doc, env.projectPayloadId);
+  const branch = patch.target === 'delegates' ? `refs/heads/${projectDefaultBranch(doc, env.projectPayloadId)}` : patch.target.branch;
   // A merge whose commit is not (yet) on the merger's branch is skipped, not an error.
   if (!env.isOnBranch({ nid: change.author, branch, commit: action.commit })) return;
   patch.merges.set(change.author, { revision: action.revision, commit: action.commit, timestamp: change.timestamp });

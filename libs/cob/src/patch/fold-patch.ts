@@ -7,7 +7,7 @@ import { CobApplyError } from '../errors.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import type { IdentityDoc } from '../model/identity-doc.js';
 import { authorizePatchAction } from './authorize-patch.js';
-import { applyReviewComment, addReview, editReview, redactReview } from './fold-patch-review.js';
+import { applyReviewComment, addReview, editReview, reactToReview, redactReview } from './fold-patch-review.js';
 import { addRevision, applyRevisionComment, editRevision, reactToRevision, redactRevision } from './fold-patch-revision.js';
 import { applyMerge, applyLifecycle } from './fold-patch-state.js';
 import { type PatchAction, parsePatchAction } from './patch-action.js';
@@ -35,6 +35,7 @@ function initPatch(root: Change, env: FoldEnv): PatchState {
     title: second.title,
     author: root.author,
     status: { status: 'open', conflicts: [] },
+    target: second.target,
     labels: new Set(),
     merges: new Map(),
     revisions: new Map(),
@@ -76,6 +77,7 @@ function applyPatchAction({ patch, action, change, doc, env }: ActionContext): v
   switch (action.type) {
     case 'edit':
       patch.title = action.title;
+      patch.target = action.target;
       return;
     case 'lifecycle':
       return applyLifecycle(patch, action.state);
@@ -103,9 +105,11 @@ function applyPatchAction({ patch, action, change, doc, env }: ActionContext): v
     case 'review':
       return addReview(patch, { action, change });
     case 'review.edit':
-      return editReview(patch, action);
+      return editReview(patch, { action, change });
     case 'review.redact':
       return redactReview(patch, action);
+    case 'review.react':
+      return reactToReview(patch, { action, change });
     default:
       return applyReviewComment(patch, { action, change });
   }

@@ -3,10 +3,14 @@
  * Field names follow the node exactly: `revision.comment` uses `replyTo`, while
  * `review.comment` uses `reply_to` (the node's enum renames variants, not fields); `replyTo`
  * is accepted there too for tolerance.
+ *
+ * Current heartwood (`crates/radicle/src/cob/patch.rs`, `patch/actions.rs`) adds
+ * `review.react`, the versioned `review.edit.v2` (the summary is required and carries embeds)
+ * and merge targets naming a branch (`{"branch": "refs/heads/…"}`).
  */
 import type { Did } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
+import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import {
   asObject,
   type JsonObject,
@@ -33,16 +37,26 @@ interface Body { readonly body: string; readonly embeds: readonly Embed[] }
 interface React { readonly reaction: string; readonly active: boolean }
 interface ReviewFields { readonly summary: string | null; readonly verdict: Verdict | null; readonly labels: readonly string[] }
 
+/**
+ * Where a patch is meant to be merged: the delegates' default branch, or a named branch
+ * (a fully qualified `refs/heads/…` name).
+ */
+export type MergeTarget = 'delegates' | { readonly branch: string };
+
+/** `review.edit` (v1: a missing summary keeps the previous one) or `review.edit.v2`. */
+export type ReviewEditAction = { readonly type: 'review.edit'; readonly review: Oid; readonly version: 1 | 2; readonly embeds: readonly Embed[] } & ReviewFields;
+
 /** One decoded patch action. */
 export type PatchAction =
-  | { readonly type: 'edit'; readonly title: string; readonly target: 'delegates' }
+  | { readonly type: 'edit'; readonly title: string; readonly target: MergeTarget }
   | { readonly type: 'label'; readonly labels: ReadonlySet<string> }
   | { readonly type: 'lifecycle'; readonly state: PatchLifecycle }
   | { readonly type: 'assign'; readonly assignees: ReadonlySet<Did> }
   | { readonly type: 'merge'; readonly revision: Oid; readonly commit: Oid }
   | ({ readonly type: 'review'; readonly revision: Oid } & ReviewFields)
-  | ({ readonly type: 'review.edit'; readonly review: Oid } & ReviewFields)
+  | ReviewEditAction
   | { readonly type: 'review.redact'; readonly review: Oid }
+  | ({ readonly type: 'review.react'; readonly review: Oid } & React)
   | ({ readonly type: 'review.comment'; readonly review: Oid; readonly location: CodeLocation | null; readonly replyTo: Oid | null } & Body)
   | ({ readonly type: 'review.comment.edit' } & Ref & Body)
   | ({ readonly type: 'review.comment.redact' } & Ref)
@@ -67,8 +81,7 @@ export function parsePatchAction(value: unknown): PatchAction {
   const type = o['type'];
   switch (type) {
     case 'edit':
-      if (o['target'] !== 'delegates') throw new CobApplyError('invalid merge target');
-      return { type, title: readString(o, 'title'), target: 'delegates' };
+      return { type, title: readString(o, 'title'), target: parseMergeTarget(o['target']) };
     case 'label':
       return { type, labels: new Set(readArray(o, 'labels').map(toLabel)) };
     case 'lifecycle':
@@ -80,9 +93,14 @@ export function parsePatchAction(value: unknown): PatchAction {
     case 'review':
       return { type, revision: readOid(o, 'revision'), ...reviewFields(o) };
     case 'review.edit':
-      return { type, review: readOid(o, 'review'), ...reviewFields(o) };
+      return { type, review: readOid(o, 'review'), version: 1, embeds: [], ...reviewFields(o) };
+    case 'review.edit.v2':
+      // v2 always records a summary edit ("" when absent), with embeds.
+      return { type: 'review.edit', review: readOid(o, 'review'), version: 2, ...reviewFields(o), summary: readOptionalString(o, 'summary') ?? '', embeds: readDefaultArray(o, 'embeds').map(toEmbed) };
     case 'review.redact':
       return { type, review: readOid(o, 'review') };
+    case 'review.react':
+      return { type, review: readOid(o, 'review'), ...react(o) };
     case 'review.comment':
       return { type, review: readOid(o, 'review'), location: toCodeLocation(o['location']), replyTo: readOptionalOid(o, o['reply_to'] === undefined ? 'replyTo' : 'reply_to'), ...optionalBody(o) };
     default:
@@ -117,8 +135,26 @@ function parseMorePatchActions(o: JsonObject, type: unknown): PatchAction {
     case 'revision.comment.react':
       return { type, ...revisionRef(o), ...react(o) };
     default:
-      throw new CobApplyError(`unknown patch action ${String(type)}`);
+      throw new UnknownCobActionError('patch', String(type));
   }
+}
+
+/**
+ * Reads a merge target: `"delegates"` or `{"branch": name}` (a bare name means `refs/heads/name`).
+ * @throws CobApplyError when it is neither
+ */
+export function parseMergeTarget(value: unknown): MergeTarget {
+  if (value === 'delegates') return value;
+  const branch = asObject(value, 'merge target')['branch'];
+  if (typeof branch !== 'string' || !isBranchName(branch)) throw new CobApplyError('invalid merge target');
+  return { branch: branch.startsWith('refs/') ? branch : `refs/heads/${branch}` };
+}
+
+/** A branch name the node accepts as a target: unqualified or under `refs/heads/`, no odd characters. */
+function isBranchName(name: string): boolean {
+  if (name.startsWith('refs/') && !name.startsWith('refs/heads/')) return false;
+  // git's ref-name rules, enough to keep a stored name from becoming anything but a ref.
+  return name !== '' && !/(^|\/)\.|\.\.|[\x00-\x20\x7f~^:?*[\\]|@\{|\/\/|\/$|\.lock$|\.$/.test(name);
 }
 
 function parseLifecycle(value: unknown): PatchLifecycle {

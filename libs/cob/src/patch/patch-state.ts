@@ -2,7 +2,7 @@ import type { Did, Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Edit, Thread } from '../model/thread.js';
 import type { CodeLocation } from '../model/values.js';
-import type { Verdict } from './patch-action.js';
+import type { MergeTarget, Verdict } from './patch-action.js';
 
 /** Patch state (storage-format §7.2 "State values"). */
 export type PatchStatus =
@@ -23,10 +23,13 @@ export interface Review {
   readonly id: Oid;
   readonly author: Nid;
   verdict: Verdict | null;
-  summary: string | null;
+  /** Summary edits, never empty; the first is the review's own (`""` when it had none). */
+  readonly summary: Edit[];
   readonly comments: Thread<CodeLocation>;
   labels: readonly string[];
   readonly timestamp: number;
+  /** Set of (author, emoji) reactions on the review, keyed `author emoji`. */
+  readonly reactions: Map<string, { readonly author: Nid; readonly emoji: string }>;
 }
 
 /** Reactions on a revision at one (optional) code location. */
@@ -57,6 +60,7 @@ export interface PatchState {
   title: string;
   readonly author: Nid;
   status: PatchStatus;
+  target: MergeTarget;
   labels: Set<string>;
   readonly merges: Map<Nid, Merge>;
   /** Null when redacted. */

@@ -2,9 +2,9 @@ import type { Did, Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { type CommentView, viewThread } from '../model/comment-view.js';
 import { compareCodePoints, compareLocations, compareNids } from '../model/compare.js';
-import { type Edit, groupReactions } from '../model/thread.js';
+import { type Edit, groupReactions, type ReactionGroup } from '../model/thread.js';
 import type { CodeLocation, Embed } from '../model/values.js';
-import type { Verdict } from './patch-action.js';
+import type { MergeTarget, Verdict } from './patch-action.js';
 import { liveRevisions, type PatchState, type PatchStatus, type Review, type Revision, rootRevision } from './patch-state.js';
 
 /** A review as presented (labels are kept but the API does not show them). */
@@ -12,8 +12,12 @@ export interface ReviewView {
   readonly id: Oid;
   readonly author: Nid;
   readonly verdict: Verdict | null;
-  readonly summary: string | null;
+  /** The latest summary edit's text (`""` when the review has none). */
+  readonly summary: string;
+  /** Every summary edit, the review's own first. */
+  readonly summaryEdits: readonly Edit[];
   readonly comments: readonly CommentView<CodeLocation>[];
+  readonly reactions: readonly ReactionGroup[];
   readonly labels: readonly string[];
   readonly timestamp: number;
 }
@@ -50,7 +54,7 @@ export interface Patch {
   readonly author: Nid;
   readonly title: string;
   readonly state: PatchStatus;
-  readonly target: 'delegates';
+  readonly target: MergeTarget;
   readonly labels: readonly string[];
   /** Ordered by merger key. */
   readonly merges: readonly { readonly author: Nid; readonly revision: Oid; readonly commit: Oid; readonly timestamp: number }[];
@@ -75,7 +79,7 @@ export function viewPatch(state: PatchState, refsOf: RevisionRefsResolver): Patc
     author: state.author,
     title: state.title,
     state: state.status,
-    target: 'delegates',
+    target: state.target,
     labels: [...state.labels].sort(compareCodePoints),
     merges: [...state.merges.entries()].sort(([a], [b]) => compareNids(a, b)).map(([author, merge]) => ({ author, ...merge })),
     assignees: [...state.assignees].sort((a, b) => compareNids(a.slice(8), b.slice(8))),
@@ -114,8 +118,10 @@ function viewReview(review: Review): ReviewView {
     id: review.id,
     author: review.author,
     verdict: review.verdict,
-    summary: review.summary,
+    summary: review.summary[review.summary.length - 1]?.body ?? '',
+    summaryEdits: [...review.summary],
     comments: viewThread(review.comments),
+    reactions: groupReactions(review.reactions.values()),
     labels: review.labels,
     timestamp: review.timestamp,
   };

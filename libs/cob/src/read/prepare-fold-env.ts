@@ -10,6 +10,7 @@ import type { Change } from '../change.js';
 import { CobApplyError } from '../errors.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import { type IdentityDoc, parseIdentityDoc, projectDefaultBranch } from '../model/identity-doc.js';
+import { parseMergeTarget } from '../patch/patch-action.js';
 
 /** A document at a commit, or why it could not be loaded. */
 export type DocResult = { readonly doc: IdentityDoc; readonly blob: Oid } | { readonly error: string };
@@ -48,12 +49,15 @@ export async function prepareFoldEnv(args: {
   const deps = new Map<string, Oid | null>();
   const onBranch = new Map<string, boolean>();
   const commits = new Map<Oid, boolean>();
+  // A merge counts on the patch's target branch, which an edit may have set to a named branch:
+  // reachability is resolved on the default branch and on every branch a change names.
+  const targets = new Set(changes.flatMap((change) => change.actions.map(targetBranch).filter((b): b is string => b !== null)));
   await Promise.all(
     changes.flatMap((change) =>
       change.actions.map(async (action) => {
         const merge = mergeCommit(action);
         const request = jobRequest(action);
-        if (merge !== null) await resolveMerge({ ...args, change, commit: merge, docs, deps, onBranch });
+        if (merge !== null) await resolveMerge({ ...args, change, commit: merge, docs, deps, onBranch, targets });
         if (request !== null) commits.set(request, await hasCommit({ git, oid: request, caches }));
       }),
     ),
@@ -82,17 +86,32 @@ async function resolveMerge(args: {
   docs: Map<Oid, DocResult>;
   deps: Map<string, Oid | null>;
   onBranch: Map<string, boolean>;
+  targets: ReadonlySet<string>;
 }): Promise<void> {
   const { change, commit, docs } = args;
   const result = change.resource === null ? undefined : docs.get(change.resource);
   if (result === undefined || 'error' in result) return;
-  let branch: string;
+  const branches = new Set(args.targets);
   try {
-    branch = projectDefaultBranch(result.doc, args.projectPayloadId);
+    branches.add(`refs/heads/${projectDefaultBranch(result.doc, args.projectPayloadId)}`);
   } catch {
-    return;
+    // No default branch: only named targets can be merged into.
   }
-  const name = `refs/namespaces/${change.author}/refs/heads/${branch}`;
+  await Promise.all([...branches].map((branch) => resolveReachability({ ...args, branch })));
+}
+
+async function resolveReachability(args: {
+  git: GitRepository;
+  change: Change;
+  commit: Oid;
+  branch: string;
+  refs: RefLookup;
+  caches: FactCaches;
+  deps: Map<string, Oid | null>;
+  onBranch: Map<string, boolean>;
+}): Promise<void> {
+  const { change, commit, branch } = args;
+  const name = `refs/namespaces/${change.author}/${branch}`;
   const head = await args.refs(name);
   args.deps.set(name, head);
   const reachable = head !== null && (head === commit || (await isAncestor({ git: args.git, commit, head, caches: args.caches })));
@@ -150,6 +169,17 @@ function mergeCommit(action: unknown): Oid | null {
   const object = action as { type?: unknown; commit?: unknown } | null;
   const commit = typeof object === 'object' && object?.type === 'merge' ? String(object.commit).toLowerCase() : '';
   return isOid(commit) ? commit : null;
+}
+
+function targetBranch(action: unknown): string | null {
+  const object = action as { type?: unknown; target?: unknown } | null;
+  if (typeof object !== 'object' || object?.type !== 'edit') return null;
+  try {
+    const target = parseMergeTarget(object.target);
+    return target === 'delegates' ? null : target.branch;
+  } catch {
+    return null;
+  }
 }
 
 function jobRequest(action: unknown): Oid | null {

@@ -4,7 +4,7 @@
 import type { Nid } from '@forge-httpd/identity';
 import { cobTypeName, type Flavour, type Oid, payloadId, type StoredRepository } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
-import { evaluateChanges } from '../dag/evaluate-changes.js';
+import { type ChangeRejection, evaluateChanges } from '../dag/evaluate-changes.js';
 import { issueFolder } from '../issue/fold-issue.js';
 import { type Issue, viewIssue } from '../issue/issue-view.js';
 import { jobFolder } from '../job/fold-job.js';
@@ -28,6 +28,8 @@ export interface EvaluateInput {
   readonly repo: CobRepository;
   /** Records a ref the result depends on. */
   readonly dependOn: (ref: string) => void;
+  /** Told of each change the evaluation drops. */
+  readonly onReject: (rejection: ChangeRejection) => void;
 }
 
 /** A COB type the store knows. */
@@ -50,24 +52,24 @@ export function cobKinds(flavour: Flavour): CobKinds {
     projectPayloadId: payloadId(flavour, 'project'),
     issue: {
       typeName: cobTypeName(flavour, 'issue'),
-      evaluate: async ({ id, changes, env }) => {
-        const result = evaluateChanges({ rootId: id, changes, folder: issueFolder(env) });
+      evaluate: async ({ id, changes, env, onReject }) => {
+        const result = evaluateChanges({ rootId: id, changes, folder: issueFolder(env), onReject });
         return result === null ? null : viewIssue(result.state);
       },
     },
     patch: { typeName: cobTypeName(flavour, 'patch'), evaluate: evaluatePatch },
     job: {
       typeName: JOB_TYPE_NAME,
-      evaluate: async ({ id, changes, env }) => {
-        const result = evaluateChanges({ rootId: id, changes, folder: jobFolder(env) });
+      evaluate: async ({ id, changes, env, onReject }) => {
+        const result = evaluateChanges({ rootId: id, changes, folder: jobFolder(env), onReject });
         return result === null ? null : viewJob(result.state);
       },
     },
   };
 }
 
-async function evaluatePatch({ id, changes, env, repo, dependOn }: EvaluateInput): Promise<Patch | null> {
-  const result = evaluateChanges({ rootId: id, changes, folder: patchFolder(env) });
+async function evaluatePatch({ id, changes, env, repo, dependOn, onReject }: EvaluateInput): Promise<Patch | null> {
+  const result = evaluateChanges({ rootId: id, changes, folder: patchFolder(env), onReject });
   if (result === null) return null;
   // Revision refs come from each author's verified signed refs (behaviour §6.5).
   const authors = [...new Set(liveRevisions(result.state).map((revision) => revision.author))];

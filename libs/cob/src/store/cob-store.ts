@@ -4,6 +4,7 @@
  * next request. Everything is read from git (never from `cobs/cache.db`).
  */
 import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
+import type { ChangeRejection } from '../dag/evaluate-changes.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
 import { COB_REF_PREFIX, type CobRefIndex, indexCobRefs } from '../read/cob-ref-index.js';
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
@@ -28,6 +29,24 @@ export interface ListingMemo {
   readonly derived: Map<string, unknown>;
 }
 
+/** A change dropped while evaluating one object of a repository. */
+export interface CobRejectionReport extends ChangeRejection {
+  readonly rid: string;
+  /** The COB type name, e.g. `xyz.radicle.patch`. */
+  readonly typeName: string;
+  /** The object id. */
+  readonly object: Oid;
+}
+
+/** Options of a {@link CobStore}. */
+export interface CobStoreOptions {
+  /**
+   * Told of each dropped change when an object is evaluated (again after its tips move: dedupe
+   * by object if you log).
+   */
+  readonly onRejected?: (report: CobRejectionReport) => void;
+}
+
 /** Per-repository COB caches; create one per repository and reuse it across requests. */
 export class CobStore {
   readonly kinds: CobKinds;
@@ -41,7 +60,10 @@ export class CobStore {
   readonly listings = new Map<string, ListingMemo>();
   private lastIndex: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex } | null = null;
 
-  constructor(flavour: Flavour) {
+  constructor(
+    flavour: Flavour,
+    private readonly options: CobStoreOptions = {},
+  ) {
     this.kinds = cobKinds(flavour);
   }
 
@@ -99,7 +121,9 @@ export class CobStore {
       projectPayloadId: this.kinds.projectPayloadId,
     });
     const dependOn = (ref: string): void => void deps.set(ref, index.refs.get(ref) ?? null);
-    const value = await kind.evaluate({ id, changes, env, repo, dependOn });
+    const listener = this.options.onRejected;
+    const onReject = (rejection: ChangeRejection): void => listener?.({ ...rejection, rid: repo.rid, typeName: kind.typeName, object: id });
+    const value = await kind.evaluate({ id, changes, env, repo, dependOn, onReject });
     return { id, tipsKey, deps, value };
   }
 }

@@ -54,9 +54,10 @@ export function revisePatch(context: CobWriteContext, args: { patch: Oid; descri
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'Add revision', related: [args.base, args.oid], headRef: args.oid });
 }
 
-/** Renames a patch. */
-export function editPatchTitle(context: CobWriteContext, args: { patch: Oid; title: string }): Promise<Oid> {
-  return updatePatch(context, { patch: args.patch, actions: [{ type: 'edit', title: args.title, target: 'delegates' }], message: 'Edit' });
+/** Renames a patch, optionally retargeting it at a named branch (`refs/heads/…`). */
+export function editPatchTitle(context: CobWriteContext, args: { patch: Oid; title: string; targetBranch?: string }): Promise<Oid> {
+  const target = args.targetBranch === undefined ? 'delegates' : { branch: args.targetBranch };
+  return updatePatch(context, { patch: args.patch, actions: [{ type: 'edit', title: args.title, target }], message: 'Edit' });
 }
 
 /** Edits a revision's description. */
@@ -79,10 +80,27 @@ export function reviewPatch(
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'Review', tips: args.tips });
 }
 
-/** Replaces a review's verdict, summary and labels. */
-export function editReview(context: CobWriteContext, args: { patch: Oid; review: Oid; verdict?: VerdictInput; summary?: string; labels?: readonly string[] }): Promise<Oid> {
-  const action = { type: 'review.edit', review: args.review, verdict: args.verdict, summary: args.summary, labels: optional([...(args.labels ?? [])]) };
-  return updatePatch(context, { patch: args.patch, actions: [action], message: 'Edit review' });
+/**
+ * Edits a review: replaces its verdict and labels and adds a summary edit. Version 2 (the
+ * default, what current Radicle writes) always records the summary, with embeds; version 1
+ * (`review.edit`, older nodes) keeps the previous summary when none is given.
+ */
+export function editReview(
+  context: CobWriteContext,
+  args: { patch: Oid; review: Oid; verdict?: VerdictInput; summary?: string; labels?: readonly string[]; embeds?: readonly EmbedFile[]; version?: 1 | 2 },
+): Promise<Oid> {
+  const labels = optional([...(args.labels ?? [])]);
+  const action =
+    args.version === 1
+      ? { type: 'review.edit', review: args.review, summary: args.summary, verdict: args.verdict, labels }
+      : { type: 'review.edit.v2', review: args.review, summary: args.summary || undefined, verdict: args.verdict, labels, embeds: optional(embedRefs(args.embeds)) };
+  return updatePatch(context, { patch: args.patch, actions: [action], message: 'Edit review', embeds: args.embeds });
+}
+
+/** Reacts to a review (or withdraws the reaction with `active: false`). */
+export function reactReview(context: CobWriteContext, args: { patch: Oid; review: Oid; reaction: string; active?: boolean }): Promise<Oid> {
+  const action = { type: 'review.react', review: args.review, reaction: args.reaction, active: args.active ?? true };
+  return updatePatch(context, { patch: args.patch, actions: [action], message: 'React to review' });
 }
 
 /** Redacts a review. */
