@@ -1,6 +1,6 @@
 // The wire contract of forge-httpd: types only, no runtime code, no imports from other packages.
 export type { ErrorBody, TooLargeBody } from './error.js';
-export type { ApiInfo, ApiV1Info, InfoLink, NodeStats, RootInfo } from './info.js';
+export type { ApiInfo, ApiV1Info, InfoLink, NodeStats, RootInfo, ServerInfo } from './info.js';
 export type {
   NodeIdentity,
   NodeInfo,
@@ -44,7 +44,7 @@ export type {
 export type { Tree, TreeEntry } from './tree.js';
 export type { Blob } from './blob.js';
 export type { Remote } from './remote.js';
-export type { TreeStats } from './stats.js';
+export type { CommitCountStats, RangeDiffStats, TreeStats } from './stats.js';
 export type { Author, CommentEdit, Embed, Issue, IssueComment, IssueState, Reaction } from './issue.js';
 export type {
   CodeLocation,

@@ -1,3 +1,4 @@
+import type { NodeInfo } from './node.js';
 /**
  * Wire types of the informational routes `GET /`, `GET /api`, `GET /api/v1` and
  * `GET /api/v1/stats` (behaviour.md Part A "Routes", B §2.1, §11).
@@ -38,4 +39,13 @@ export interface ApiV1Info {
 /** `GET /api/v1/stats`: routing rows of the local node. */
 export interface NodeStats {
   repos: { total: number };
+}
+
+/** `GET /api/v1/info` (radicle-httpd 0.27): the node answer plus what this server offers. */
+export interface ServerInfo {
+  node: NodeInfo;
+  httpd: {
+    /** Repository search is built in, so always true (the explorer shows its search box then). */
+    searchAvailable: boolean;
+  };
 }

@@ -11,3 +11,15 @@ export interface TreeStats {
   /** Distinct (author name, author email) pairs among those commits. */
   contributors: number;
 }
+
+/** `GET /repos/{rid}/stats/commits/{sha}`: commits reachable from the commit, itself included. */
+export interface CommitCountStats {
+  commits: number;
+}
+
+/** `GET /repos/{rid}/diff/{base}/{oid}/stats`: what `git diff --numstat base oid` sums to. */
+export interface RangeDiffStats {
+  filesChanged: number;
+  insertions: number;
+  deletions: number;
+}

@@ -26,6 +26,7 @@ export type {
   Contributor,
   DiffPatch,
   DiffPatchOptions,
+  DiffStats,
   GitRepository,
   RefEntry,
   WalkCommitsOptions,
@@ -84,6 +85,8 @@ export { IDENTITY_DOC_PATH, IDENTITY_REF, loadIdentityDocument } from './identit
 export { parseCanonicalRefsPayload, parseProjectPayload } from './identity-doc/payloads.js';
 export type { CanonicalRefsPayload, ProjectPayload } from './identity-doc/payloads.js';
 export { RepositoryHeadError } from './repository/errors.js';
+export { readHeadCommitTime, readHeadCommitTimeFromFiles } from './repository/head-commit-time.js';
+export type { HeadCommitTime } from './repository/head-commit-time.js';
 export { computeQuorumHead } from './repository/quorum-head.js';
 export type { QuorumInput } from './repository/quorum-head.js';
 export { compileRefGlob } from './repository/ref-glob.js';

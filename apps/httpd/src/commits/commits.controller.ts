@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import type { Activity, Commit, CommitDetail, RangeDiffResponse } from '@forge-httpd/api-types';
+import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
 import type { FastifyRequest } from 'fastify';
 import { CacheControl } from '../platform/cache-control.js';
@@ -16,7 +16,7 @@ function hasParent(request: FastifyRequest): boolean {
   return query !== undefined && Object.hasOwn(query, 'parent');
 }
 
-/** api.md 9–12: history, one commit, a range diff, activity. */
+/** api.md 9–12: history, one commit, a range diff, activity; and radicle-httpd 0.26's counts. */
 @Controller('repos/:rid')
 export class CommitsController {
   constructor(private readonly commits: CommitsService) {}
@@ -45,6 +45,24 @@ export class CommitsController {
     @Param('oid', OidPipe) oid: Oid,
   ): Promise<RangeDiffResponse> {
     return this.commits.getRange(rid, { base, oid });
+  }
+
+  @Get('diff/:base/:oid/stats')
+  @CacheControl('immutable')
+  @CacheableResponse()
+  getRangeStats(
+    @Param('rid') rid: string,
+    @Param('base', OidPipe) base: Oid,
+    @Param('oid', OidPipe) oid: Oid,
+  ): Promise<RangeDiffStats> {
+    return this.commits.getRangeStats(rid, { base, oid });
+  }
+
+  @Get('stats/commits/:sha')
+  @CacheControl('immutable')
+  @CacheableResponse()
+  getCommitCount(@Param('rid') rid: string, @Param('sha', OidPipe) sha: Oid): Promise<CommitCountStats> {
+    return this.commits.getCommitCount(rid, sha);
   }
 
   @Get('activity')

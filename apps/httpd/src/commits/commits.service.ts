@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Activity, Commit, CommitDetail, RangeDiffResponse } from '@forge-httpd/api-types';
+import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
 import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
 import { BrowseCache } from '../browse/browse-cache.js';
 import { BrowseService } from '../browse/browse.service.js';
@@ -61,6 +61,21 @@ export class CommitsService {
     await Promise.all([this.browse.requireCommit(git, range.base), this.browse.requireCommit(git, range.oid)]);
     const [diff, commits] = await Promise.all([this.browse.loadDiff(git, { from: range.base, to: range.oid }), commitsUntil(git, range)]);
     return { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs), commits: commits.map(toCommit) };
+  }
+
+  /** `GET /diff/{base}/{oid}/stats` (radicle-httpd 0.26): files changed, lines inserted and deleted. */
+  async getRangeStats(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffStats> {
+    const { git } = await this.access.openPublic(ridText);
+    await Promise.all([this.browse.requireCommit(git, range.base), this.browse.requireCommit(git, range.oid)]);
+    const stats = await git.diffStats({ from: range.base, to: range.oid });
+    return { filesChanged: stats.filesChanged, insertions: stats.insertions, deletions: stats.deletions };
+  }
+
+  /** `GET /stats/commits/{sha}` (radicle-httpd 0.26): commits reachable from `sha`, itself included. */
+  async getCommitCount(ridText: string, sha: Oid): Promise<CommitCountStats> {
+    const { git } = await this.access.openPublic(ridText);
+    await this.browse.requireCommit(git, sha);
+    return { commits: await git.countCommits(sha) };
   }
 
   /** `GET /activity` (B §5.12): committer times of the last 52 weeks; the history is read once per head. */

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import type { ApiInfo, ApiV1Info, NodeStats, RootInfo } from '@forge-httpd/api-types';
+import type { ApiInfo, ApiV1Info, NodeStats, RootInfo, ServerInfo } from '@forge-httpd/api-types';
+import { CacheControl } from '../platform/cache-control.js';
 import { InfoService } from './info.service.js';
 
 /**
@@ -8,7 +9,7 @@ import { InfoService } from './info.service.js';
  */
 export const INFO_PATHS = { root: '/', api: 'api', apiV1: 'api/v1' } as const;
 
-/** `GET /`, `GET /api`, `GET /api/v1`, `GET /api/v1/stats`. */
+/** `GET /`, `GET /api`, `GET /api/v1`, `GET /api/v1/info`, `GET /api/v1/stats`. */
 @Controller()
 export class InfoController {
   constructor(private readonly info: InfoService) {}
@@ -26,6 +27,12 @@ export class InfoController {
   @Get(INFO_PATHS.apiV1)
   apiV1(): ApiV1Info {
     return this.info.apiV1();
+  }
+
+  @Get('info')
+  @CacheControl('short')
+  serverInfo(): Promise<ServerInfo> {
+    return this.info.serverInfo();
   }
 
   @Get('stats')

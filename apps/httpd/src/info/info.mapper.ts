@@ -34,6 +34,7 @@ export function toApiV1Info(parts: { version: string; nid: string }): ApiV1Info 
     links: [
       link('/repos', 'repos'),
       link('/repos/:rid', 'repo'),
+      link('/info', 'info'),
       link('/node', 'node'),
       link('/nodes/:nid', 'node'),
       link('/delegates/:did/repos', 'repos'),

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiInfo, ApiV1Info, NodeStats, RootInfo } from '@forge-httpd/api-types';
+import type { ApiInfo, ApiV1Info, NodeStats, RootInfo, ServerInfo } from '@forge-httpd/api-types';
 import type { NodeHome } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
+import { NodeService } from '../node/node.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { toApiInfo, toApiV1Info, toNodeStats, toRootInfo } from './info.mapper.js';
 
@@ -10,6 +11,7 @@ import { toApiInfo, toApiV1Info, toNodeStats, toRootInfo } from './info.mapper.j
 export class InfoService {
   constructor(
     private readonly config: ServerConfig,
+    private readonly node: NodeService,
     @Inject(NODE_HOME) private readonly home: NodeHome,
   ) {}
 
@@ -26,6 +28,11 @@ export class InfoService {
   /** `GET /api/v1`. */
   apiV1(): ApiV1Info {
     return toApiV1Info({ version: this.config.version, nid: this.home.nid });
+  }
+
+  /** `GET /api/v1/info`: `/node`'s answer and this server's features (search is built in). */
+  async serverInfo(): Promise<ServerInfo> {
+    return { node: await this.node.nodeInfo(), httpd: { searchAvailable: true } };
   }
 
   /** `GET /api/v1/stats`: routing rows of the local node. */

@@ -2,6 +2,6 @@ import { Module } from '@nestjs/common';
 import { NodeController } from './node.controller.js';
 import { NodeService } from './node.service.js';
 
-/** The local node routes (`/node`, `/node/policies/repos…`). */
-@Module({ controllers: [NodeController], providers: [NodeService] })
+/** The local node routes (`/node`, `/node/policies/repos…`); `/info` reuses the node answer. */
+@Module({ controllers: [NodeController], providers: [NodeService], exports: [NodeService] })
 export class NodeModule {}

@@ -7,6 +7,8 @@ import { type ListReposQuery, ReposService, type SearchReposQuery } from './repo
 /** Query schema shared by `/repos` and `/delegates/{did}/repos`. */
 export const LIST_REPOS_QUERY = { show: ['all', 'pinned'], ...PAGE_QUERY } as const;
 const SEARCH_QUERY = { q: 'string', ...PAGE_QUERY } as const;
+/** `/repos` also takes `sort` (radicle-httpd 0.27); the delegate listing does not. */
+const REPOS_QUERY = { ...LIST_REPOS_QUERY, sort: ['rid', 'activity', 'seeding'] } as const;
 
 /** api.md 6–8. */
 @Controller('repos')
@@ -14,7 +16,7 @@ export class ReposController {
   constructor(private readonly repos: ReposService) {}
 
   @Get()
-  listRepos(@Query(new QueryPipe(LIST_REPOS_QUERY)) query: ListReposQuery): Promise<RepoInfo[]> {
+  listRepos(@Query(new QueryPipe(REPOS_QUERY)) query: ListReposQuery): Promise<RepoInfo[]> {
     return this.repos.listRepos(query);
   }
 

@@ -5,6 +5,7 @@ import { isPublicSummary, type NodeHome, type RepositorySummary } from '@forge-h
 import { RepositoryAccess } from '../platform/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { buildPage, filterLazily } from './listing-page.js';
+import { RepoOrder, type RepoSort } from './repo-order.js';
 import { RepoInfoService } from './repo-info.service.js';
 import { toSearchResult } from './repo-info.mapper.js';
 import { SearchRanking } from './search-ranking.js';
@@ -16,6 +17,7 @@ export const DEFAULT_PER_PAGE = 10;
 /** Query of `GET /repos`. */
 export interface ListReposQuery {
   show?: 'all' | 'pinned';
+  sort?: RepoSort;
   page?: number;
   perPage?: number;
 }
@@ -36,13 +38,16 @@ export interface SearchReposQuery {
 export class ReposService implements OnApplicationBootstrap {
   private readonly logger = new Logger('forge-httpd');
   private readonly ranking: SearchRanking;
+  private readonly order: RepoOrder;
 
   constructor(
     @Inject(NODE_HOME) private readonly home: NodeHome,
     private readonly access: RepositoryAccess,
     private readonly repoInfo: RepoInfoService,
   ) {
-    this.ranking = new SearchRanking(home.storageIndex, new SeedCounts(home.nodeDb));
+    const seeds = new SeedCounts(home.nodeDb);
+    this.ranking = new SearchRanking(home.storageIndex, seeds);
+    this.order = new RepoOrder(home, seeds);
   }
 
   /** Starts building the index at startup, so the first listing usually finds it ready. */
@@ -70,15 +75,30 @@ export class ReposService implements OnApplicationBootstrap {
     return filterLazily(source, (summary) => isPublicSummary(summary) && delegated(summary));
   }
 
-  /** `GET /repos` (B §5.6): public, seeded (effective policy allow), loadable repositories. */
+  /**
+   * `GET /repos` (B §5.6): public, seeded (effective policy allow), loadable repositories, in
+   * RID order or (`sort`, radicle-httpd 0.27) by activity or seeds.
+   */
   async listRepos(query: ListReposQuery): Promise<RepoInfo[]> {
     const show = query.show ?? 'pinned';
     const perPage = query.perPage ?? (show === 'pinned' ? this.home.currentWebConfig().pinnedRepositories.length : DEFAULT_PER_PAGE);
-    const seeded = filterLazily(await this.candidates(show), (summary) => this.isSeeding(summary.rid));
+    const seeded = filterLazily(await this.sortedCandidates(show, query.sort ?? 'rid'), (summary) => this.isSeeding(summary.rid));
     return buildPage(seeded, { page: query.page ?? 0, perPage }, async (summary) => {
       const repository = await this.access.tryOpenPublic(summary.rid);
       return repository === null ? null : this.repoInfo.tryRepoInfo(repository);
     });
+  }
+
+  /** Public candidates in `sort` order; the whole index is sorted once per change of its inputs. */
+  private async sortedCandidates(show: 'all' | 'pinned', sort: RepoSort): Promise<Iterable<RepositorySummary>> {
+    if (sort === 'rid') return this.candidates(show);
+    const index = this.home.storageIndex;
+    await index.ready();
+    const all = index.list();
+    // Private and unloadable repositories are skipped after ordering, like the RID listing does.
+    const source = show === 'all' ? all : [...(await this.candidates(show))];
+    const sorted = await this.order.sort(sort, source, all);
+    return filterLazily(sorted, isPublicSummary);
   }
 
   /** `GET /repos/{rid}`: read from the repository itself, never from the index. */

@@ -13,9 +13,11 @@ export class SeedCounts {
   private counts = new Map<string, number>();
   private since = Number.NEGATIVE_INFINITY;
   private generationNumber = 0;
+  /** The generation whose counts {@link loadAll} loaded, -1 when none. */
+  private completeGeneration = -1;
 
   constructor(
-    private readonly nodeDb: Pick<NodeDatabase, 'seedCount'>,
+    private readonly nodeDb: Pick<NodeDatabase, 'seedCount' | 'seedCounts'>,
     private readonly ttlMs = SEED_COUNT_TTL_MS,
   ) {}
 
@@ -37,11 +39,28 @@ export class SeedCounts {
   /** The number of nodes seeding `rid`, at most `ttlMs` old. */
   count(rid: string): number {
     this.generation();
+    if (this.complete) return this.counts.get(rid) ?? 0;
     let count = this.counts.get(rid);
     if (count === undefined) {
       count = this.nodeDb.seedCount(rid);
       this.counts.set(rid, count);
     }
     return count;
+  }
+
+  /**
+   * Loads the counts of every repository in one query (for orderings of whole listings, where
+   * one query per repository would cost thousands); later {@link count}s of this generation use it.
+   */
+  loadAll(): void {
+    const generation = this.generation();
+    if (this.completeGeneration === generation) return;
+    this.counts = this.nodeDb.seedCounts();
+    this.completeGeneration = generation;
+  }
+
+  /** Whether the counts of this generation were loaded whole (absent = 0 seeds). */
+  private get complete(): boolean {
+    return this.completeGeneration === this.generationNumber;
   }
 }

@@ -39,6 +39,14 @@ export class NodeDatabase {
     return row?.n ?? 0;
   }
 
+  /** Seed counts of every RID with at least one `routing` row, in one query. */
+  seedCounts(): Map<string, number> {
+    const rows = this.db.all<{ repo: unknown; n: number }>('SELECT "repo", COUNT(*) AS "n" FROM "routing" GROUP BY "repo"');
+    const counts = new Map<string, number>();
+    for (const row of rows) if (typeof row.repo === 'string') counts.set(row.repo, row.n);
+    return counts;
+  }
+
   /** The RIDs `nid` announced (its `routing` rows), sorted by RID text, duplicates removed. */
   inventory(nid: string): string[] {
     const rows = this.db.all<{ repo: unknown }>(

@@ -44,6 +44,13 @@ export interface DiffPatch {
   readonly truncated: boolean;
 }
 
+/** Output of {@link GitRepository.diffStats}: what `git diff --numstat` sums to. */
+export interface DiffStats {
+  readonly filesChanged: number;
+  readonly insertions: number;
+  readonly deletions: number;
+}
+
 /** A distinct author identity. */
 export interface Contributor {
   readonly name: string;
@@ -100,6 +107,8 @@ export interface GitRepository {
   refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]>;
   /** Raw records + patch between two commits/trees, capped at maxBytes. */
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch>;
+  /** Changed files and line counts between two commits/trees (null `from` = the empty tree). */
+  diffStats(range: { from: Oid | null; to: Oid }): Promise<DiffStats>;
   /** Stops the repository's processes; later calls fail. */
   close(): Promise<void>;
 }

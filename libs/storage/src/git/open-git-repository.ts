@@ -1,10 +1,11 @@
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
 import { diffPatch } from './diff-patch.js';
+import { diffStats } from './diff-stats.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type {
-  Contributor, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions,
+  Contributor, DiffPatch, DiffPatchOptions, DiffStats, GitRepository, RefEntry, WalkCommitsOptions,
 } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { isAncestor, mergeBase } from './merge-base.js';
@@ -147,6 +148,10 @@ class CliGitRepository implements GitRepository {
 
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
     return diffPatch(this.gitDir, options);
+  }
+
+  diffStats(range: { from: Oid | null; to: Oid }): Promise<DiffStats> {
+    return diffStats(this.gitDir, range);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,91 @@
+/**
+ * Reading refs and small loose objects straight from a repository's files (git's on-disk
+ * formats: `gitrepository-layout(5)`, `gitformat-pack`'s loose object header), so hot paths
+ * over thousands of repositories need no git process. Every reader answers undefined (or null
+ * for objects) when git must decide instead: symbolic or malformed refs, packed objects,
+ * unreadable files, anything that does not hash to its id.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { hashObject } from './hash-object.js';
+import { isGitObjectType } from './object-type.js';
+import { isOid, type Oid } from './oid.js';
+
+/** Loose objects bigger than this (compressed) are left to git: the readers need small ones. */
+const MAX_COMPRESSED_BYTES = 256 * 1024;
+const MAX_OBJECT_BYTES = 1024 * 1024;
+/**
+ * Output chunk of the inflater: identity objects and commits inflate to a few KiB, and chunks
+ * this small come from Node's shared buffer pool instead of one 16 KiB allocation per object.
+ */
+const INFLATE_CHUNK = 2048;
+
+/** What a file read found: the content, or that the file does not exist. */
+type FileRead = { content: Buffer } | { missing: true } | null;
+
+function readOptional(file: string): FileRead {
+  try {
+    return { content: readFileSync(file) };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: true } : null;
+  }
+}
+
+/**
+ * The oid a ref points to: the loose ref file first, then `packed-refs` (git's order).
+ * @param gitDir - repository
+ * @param name - a full ref name from stored data or a constant (never user input)
+ * @returns the oid; null when the repository has no such ref; undefined when git must decide
+ *   (symbolic or malformed ref, unreadable file)
+ */
+export function readRefFile(gitDir: string, name: string): Oid | null | undefined {
+  const loose = readOptional(path.join(gitDir, name));
+  if (loose === null) return undefined;
+  if ('content' in loose) {
+    const text = loose.content.toString('latin1');
+    const oid = text.endsWith('\n') ? text.slice(0, -1) : text;
+    return isOid(oid) ? oid : undefined;
+  }
+  const packed = readOptional(path.join(gitDir, 'packed-refs'));
+  if (packed === null) return undefined;
+  if (!('content' in packed)) return null;
+  const text = packed.content.toString('latin1');
+  const terminated = text.endsWith('\n') ? text : `${text}\n`;
+  // One native scan instead of splitting: packed-refs of a busy repository holds many refs.
+  const at = terminated.indexOf(` ${name}\n`);
+  if (at < 0) return null;
+  const oid = terminated.slice(at - 40, at);
+  const lineStart = at === 40 || terminated[at - 41] === '\n';
+  return lineStart && isOid(oid) ? oid : undefined;
+}
+
+/**
+ * The target of a symbolic ref file such as `HEAD` (`ref: refs/heads/main`).
+ * @returns the target ref name, or undefined when the file is missing, not symbolic or unreadable
+ */
+export function readSymbolicRefFile(gitDir: string, name: string): string | undefined {
+  const file = readOptional(path.join(gitDir, name));
+  if (file === null || !('content' in file)) return undefined;
+  const match = /^ref: (refs\/[^\s]+)\n?$/.exec(file.content.toString('latin1'));
+  return match?.[1];
+}
+
+/** A loose object's type and content, or null when it is not loose (or not usable here). */
+export function readLooseObject(gitDir: string, oid: Oid): { type: string; data: Buffer } | null {
+  const file = readOptional(path.join(gitDir, 'objects', oid.slice(0, 2), oid.slice(2)));
+  if (file === null || !('content' in file) || file.content.length > MAX_COMPRESSED_BYTES) return null;
+  let raw: Buffer;
+  try {
+    // Small inputs only (bounded above): a synchronous inflate takes microseconds.
+    raw = inflateSync(file.content, { maxOutputLength: MAX_OBJECT_BYTES, chunkSize: INFLATE_CHUNK });
+  } catch {
+    return null;
+  }
+  const nul = raw.indexOf(0);
+  const [type, size] = raw.toString('latin1', 0, Math.max(nul, 0)).split(' ');
+  const data = raw.subarray(nul + 1);
+  if (nul < 0 || type === undefined || !isGitObjectType(type) || Number(size) !== data.length) return null;
+  // A damaged file must not pass for the object: git would report it, so let git answer.
+  return hashObject(type, data) === oid ? { type, data } : null;
+}
