@@ -49,6 +49,7 @@ async function main(): Promise<void> {
   // Loaded only to serve, so --help and --version answer without loading Nest.
   const [{ startServer }, { warmUp }] = await Promise.all([import('./server.js'), import('./warm-up/warm-up.js')]);
   const server = await startServer({ config, logger: ['error', 'warn'], log });
+  log(`flavour ${config.flavour} (${config.flavourReason})`);
   log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
   // The index build started with the app; the warm-up follows it. Operators (and the
   // benchmark) see when start-up work is done.

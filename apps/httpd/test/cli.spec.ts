@@ -116,8 +116,34 @@ describeCli('forge-httpd command line', () => {
     try {
       const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line)?.[1];
       expect(line).toContain(`serving ${home} (FORGE_HOME, flavour forge)`);
+      expect(line).toMatch(/flavour forge \(auto: the identity of rad:z\w+ is an xyz\.forge\.id object\)/);
       const response = await fetch(`${url}/api/v1`);
       expect(response.status).toBe(200);
+    } finally {
+      expect(await stop(child, 'SIGTERM')).toBe(0);
+    }
+  });
+
+  it('serves a radicle-flavour home found through RAD_HOME as radicle without flags', async () => {
+    const radicleHome = (await buildFixtureHome(join(dir, 'radicle-home'), 'radicle')).home;
+    const { child, line } = await new Promise<{ child: ChildProcess; line: string }>((resolve, reject) => {
+      const spawned = spawn(process.execPath, [MAIN, '--listen', '127.0.0.1:0'], {
+        env: { ...process.env, FORGE_HOME: '', RAD_HOME: radicleHome },
+      });
+      let stderr = '';
+      spawned.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes(' serving ')) resolve({ child: spawned, line: stderr });
+      });
+      spawned.on('close', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    try {
+      expect(line).toMatch(/flavour radicle \(auto: the identity of rad:z\w+ is an xyz\.radicle\.id object\)/);
+      expect(line).toContain(`serving ${radicleHome} (RAD_HOME, flavour radicle)`);
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line)?.[1];
+      const repos = (await (await fetch(`${url}/api/v1/repos?show=all`)).json()) as { payloads: Record<string, unknown> }[];
+      expect(repos).toHaveLength(4);
+      expect(repos.every((repo) => 'xyz.radicle.project' in repo.payloads)).toBe(true);
     } finally {
       expect(await stop(child, 'SIGTERM')).toBe(0);
     }

@@ -38,7 +38,7 @@ const raw = (url: string, options: { method?: string; headers?: Record<string, s
 /** The real app over `home`, listening on an ephemeral port, with a chosen cache bound. */
 async function serve(homeDir: string, responseCacheBytes?: number): Promise<{ url: string; caching: HttpCaching; close(): Promise<void> }> {
   const config = ServerConfig.create({
-    home: homeDir, homeSource: 'flag', flavour: 'forge', socketPath: join(homeDir, 'node', 'none.sock'),
+    home: homeDir, homeSource: 'flag', flavour: 'forge', flavourReason: 'test', socketPath: join(homeDir, 'node', 'none.sock'),
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 }, version: '0.0.0-test',
   });
   const home: NodeHome = await openNodeHome({ home: homeDir, flavour: 'forge', socketPath: config.socketPath, log: () => undefined });

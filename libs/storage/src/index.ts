@@ -39,6 +39,8 @@ export { parseTree } from './git/parse-tree.js';
 // home (libs/storage/src/{home,repository,identity-doc,sigrefs,db,socket,config})
 export { FLAVOURS, cobTypeName, isFlavour, payloadId } from './home/flavour.js';
 export type { Flavour } from './home/flavour.js';
+export { detectFlavour } from './home/detect-flavour.js';
+export type { FlavourDetection } from './home/detect-flavour.js';
 export {
   createCobCacheDatabase,
   createNodeDatabase,

@@ -99,7 +99,7 @@ async function startForge(home: string): Promise<{ baseUrl: string; close(): Pro
   const startServer = (await load('server.js'))['startServer'] as StartServer;
   const ServerConfig = (await load('config/server-config.js'))['ServerConfig'] as { create(fields: object): unknown };
   const config = ServerConfig.create({
-    home, homeSource: 'flag', flavour: 'forge', socketPath: path.join(os.tmpdir(), 'forge-bench-none.sock'),
+    home, homeSource: 'flag', flavour: 'forge', flavourReason: 'benchmark', socketPath: path.join(os.tmpdir(), 'forge-bench-none.sock'),
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 }, version: 'bench',
   });
   const server = await startServer({ config, logger: false, log: () => undefined });

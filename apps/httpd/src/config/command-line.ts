@@ -15,16 +15,19 @@ export type CommandLine =
   | { action: 'version' };
 
 /** The usage text printed by `--help` and after a usage error. */
-export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour forge|radicle]
+export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
 
 Options:
-  --home DIR         node home to serve (default: $FORGE_HOME, then $RAD_HOME with
-                     --flavour radicle, then ~/.radicle if it exists, else a generated demo home)
+  --home DIR         node home to serve (default: $FORGE_HOME, then $RAD_HOME, then
+                     ~/.radicle if it holds a config.json (neither with --flavour forge),
+                     else a demo home generated once under ~/.cache/forge-httpd/)
   --listen ADDRESS   HOST:PORT or a Unix socket path (default: $FORGE_LISTEN or 127.0.0.1:8080)
-  --flavour NAME     forge (default) or radicle: protocol identifiers xyz.<NAME>.*
+  --flavour NAME     auto (default): read from the home's repositories (a home without any:
+                     radicle when found through RAD_HOME or ~/.radicle, else forge);
+                     forge or radicle: protocol identifiers xyz.<NAME>.*
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 

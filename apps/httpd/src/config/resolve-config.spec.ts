@@ -33,6 +33,7 @@ describe('resolveServerConfig', () => {
       home: '/cache/demo-forge',
       homeSource: 'demo',
       flavour: 'forge',
+      flavourReason: 'auto: the storage holds no repository; the home was not a Radicle location',
       socketPath: '/cache/demo-forge/node/control.sock',
       listen: { kind: 'tcp', host: '127.0.0.1', port: 8080 },
       version: '1.2.3',
@@ -47,28 +48,32 @@ describe('resolveServerConfig', () => {
 
   it('uses FORGE_HOME before RAD_HOME', async () => {
     const env = { FORGE_HOME: '/forge', RAD_HOME: '/rad' };
-    const config = await resolveServerConfig(sources({ options: { flavour: 'radicle' }, env }));
+    const config = await resolveServerConfig(sources({ env }));
     expect(config).toMatchObject({ home: '/forge', homeSource: 'FORGE_HOME' });
   });
 
-  it('uses RAD_HOME only with the radicle flavour', async () => {
+  it('serves RAD_HOME as radicle without flags, and not with --flavour forge', async () => {
     const env = { RAD_HOME: '/rad' };
-    expect(await resolveServerConfig(sources({ options: { flavour: 'radicle' }, env }))).toMatchObject({
+    expect(await resolveServerConfig(sources({ env }))).toMatchObject({
       home: '/rad',
       homeSource: 'RAD_HOME',
+      flavour: 'radicle',
+      flavourReason: 'auto: the storage holds no repository; the home was found through RAD_HOME',
     });
-    expect(await resolveServerConfig(sources({ env }))).toMatchObject({ homeSource: 'demo' });
+    expect(await resolveServerConfig(sources({ options: { flavour: 'radicle' }, env }))).toMatchObject({ home: '/rad', flavourReason: '--flavour radicle' });
+    expect(await resolveServerConfig(sources({ options: { flavour: 'forge' }, env }))).toMatchObject({ homeSource: 'demo', flavour: 'forge' });
   });
 
-  it('uses ~/.radicle when it holds a config.json, with the radicle flavour only', async () => {
+  it('serves ~/.radicle when it holds a config.json, as radicle, unless forge is forced', async () => {
     await mkdir(join(userHome, '.radicle'));
     await writeFile(join(userHome, '.radicle', 'config.json'), '{}');
     try {
-      expect(await resolveServerConfig(sources({ options: { flavour: 'radicle' } }))).toMatchObject({
+      expect(await resolveServerConfig(sources({}))).toMatchObject({
         home: join(userHome, '.radicle'),
         homeSource: 'default',
+        flavour: 'radicle',
       });
-      expect(await resolveServerConfig(sources({}))).toMatchObject({ homeSource: 'demo' });
+      expect(await resolveServerConfig(sources({ options: { flavour: 'forge' } }))).toMatchObject({ homeSource: 'demo' });
     } finally {
       await rm(join(userHome, '.radicle'), { recursive: true });
     }
@@ -85,7 +90,7 @@ describe('resolveServerConfig', () => {
   it('rejects an unknown flavour before generating any demo home', async () => {
     const ensureDemoHome = jest.fn(() => Promise.resolve('/never'));
     await expect(resolveServerConfig(sources({ options: { flavour: 'git' }, ensureDemoHome }))).rejects.toThrow(
-      'Invalid --flavour: expected forge or radicle',
+      'Invalid --flavour: expected auto, forge or radicle',
     );
     expect(ensureDemoHome).not.toHaveBeenCalled();
   });

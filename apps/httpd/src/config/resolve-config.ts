@@ -1,9 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { detectFlavour, type Flavour, type FlavourDetection, isFlavour } from '@forge-httpd/storage';
 import type { CommandLineOptions } from './command-line.js';
 import { DEFAULT_LISTEN, parseListenAddress } from './listen-address.js';
-import type { Flavour } from '@forge-httpd/storage';
 import { type HomeSource, ServerConfig } from './server-config.js';
+import { UsageError } from './usage-error.js';
+
+/** `--flavour` values: a flavour, or `auto` (the default) to read it from the home. */
+type RequestedFlavour = Flavour | 'auto';
 
 /** Inputs of {@link resolveServerConfig}; everything the process would read globally. */
 export interface ConfigSources {
@@ -15,58 +19,69 @@ export interface ConfigSources {
   version: string;
   /** Generates (once) and returns the demo home for a flavour; called only when no home is set. */
   ensureDemoHome: (flavour: Flavour) => Promise<string>;
+  /** Reads a home's flavour from its repositories (default: the storage library's). */
+  detectFlavour?: (home: string) => Promise<FlavourDetection>;
 }
 
 /**
  * Resolves flags, environment and defaults into one validated {@link ServerConfig}
- * (behaviour.md Part A "Protocol flavour", B §7.2–7.3): home = `--home`, else `FORGE_HOME`,
- * else `RAD_HOME` and then `~/.radicle` when it holds a config.json (radicle flavour only), else the
- * generated demo home; socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen =
- * `--listen`, else `FORGE_LISTEN`, else 127.0.0.1:8080.
+ * (README "Command line"; decisions in docs): home = `--home`, else `FORGE_HOME`, else (flavour
+ * auto or radicle) `RAD_HOME` and then `~/.radicle` when it holds a config.json, else the
+ * generated demo home; flavour = `--flavour`, else what the home's repositories are written in
+ * (`auto`), else radicle for a home found through `RAD_HOME`/`~/.radicle` and forge otherwise;
+ * socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen = `--listen`, else `FORGE_LISTEN`,
+ * else 127.0.0.1:8080.
  * @throws UsageError for an invalid flavour or listen address
  */
 export async function resolveServerConfig(sources: ConfigSources): Promise<ServerConfig> {
   const { options, env, cwd } = sources;
-  const flavour = options.flavour ?? 'forge';
-  const listen = parseListenAddress(options.listen ?? nonEmpty(env['FORGE_LISTEN']) ?? DEFAULT_LISTEN, cwd);
+  const requested = options.flavour ?? 'auto';
   // Validate the flavour before a demo home might be generated for it.
-  const probe = ServerConfig.create({
-    home: '/',
-    homeSource: 'flag',
-    flavour,
-    socketPath: '/',
-    listen,
-    version: sources.version,
-  });
-  const { home, homeSource } = await resolveHome(sources, probe.flavour);
+  if (requested !== 'auto' && !isFlavour(requested)) throw new UsageError('Invalid --flavour: expected auto, forge or radicle');
+  const listen = parseListenAddress(options.listen ?? nonEmpty(env['FORGE_LISTEN']) ?? DEFAULT_LISTEN, cwd);
+  const { home, homeSource } = await resolveHome(sources, requested);
+  const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
   const socket = nonEmpty(env['RAD_SOCKET']);
   return ServerConfig.create({
     home,
     homeSource,
     flavour,
+    flavourReason: reason,
     socketPath: socket ? resolve(cwd, socket) : join(home, 'node', 'control.sock'),
     listen,
     version: sources.version,
   });
 }
 
-async function resolveHome(
-  sources: ConfigSources,
-  flavour: Flavour,
-): Promise<{ home: string; homeSource: HomeSource }> {
+async function resolveHome(sources: ConfigSources, requested: RequestedFlavour): Promise<{ home: string; homeSource: HomeSource }> {
   const { options, env, cwd } = sources;
   if (options.home !== undefined) return { home: resolve(cwd, options.home), homeSource: 'flag' };
   const forgeHome = nonEmpty(env['FORGE_HOME']);
   if (forgeHome) return { home: resolve(cwd, forgeHome), homeSource: 'FORGE_HOME' };
-  const radHome = flavour === 'radicle' ? nonEmpty(env['RAD_HOME']) : undefined;
+  // Radicle's own places are looked at unless the forge flavour is forced: a forge server
+  // without a home serves the demo.
+  const radicleHomes = requested !== 'forge';
+  const radHome = radicleHomes ? nonEmpty(env['RAD_HOME']) : undefined;
   if (radHome) return { home: resolve(cwd, radHome), homeSource: 'RAD_HOME' };
-  // `~/.radicle` is Radicle's own default, so only the radicle flavour falls back to it; a
-  // forge server without a home serves the demo (the README's `npm start`).
   const defaultHome = join(sources.userHome, '.radicle');
-  if (flavour === 'radicle' && existsSync(join(defaultHome, 'config.json'))) {
-    return { home: defaultHome, homeSource: 'default' };
-  }
-  return { home: await sources.ensureDemoHome(flavour), homeSource: 'demo' };
+  if (radicleHomes && existsSync(join(defaultHome, 'config.json'))) return { home: defaultHome, homeSource: 'default' };
+  // The demo is written in the forced flavour, else in forge (ours).
+  return { home: await sources.ensureDemoHome(requested === 'radicle' ? 'radicle' : 'forge'), homeSource: 'demo' };
+}
+
+async function resolveFlavour(args: {
+  requested: RequestedFlavour;
+  home: string;
+  homeSource: HomeSource;
+  detect: (home: string) => Promise<FlavourDetection>;
+}): Promise<{ flavour: Flavour; reason: string }> {
+  const { requested, homeSource } = args;
+  if (requested !== 'auto') return { flavour: requested, reason: `--flavour ${requested}` };
+  const detection = await args.detect(args.home);
+  if (detection.flavour !== null) return { flavour: detection.flavour, reason: `auto: ${detection.reason}` };
+  const radicle = homeSource === 'RAD_HOME' || homeSource === 'default';
+  const where = homeSource === 'RAD_HOME' ? 'found through RAD_HOME' : homeSource === 'default' ? 'found at ~/.radicle' : 'not a Radicle location';
+  return { flavour: radicle ? 'radicle' : 'forge', reason: `auto: ${detection.reason}; the home was ${where}` };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

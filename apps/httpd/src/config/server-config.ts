@@ -47,6 +47,8 @@ export interface ServerConfigFields {
   home: string;
   homeSource: HomeSource;
   flavour: string;
+  /** Why this flavour serves (forced by the flag, or what `auto` found), for the startup log. */
+  flavourReason: string;
   socketPath: string;
   listen: ListenAddress;
   version: string;
@@ -61,6 +63,7 @@ export class ServerConfig {
   @IsIn(HOME_SOURCES) readonly homeSource: HomeSource;
   @IsIn(FLAVOURS, { message: 'Invalid --flavour: expected forge or radicle' })
   readonly flavour: Flavour;
+  @IsString() readonly flavourReason: string;
   @Matches(ABSOLUTE_PATH, { message: 'socket path must be absolute' }) readonly socketPath: string;
   @ValidateNested() readonly listen: ListenAddress;
   @IsString() @IsNotEmpty() readonly version: string;
@@ -69,6 +72,7 @@ export class ServerConfig {
     this.home = fields.home;
     this.homeSource = fields.homeSource;
     this.flavour = fields.flavour as Flavour;
+    this.flavourReason = fields.flavourReason;
     this.socketPath = fields.socketPath;
     this.listen =
       fields.listen.kind === 'tcp'

@@ -44,6 +44,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     home: options.home,
     homeSource: 'flag',
     flavour: options.flavour ?? 'forge',
+    flavourReason: 'test',
     socketPath: options.socketPath ?? join(options.home, 'node', 'control.sock'),
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
     version: readServerVersion(),
