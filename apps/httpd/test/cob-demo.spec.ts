@@ -61,6 +61,10 @@ describe('the demo home', () => {
     expect(merged.revisions).toHaveLength(2);
     expect(merged.merges).toHaveLength(2);
     expect(merged.revisions.map((revision) => revision.reviews.map((review) => review.verdict))).toEqual([['reject'], ['accept', 'accept']]);
+    // Edited with review.edit.v2 and reacted to, as current Radicle writes them.
+    const first = merged.revisions[0]?.reviews[0];
+    expect(first?.summary).toBe('No release candidates, please: fixed in the next revision.');
+    expect(first?.reactions.map((reaction) => [reaction.emoji, reaction.authors.map((author) => author.alias)])).toEqual([['👍', ['bob']]]);
   });
 
   it('counts them in the repository info; the merged revision is the canonical head', async () => {

@@ -1,5 +1,5 @@
 /**
- * Listing micro-benchmark: `/repos?show=all`, `/repos/search` and `/repos/{rid}` on a
+ * Listing micro-benchmark: `/repos?show=all` (also `sort=activity|seeding`), `/repos/search` and `/repos/{rid}` on a
  * 10-repository home and on a large one (default 10,000), the large/small latency ratio, the
  * server's peak RSS, the first listing after start, and the p99 of a trivial request while the
  * listings run. Homes are cached under bench-results/cache/listing-<n> (a manifest marks a
@@ -115,6 +115,7 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
     const duringBuild = await trivialLatency(base, first);
     const paths: Array<[string, string]> = [
       ['repos', `${API}/repos?show=all`], ['search', `${API}/repos/search?q=${QUERY}`], ['repo', `${API}/repos/${home.firstRid}`],
+      ['repos sort=activity', `${API}/repos?show=all&sort=activity`], ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
     ];
     const rssByPhase: Record<string, number> = { built: memory('VmRSS') };
     const routes: RouteResult[] = [];
@@ -144,6 +145,13 @@ function report(small: HomeResult, large: HomeResult): string {
     const base = small.routes.find((r) => r.route === route.route);
     const ratio = base === undefined ? NaN : route.meanMs / base.meanMs;
     lines.push(`| ${route.route} | ${base?.rps.toFixed(0)} | ${base?.meanMs.toFixed(2)} | ${route.rps.toFixed(0)} | ${route.meanMs.toFixed(2)} | ${route.p99Ms.toFixed(1)} | ${ratio.toFixed(2)}× |`);
+  }
+  // radicle-httpd 0.27's sorts, computed in-process: each against sort=rid on the same home.
+  for (const result of [small, large]) {
+    const rid = result.routes.find((r) => r.route === 'repos');
+    const sorts = result.routes.filter((r) => r.route.startsWith('repos sort='));
+    const ratios = sorts.map((r) => `${r.route.slice('repos '.length)} ${(r.rps / (rid?.rps ?? NaN)).toFixed(2)}× the req/s of sort=rid`);
+    lines.push(`- ${result.repos} repos: ${ratios.join(', ')}`);
   }
   for (const result of [small, large]) {
     const phases = Object.entries(result.rssByPhase).map(([phase, mb]) => `${phase} ${mb.toFixed(0)}`).join(', ');

@@ -1,6 +1,6 @@
 import {
   assignIssue, type CobWriteContext, commentIssue, commentReview, commentRevision, createIssue, createJob, createPatch,
-  editIssueComment, finishJobRun, labelIssue, labelPatch, mergePatch, reactIssueComment, reactRevision,
+  editIssueComment, editReview, finishJobRun, labelIssue, labelPatch, mergePatch, reactIssueComment, reactReview, reactRevision,
   reactRevisionComment, redactIssueComment, resolveReviewComment, revisePatch, reviewPatch, setIssueState,
   setPatchState, startJobRun,
 } from '@forge-httpd/cob';
@@ -123,6 +123,9 @@ async function releasePatch(w: Writer, issue: Oid): Promise<{ v1: Oid; v2: Oid }
   await updateRefs(w.repo.gitDir, [{ name: namespacedRef(w('bob').keyPair.nid, 'refs/heads/release'), oid: v2 }]);
   const revision = await revisePatch(w('bob'), { patch, description: 'Version `0.2.0`, no release candidate.', base, oid: v2 });
   await resolveReviewComment(w('alice'), { patch, review: review1, comment: note });
+  // What current Radicle writes: a review edited with review.edit.v2, and a reaction on a review.
+  await editReview(w('alice'), { patch, review: review1, verdict: 'reject', summary: 'No release candidates, please: fixed in the next revision.' });
+  await reactReview(w('bob'), { patch, review: review1, reaction: '👍' });
   await reviewPatch(w('seed-demo'), { patch, revision, verdict: 'accept', summary: 'Looks good.' });
   await reviewPatch(w('alice'), { patch, revision, verdict: 'accept', summary: 'LGTM, thanks!' });
   const tested = await commentRevision(w('carol'), { patch, revision, body: 'The about page shows 0.2.0 now.' });
