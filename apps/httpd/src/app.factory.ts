@@ -4,11 +4,17 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule } from './app.module.js';
 import { INFO_PATHS } from './info/info.controller.js';
 import { HttpCaching } from './platform/http-caching.js';
+import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
 import type { PlatformOptions } from './platform/platform.module.js';
 
 /** Every feature route lives under this prefix (api.md `{base_url}`, B §2.1). */
 export const API_PREFIX = 'api/v1';
+
+/** Time to receive a whole request (headers and body), in ms. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** Time to receive a request's headers, in ms. */
+export const HEADERS_TIMEOUT_MS = 15_000;
 
 /** The informational routes outside the prefix (`/`, `/api`, `/api/v1` itself). */
 const UNPREFIXED_ROUTES = Object.values(INFO_PATHS).map((path) => ({ path, method: RequestMethod.GET }));
@@ -19,6 +25,8 @@ export interface CreateAppOptions extends PlatformOptions {
   logger: LoggerService | LogLevel[] | false;
   /** Byte bound of the cache of rendered immutable answers (default 64 MiB; 0 disables it). */
   responseCacheBytes?: number;
+  /** Time to receive a whole request, in ms (default {@link REQUEST_TIMEOUT_MS}; tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -31,8 +39,17 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     // `/tree/{sha}` and `/tree/{sha}/` are different routes (B §2.1); long ids reach the pipes.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16384 },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: handleClientError,
+    // A request must arrive whole within this time, so a client that sends part of one and
+    // waits is answered 408 and cut off instead of holding a connection (and shutdown) forever.
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    // Node checks those timeouts every 30 s by default: a slow client would hold on that long.
+    http: { connectionsCheckingInterval: Math.min(2000, (options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) / 2) },
   });
-  installHttpHooks(adapter.getInstance());
+  const fastify = adapter.getInstance();
+  fastify.server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
+  fastify.server.on('connect', refuseConnect);
+  installHttpHooks(fastify);
   // After the CORS hooks (vary order), before Nest's own hooks (a cache hit skips them).
   const httpCaching = new HttpCaching({ home: options.home, flavour: options.config.flavour, maxBytes: options.responseCacheBytes });
   httpCaching.install(adapter.getInstance());

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const config = await configure(process.argv.slice(2));
   if (config === null) return;
   // Loaded only to serve, so --help and --version answer without loading Nest.
-  const [{ startServer }, { warmUp }] = await Promise.all([import('./server.js'), import('./warm-up/warm-up.js')]);
+  const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }] = await Promise.all([import('./server.js'), import('./warm-up/warm-up.js')]);
   const server = await startServer({ config, logger: ['error', 'warn'], log });
   log(`flavour ${config.flavour} (${config.flavourReason})`);
   log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
@@ -60,6 +60,12 @@ async function main(): Promise<void> {
   });
   const stop = (): void => {
     warming.abort();
+    // The last resort if closing itself hangs (the grace period closes every connection first).
+    setTimeout(() => {
+      log('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS * 3).unref();
+    log('stopping: no new connections, requests in flight may finish');
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),

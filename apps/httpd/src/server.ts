@@ -7,13 +7,24 @@ import { createApp } from './app.factory.js';
 import type { ListenAddress } from './config/listen-address.js';
 import type { ServerConfig } from './config/server-config.js';
 
+/**
+ * How long a stopping server lets requests in flight finish, in ms: then every connection still
+ * open (a slow download, a client that sent half a request) is closed, so shutdown takes a few
+ * seconds whatever clients do.
+ */
+export const SHUTDOWN_GRACE_MS = 3000;
+
 /** A listening server and how to stop it. */
 export interface RunningServer {
   app: NestFastifyApplication;
   home: NodeHome;
   /** The address actually bound (the real port when 0 was asked for). */
   address: ListenAddress;
-  /** Stops listening, then closes the node home (git processes, databases). */
+  /**
+   * Stops accepting connections, closes idle ones, lets requests in flight finish for up to
+   * {@link SHUTDOWN_GRACE_MS}, closes what is left, then closes the node home (git processes,
+   * databases).
+   */
   close(): Promise<void>;
 }
 
@@ -23,6 +34,8 @@ export interface StartServerOptions {
   logger: LoggerService | LogLevel[] | false;
   /** Receives config.json problems found while serving (logged once per file version). */
   log: (message: string) => void;
+  /** Time to receive a whole request, in ms (tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 /** Removes a leftover Unix socket file (B §7.2); refuses to delete anything that is not a socket. */
@@ -57,15 +70,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     log: options.log,
   });
   try {
-    const app = await createApp({ config, home, logger: options.logger });
+    const app = await createApp({ config, home, logger: options.logger, requestTimeoutMs: options.requestTimeoutMs });
     const address = await listen(app, config.listen);
     return {
       app,
       home,
       address,
       close: async () => {
-        await app.close();
-        await home.close();
+        const http = app.getHttpServer();
+        const deadline = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(deadline);
+          await home.close();
+        }
       },
     };
   } catch (error) {

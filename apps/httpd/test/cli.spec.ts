@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFixtureHome, makeTempDir, removeTempDir, tempSocketPath } from './support/index.js';
@@ -148,6 +149,18 @@ describeCli('forge-httpd command line', () => {
       expect(await stop(child, 'SIGTERM')).toBe(0);
     }
   });
+
+  it('stops on SIGTERM while a client holds half a request, closing its connection', async () => {
+    const { child, line } = await serveCli(['--home', home, '--listen', '127.0.0.1:0']);
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1]);
+    const socket = connect(port, '127.0.0.1');
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.write('GET /api/v1/node HTTP/1.1\r\nHost: x\r\nX-Half: ', () => resolve()));
+    // Held well past the grace period if shutdown waited for the client (its request timeout is 30 s).
+    expect(await stop(child, 'SIGTERM')).toBe(0);
+    await closed;
+  }, 15_000);
 
   it('listens on a Unix socket, replacing a stale socket file left by a killed server', async () => {
     const socketPath = tempSocketPath('cli');

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { parseRid, type Rid } from '@forge-httpd/identity';
-import type { NodeHome, StoredRepository } from '@forge-httpd/storage';
+import { isPublicSummary, type NodeHome, type StoredRepository } from '@forge-httpd/storage';
 import { RepoNotFoundError } from './errors.js';
 import { NODE_HOME } from './tokens.js';
 
@@ -28,6 +28,13 @@ export class RepositoryAccess {
    * @throws RepoNotFoundError when the repository is absent or not public
    */
   async openPublicRid(rid: Rid): Promise<StoredRepository> {
+    // Absent and private take the same path, one lookup in the storage index, so the time of a
+    // 404 does not tell them apart (the index follows storage within its sweep bound; a
+    // repository made private is also caught by the check on the repository itself below).
+    const index = this.home.storageIndex;
+    await index.ready();
+    const indexed = index.get(rid);
+    if (indexed === undefined || !isPublicSummary(indexed)) throw new RepoNotFoundError();
     const repository = await this.home.storage.openRepository(rid);
     if (repository === null) throw new RepoNotFoundError();
     if (!(await repository.isPublic())) throw new RepoNotFoundError();

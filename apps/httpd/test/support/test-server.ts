@@ -11,6 +11,8 @@ export interface TestServerOptions {
   flavour?: Flavour;
   /** Control socket path (default `<home>/node/control.sock`); keep it short, in os.tmpdir(). */
   socketPath?: string;
+  /** Time to receive a whole request, in ms (default: the server's). */
+  requestTimeoutMs?: number;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -54,6 +56,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     config,
     logger: new CapturingLogger(logs),
     log: (message) => logs.push(`config ${message}`),
+    requestTimeoutMs: options.requestTimeoutMs,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   return { baseUrl: `http://127.0.0.1:${port}`, logs, server, close: () => server.close() };
