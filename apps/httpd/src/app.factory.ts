@@ -2,7 +2,9 @@ import { type LoggerService, type LogLevel, RequestMethod } from '@nestjs/common
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
+import { GIT_HTTP_PATHS } from './git-http/git-http.controller.js';
 import { INFO_PATHS } from './info/info.controller.js';
+import { RAW_PATHS } from './raw/raw.controller.js';
 import { HttpCaching } from './platform/http-caching.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
 import type { PlatformOptions } from './platform/platform.module.js';
@@ -10,8 +12,16 @@ import type { PlatformOptions } from './platform/platform.module.js';
 /** Every feature route lives under this prefix (api.md `{base_url}`, B §2.1). */
 export const API_PREFIX = 'api/v1';
 
-/** The informational routes outside the prefix (`/`, `/api`, `/api/v1` itself). */
-const UNPREFIXED_ROUTES = Object.values(INFO_PATHS).map((path) => ({ path, method: RequestMethod.GET }));
+/**
+ * The routes outside the prefix: the informational ones (`/`, `/api`, `/api/v1` itself), raw
+ * files and archives (`/raw/…`) and git over HTTP (`/{rid}.git/…`, GET and POST).
+ */
+const UNPREFIXED_ROUTES = [
+  ...Object.values(INFO_PATHS).map((path) => ({ path, method: RequestMethod.GET })),
+  // Fastify's trailing `*` is spelled `*path` in the exclusion patterns (path-to-regexp).
+  ...RAW_PATHS.map((path) => ({ path: path.replace(/\*$/, '*path'), method: RequestMethod.GET })),
+  ...GIT_HTTP_PATHS.map((path) => ({ path, method: RequestMethod.ALL })),
+];
 
 /** Options of {@link createApp}. */
 export interface CreateAppOptions extends PlatformOptions {
@@ -37,7 +47,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const httpCaching = new HttpCaching({ home: options.home, flavour: options.config.flavour, maxBytes: options.responseCacheBytes });
   httpCaching.install(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config: options.config, home: options.home, httpCaching }),
+    AppModule.forRoot({ config: options.config, home: options.home, httpCaching, gitServerLimits: options.gitServerLimits }),
     adapter,
     { logger: options.logger, abortOnError: false },
   );

@@ -6,6 +6,7 @@ import { type NodeHome, openNodeHome } from '@forge-httpd/storage';
 import { createApp } from './app.factory.js';
 import type { ListenAddress } from './config/listen-address.js';
 import type { ServerConfig } from './config/server-config.js';
+import type { GitServerLimits } from './platform/git-processes.service.js';
 
 /** A listening server and how to stop it. */
 export interface RunningServer {
@@ -23,6 +24,8 @@ export interface StartServerOptions {
   logger: LoggerService | LogLevel[] | false;
   /** Receives config.json problems found while serving (logged once per file version). */
   log: (message: string) => void;
+  /** Bounds of clone/fetch/archive processes (default: the platform's). */
+  gitServerLimits?: GitServerLimits;
 }
 
 /** Removes a leftover Unix socket file (B §7.2); refuses to delete anything that is not a socket. */
@@ -57,7 +60,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     log: options.log,
   });
   try {
-    const app = await createApp({ config, home, logger: options.logger });
+    const app = await createApp({ config, home, logger: options.logger, gitServerLimits: options.gitServerLimits });
     const address = await listen(app, config.listen);
     return {
       app,
