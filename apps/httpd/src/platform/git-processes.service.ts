@@ -1,14 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { GitServerPool } from '@forge-httpd/storage';
+import { GitServerPool, type GitServerPoolOptions } from '@forge-httpd/storage';
 import { GIT_SERVER_LIMITS } from './tokens.js';
 
-/** Bounds of the git server processes (clone, fetch, archive). */
-export interface GitServerLimits {
-  /** Most upload-pack/archive processes at once; one more answers 503 with `retry-after`. */
-  readonly maxProcesses: number;
-  /** Time limit of one process; past it the process is killed and its answer aborted. */
-  readonly timeoutMs: number;
-}
+/** Bounds of the git server processes (clone, fetch, archive); past the cap 503 + `retry-after`. */
+export type GitServerLimits = Pick<GitServerPoolOptions, 'maxProcesses' | 'timeoutMs'>;
 
 /** 4 at once (2-core machines: each pack-objects runs on one thread, below the API's priority); 10 minutes each. */
 export const DEFAULT_GIT_SERVER_LIMITS: GitServerLimits = { maxProcesses: 4, timeoutMs: 600_000 };
