@@ -2,7 +2,9 @@ import { type LoggerService, type LogLevel, RequestMethod } from '@nestjs/common
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
+import { GIT_HTTP_PATHS } from './git-http/git-http.controller.js';
 import { INFO_PATHS } from './info/info.controller.js';
+import { RAW_PATHS } from './raw/raw.controller.js';
 import { HttpCaching } from './platform/http-caching.js';
 import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
@@ -16,8 +18,16 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** Time to receive a request's headers, in ms. */
 export const HEADERS_TIMEOUT_MS = 15_000;
 
-/** The informational routes outside the prefix (`/`, `/api`, `/api/v1` itself). */
-const UNPREFIXED_ROUTES = Object.values(INFO_PATHS).map((path) => ({ path, method: RequestMethod.GET }));
+/**
+ * The routes outside the prefix: the informational ones (`/`, `/api`, `/api/v1` itself), raw
+ * files and archives (`/raw/…`) and git over HTTP (`/{rid}.git/…`, GET and POST).
+ */
+const UNPREFIXED_ROUTES = [
+  ...Object.values(INFO_PATHS).map((path) => ({ path, method: RequestMethod.GET })),
+  // Fastify's trailing `*` is spelled `*path` in the exclusion patterns (path-to-regexp).
+  ...RAW_PATHS.map((path) => ({ path: path.replace(/\*$/, '*path'), method: RequestMethod.GET })),
+  ...GIT_HTTP_PATHS.map((path) => ({ path, method: RequestMethod.ALL })),
+];
 
 /** Options of {@link createApp}. */
 export interface CreateAppOptions extends PlatformOptions {
@@ -54,7 +64,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const httpCaching = new HttpCaching({ home: options.home, flavour: options.config.flavour, maxBytes: options.responseCacheBytes });
   httpCaching.install(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config: options.config, home: options.home, httpCaching }),
+    AppModule.forRoot({ config: options.config, home: options.home, httpCaching, gitServerLimits: options.gitServerLimits }),
     adapter,
     { logger: options.logger, abortOnError: false },
   );

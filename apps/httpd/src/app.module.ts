@@ -12,6 +12,8 @@ import { TreeModule } from './tree/tree.module.js';
 import { IssuesModule } from './issues/issues.module.js';
 import { PatchesModule } from './patches/patches.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
+import { RawModule } from './raw/raw.module.js';
+import { GitHttpModule } from './git-http/git-http.module.js';
 // Feature modules: add one import line above and one entry in `imports` below.
 
 /**
@@ -32,6 +34,8 @@ import { JobsModule } from './jobs/jobs.module.js';
     IssuesModule,
     PatchesModule,
     JobsModule,
+    RawModule,
+    GitHttpModule,
   ],
 })
 export class AppModule {

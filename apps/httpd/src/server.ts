@@ -6,6 +6,7 @@ import { type NodeHome, openNodeHome } from '@forge-httpd/storage';
 import { createApp } from './app.factory.js';
 import type { ListenAddress } from './config/listen-address.js';
 import type { ServerConfig } from './config/server-config.js';
+import type { GitServerLimits } from './platform/git-processes.service.js';
 
 /**
  * How long a stopping server lets requests in flight finish, in ms: then every connection still
@@ -36,6 +37,8 @@ export interface StartServerOptions {
   log: (message: string) => void;
   /** Time to receive a whole request, in ms (tests shorten it). */
   requestTimeoutMs?: number;
+  /** Bounds of clone/fetch/archive processes (default: the platform's). */
+  gitServerLimits?: GitServerLimits;
 }
 
 /** Removes a leftover Unix socket file (B §7.2); refuses to delete anything that is not a socket. */
@@ -70,7 +73,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     log: options.log,
   });
   try {
-    const app = await createApp({ config, home, logger: options.logger, requestTimeoutMs: options.requestTimeoutMs });
+    const app = await createApp({
+      config,
+      home,
+      logger: options.logger,
+      requestTimeoutMs: options.requestTimeoutMs,
+      gitServerLimits: options.gitServerLimits,
+    });
     const address = await listen(app, config.listen);
     return {
       app,

@@ -36,6 +36,15 @@ export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { parseCommit } from './git/parse-commit.js';
 export { parseTree } from './git/parse-tree.js';
 // end git
+// git server processes (libs/storage/src/serve)
+export { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './serve/errors.js';
+export { GitServerPool } from './serve/git-server-pool.js';
+export type { GitServerInvocation, GitServerPoolOptions } from './serve/git-server-pool.js';
+export { uploadPack } from './serve/upload-pack.js';
+export type { UploadPackMode, UploadPackRequest } from './serve/upload-pack.js';
+export { archiveCommit } from './serve/archive.js';
+export type { ArchiveFormat, ArchiveRequest } from './serve/archive.js';
+// end serve
 // home (libs/storage/src/{home,repository,identity-doc,sigrefs,db,socket,config})
 export { FLAVOURS, cobTypeName, isFlavour, payloadId } from './home/flavour.js';
 export type { Flavour } from './home/flavour.js';

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitTiming } from './git-baseline.js';
 import type { ColdRow, ScaleRow, WarmRow } from './measure.js';
+import type { CloneLoadResult } from './clone-load.js';
 import type { LoadResult } from './wrk.js';
 
 /** Everything one run measured. */
@@ -18,6 +19,8 @@ export interface BenchResults {
   readonly git: GitTiming[];
   readonly scaleRows: ScaleRow[];
   readonly saturation: { trivial: LoadResult; heavy: LoadResult } | null;
+  /** The trivial route while 4 clones of the big repository run. */
+  readonly clones: CloneLoadResult | null;
   readonly rss: Array<[number, number]>;
   /** The `--soak` run: mixed load for longer, with its own RSS samples. */
   readonly soak: { load: LoadResult; rss: Array<[number, number]> } | null;
@@ -87,7 +90,13 @@ export function judgeTargets(results: BenchResults): Verdict[] {
       results.saturation ? results.saturation.trivial.p99 < 50 : null,
       results.saturation ? `p99 ${ms(results.saturation.trivial.p99)} ms while heavy routes ran at ${results.saturation.heavy.rps.toFixed(0)} req/s` : '',
     ),
+    cloneVerdict(results.clones),
   ];
+}
+
+function cloneVerdict(clones: CloneLoadResult | null): Verdict {
+  const detail = clones === null ? 'no big repository' : `p99 ${ms(clones.trivial.p99)} ms (p50 ${ms(clones.trivial.p50)} ms) while ${clones.clones} clones ran: ${clones.completed} done (median ${ms(clones.cloneMedianMs)} ms), ${clones.failed} failed`;
+  return verdict('trivial request p99 < 50 ms while 4 clones of the big repository run', clones === null ? null : clones.trivial.p99 < 50 && clones.failed === 0, detail);
 }
 
 function scaleVerdicts(rows: readonly ScaleRow[]): Verdict[] {

@@ -10,6 +10,7 @@ import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
 import { buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome } from './bench-homes.js';
 import { startCgit, type CgitServer } from './cgit-server.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
+import { measureDuringClones } from './clone-load.js';
 import { timeGitBaseline } from './git-baseline.js';
 import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss } from './measure.js';
 import { parseBenchOptions, type BenchOptions } from './options.js';
@@ -63,7 +64,9 @@ async function runPhases(
       const scaleRows = await measureScale(server, smallServer, scalePairs(large, small), settings);
       const heavy = routes.filter((r) => HEAVY_ROUTES.includes(r.name)).flatMap((r) => r.paths);
       const saturation = heavy.length > 0 ? await measureSaturation(server, '/api/v1/node', heavy, settings) : null;
-      return { warm, scaleRows, saturation };
+      const clones = large.bigRid === null ? null
+        : await measureDuringClones(server, { rid: large.bigRid, trivialPath: '/api/v1/node', seconds: Math.max(settings.seconds, 10), scratchDir: homes.scratchDir });
+      return { warm, scaleRows, saturation, clones };
     });
     const soak = options.soak > 0 ? await measureSoak(server, routes.flatMap((r) => r.paths), { ...settings, soakSeconds: options.soak }) : null;
     return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, soak, notes };

@@ -32,6 +32,20 @@ describe('toErrorResponse', () => {
     });
   });
 
+  it.each([
+    ['RAW_FILE_OVER_LIMIT', 413, 'Payload Too Large'],
+    ['PUSH_FORBIDDEN', 403, 'Forbidden'],
+  ])('maps %s to %i with its reason phrase', (code, status, error) => {
+    expect(toErrorResponse(new CodedError(code))).toEqual({ status, body: { error, code: status }, headers: {}, unexpected: false });
+  });
+
+  it('maps *_BUSY codes to 503 with retry-after', () => {
+    const response = toErrorResponse(new CodedError('GIT_SERVER_BUSY'));
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ error: 'Service Unavailable: too many git processes running, retry later', code: 503 });
+    expect(response.headers).toEqual({ 'retry-after': '10' });
+  });
+
   it('maps Nest 404 exceptions to the fixed 404 body', () => {
     expect(toErrorResponse(new NotFoundException('Cannot GET /x')).body).toEqual({ error: 'Not Found', code: 404 });
   });

@@ -12,11 +12,16 @@ export interface ErrorResponse {
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   413: 'Payload Too Large',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
+
+/** Seconds a client is asked to wait when every git server process is busy. */
+export const BUSY_RETRY_AFTER_SECONDS = 10;
 
 /** `{"error": <reason phrase>, "code": status}` — the fixed bodies of behaviour Part A. */
 export function plainErrorBody(status: number): ErrorBody {
@@ -26,8 +31,10 @@ export function plainErrorBody(status: number): ErrorBody {
 /**
  * Maps any thrown value to a response (ARCHITECTURE.md "Errors", behaviour Part A): a `code`
  * ending in `_NOT_FOUND` → 404, starting with `INVALID_` → 400 with the error's message,
- * ending in `_TOO_LARGE` → 413 `[]`; Nest HTTP exceptions keep their 4xx status with a fixed
- * reason phrase; everything else → 500 with a generic body.
+ * ending in `_TOO_LARGE` → 413 `[]` (the JSON blob routes); ending in `_OVER_LIMIT` → 413 and
+ * `_FORBIDDEN` → 403 with their reason phrase; ending in `_BUSY` → 503 with `retry-after`; Nest
+ * HTTP exceptions keep their 4xx status with a fixed reason phrase; everything else → 500 with
+ * a generic body.
  */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   const code = errorCode(exception);
@@ -37,6 +44,16 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   }
   if (code?.endsWith('_TOO_LARGE')) {
     return { status: 413, body: [], headers: { 'cache-control': 'no-cache' }, unexpected: false };
+  }
+  if (code?.endsWith('_OVER_LIMIT')) return expected(413, plainErrorBody(413));
+  if (code?.endsWith('_FORBIDDEN')) return expected(403, plainErrorBody(403));
+  if (code?.endsWith('_BUSY')) {
+    return {
+      status: 503,
+      body: { error: 'Service Unavailable: too many git processes running, retry later', code: 503 },
+      headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+      unexpected: false,
+    };
   }
   const status = httpStatus(exception);
   if (status !== undefined && status >= 400 && status < 500) {

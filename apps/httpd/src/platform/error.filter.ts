@@ -20,8 +20,9 @@ export class ErrorFilter implements ExceptionFilter {
       const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
       this.logger.error(`${request.method} ${request.url} failed: ${detail}`);
     }
-    // Caching headers describe successful answers only (B §2.2).
-    reply.removeHeader('cache-control');
+    // Headers a handler set describe its successful answer (caching B §2.2, a raw file's or an
+    // archive's type and name); an error answer has only its own (CORS is added on send).
+    for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
     reply.code(response.status).headers(response.headers).send(response.body);
   }
 }

@@ -33,3 +33,23 @@ export class TooLargeError extends Error {
     this.name = 'TooLargeError';
   }
 }
+
+/** A raw file or blob is above the served size (10 MiB); answered 413 with the JSON error body. */
+export class RawFileTooLargeError extends Error {
+  readonly code = 'RAW_FILE_OVER_LIMIT';
+
+  constructor() {
+    super('raw file over the size limit');
+    this.name = 'RawFileTooLargeError';
+  }
+}
+
+/** A push (git-receive-pack): this server is read-only; answered 403. */
+export class PushRefusedError extends Error {
+  readonly code = 'PUSH_FORBIDDEN';
+
+  constructor() {
+    super('pushes are not accepted');
+    this.name = 'PushRefusedError';
+  }
+}

@@ -1,5 +1,6 @@
 import type { NodeHome } from '@forge-httpd/storage';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { BINARY_ROUTE_CONFIG } from './binary-answer.js';
 import { CACHEABLE_ROUTE_CONFIG, type CacheableRouteOptions, type CacheKey, CacheKeyBuilder } from './cacheable-route.js';
 import { COMPRESSION_MIN_BYTES } from './compression.js';
 import { computeEtag } from './etag.js';
@@ -178,6 +179,8 @@ export class HttpCaching {
   private onSend(send: { request: CachingRequest; reply: FastifyReply; payload: unknown; done: SendDone }): void {
     const { request, reply, payload, done } = send;
     if (request[HIT] === true) return done(null, this.representation.conditional({ request, reply, payload }));
+    // Raw files, archives, git protocol: their own validators, never buffered nor compressed here.
+    if (request.routeOptions.config[BINARY_ROUTE_CONFIG as never] === true) return done(null, payload);
     const miss = request[MISS];
     const json = isJson(reply.getHeader('content-type')) && (typeof payload === 'string' || Buffer.isBuffer(payload));
     if (!json || reply.statusCode !== 200) {

@@ -56,14 +56,17 @@ function requestPath(request: FastifyRequest): string {
 /**
  * Installs the protocol rules that hold for every path, before Nest registers its routes:
  * CORS on every answer; OPTIONS anywhere → 200 with the preflight headers; a method other than
- * GET/HEAD → 405 `allow: GET, HEAD` on a known route, else 404; malformed URLs → 400 JSON.
+ * GET/HEAD → 405 `allow: GET, HEAD` on a known route, else 404 (POST reaches the routes
+ * registered for it); malformed URLs → 400 JSON.
  * HEAD on every GET route is Fastify's `exposeHeadRoutes` default.
  */
 export function installHttpHooks(fastify: FastifyInstance): void {
   const getRoutes: RegExp[] = [];
+  const postRoutes: RegExp[] = [];
   fastify.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) getRoutes.push(routePatternToRegExp(route.url ?? route.path));
+    if (methods.includes('POST')) postRoutes.push(routePatternToRegExp(route.url ?? route.path));
   });
   // Callback-style hooks: they run on every request, and a promise per hook is measurable.
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -73,6 +76,8 @@ export function installHttpHooks(fastify: FastifyInstance): void {
       return undefined;
     }
     const path = requestPath(request);
+    // The git smart-HTTP request routes (POST …/git-upload-pack) are the only non-GET routes.
+    if (request.method === 'POST' && postRoutes.some((route) => route.test(path))) return done();
     if (getRoutes.some((route) => route.test(path))) {
       reply.code(405).header('allow', 'GET, HEAD').send(plainErrorBody(405));
     } else {

@@ -4,9 +4,10 @@ import type { NodeHome } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
 import { CacheControlInterceptor } from './cache-control.js';
 import { ErrorFilter } from './error.filter.js';
+import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './git-processes.service.js';
 import { HttpCaching } from './http-caching.js';
 import { RepositoryAccess } from './repository-access.service.js';
-import { NODE_HOME } from './tokens.js';
+import { GIT_SERVER_LIMITS, NODE_HOME } from './tokens.js';
 
 /** What the platform needs from the bootstrap: the validated config and the opened home. */
 export interface PlatformOptions {
@@ -14,11 +15,14 @@ export interface PlatformOptions {
   home: NodeHome;
   /** The HTTP caching installed on the Fastify instance (bound here to RepositoryAccess). */
   httpCaching?: HttpCaching;
+  /** Bounds of clone/fetch/archive processes (default {@link DEFAULT_GIT_SERVER_LIMITS}). */
+  gitServerLimits?: GitServerLimits;
 }
 
 /**
  * Cross-cutting providers, global so feature modules inject them without importing:
- * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAccess} and,
+ * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAccess},
+ * {@link GitProcesses} and,
  * when given, {@link HttpCaching}; plus the global error filter and Cache-Control interceptor.
  */
 @Global()
@@ -42,11 +46,13 @@ export class PlatformModule {
         { provide: ServerConfig, useValue: options.config },
         { provide: NODE_HOME, useValue: options.home },
         RepositoryAccess,
+        { provide: GIT_SERVER_LIMITS, useValue: options.gitServerLimits ?? DEFAULT_GIT_SERVER_LIMITS },
+        GitProcesses,
         ...caching,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: CacheControlInterceptor },
       ],
-      exports: [ServerConfig, NODE_HOME, RepositoryAccess, ...(httpCaching === undefined ? [] : [HttpCaching])],
+      exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, ...(httpCaching === undefined ? [] : [HttpCaching])],
     };
   }
 }

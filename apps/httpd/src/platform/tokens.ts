@@ -3,3 +3,4 @@
  * token. The `ServerConfig` class is its own token.
  */
 export const NODE_HOME = Symbol('NODE_HOME');
+export const GIT_SERVER_LIMITS = Symbol('GIT_SERVER_LIMITS');

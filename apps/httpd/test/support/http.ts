@@ -56,3 +56,16 @@ export function rawRequest(
     req.end();
   });
 }
+
+/** A response with its body read as bytes (raw files, archives, git protocol). */
+export interface BytesResponse {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+}
+
+/** Sends a request with `fetch` and reads the body as bytes. */
+export async function getBytes(url: string, init?: RequestInit): Promise<BytesResponse> {
+  const response = await fetch(url, init);
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}

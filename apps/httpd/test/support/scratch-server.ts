@@ -3,7 +3,7 @@ import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome } from '@forge-httpd/tools';
 import { type ScratchCommit, writeScratchHistory } from '../../../../tools/src/diff-oracle/scratch-history.js';
 import { makeTempDir, removeTempDir } from './temp-dir.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 
 /** A server over a home holding one public repository imported from scratch commits, plus a private copy. */
 export interface ScratchServer {
@@ -26,6 +26,7 @@ export async function startScratchServer(options: {
   time: number;
   commits: readonly ScratchCommit[];
   prepare?: (built: BuiltHome, ids: Oid[]) => Promise<unknown>;
+  gitServerLimits?: TestServerOptions['gitServerLimits'];
 }): Promise<ScratchServer> {
   const dir = await makeTempDir();
   const ids = (await writeScratchHistory(join(dir, 'source.git'), [...options.commits])) as Oid[];
@@ -35,6 +36,6 @@ export async function startScratchServer(options: {
     repos: [{ name: options.name, history }, { name: 'hidden', private: true, history }],
   });
   await options.prepare?.(built, ids);
-  const server = await startTestServer({ home: built.home });
+  const server = await startTestServer({ home: built.home, gitServerLimits: options.gitServerLimits });
   return { dir, built, server, ids, close: async () => { await server.close(); await removeTempDir(dir); } };
 }

@@ -3,6 +3,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { Flavour } from '@forge-httpd/storage';
 import { ServerConfig } from '../../src/config/server-config.js';
 import { readServerVersion } from '../../src/config/version.js';
+import type { GitServerLimits } from '../../src/platform/git-processes.service.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 
 /** Options of {@link startTestServer}. */
@@ -13,6 +14,8 @@ export interface TestServerOptions {
   socketPath?: string;
   /** Time to receive a whole request, in ms (default: the server's). */
   requestTimeoutMs?: number;
+  /** Bounds of clone/fetch/archive processes (default: the server's). */
+  gitServerLimits?: GitServerLimits;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -57,6 +60,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     logger: new CapturingLogger(logs),
     log: (message) => logs.push(`config ${message}`),
     requestTimeoutMs: options.requestTimeoutMs,
+    gitServerLimits: options.gitServerLimits,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   return { baseUrl: `http://127.0.0.1:${port}`, logs, server, close: () => server.close() };

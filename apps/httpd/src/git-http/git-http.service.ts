@@ -1,0 +1,118 @@
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { Injectable } from '@nestjs/common';
+import { parseNid, parseRid, type Rid } from '@forge-httpd/identity';
+import { type StoredRepository, uploadPack } from '@forge-httpd/storage';
+import type { BinaryAnswer } from '../platform/binary-answer.js';
+import { InvalidParameterError, PushRefusedError, RepoNotFoundError } from '../platform/errors.js';
+import { GitProcesses } from '../platform/git-processes.service.js';
+import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { parseGitProtocolVersion } from './git-protocol.js';
+
+/** Which repository (and peer namespace) a git URL names, as written in the path. */
+export interface GitTarget {
+  /** `{rid}` or `{rid}.git`, with or without `rad:`. */
+  readonly repo: string;
+  /** `{nid}` of a peer's namespace, when the URL has one. */
+  readonly nid?: string;
+}
+
+/** The request headers the git routes read. */
+export interface GitRequestHeaders {
+  readonly 'git-protocol'?: string | string[];
+  readonly 'content-type'?: string;
+  readonly 'content-encoding'?: string;
+}
+
+/** As `git http-backend` sends them: protocol answers are never cached. */
+const NO_CACHE = {
+  expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
+  pragma: 'no-cache',
+  'cache-control': 'no-cache, max-age=0, must-revalidate',
+};
+
+/**
+ * Read-only git over smart HTTP (gitprotocol-http(5)): `info/refs` and `git-upload-pack`
+ * answered by git's own upload-pack, for a repository's top-level refs or one peer's
+ * namespace. Private repositories and unknown namespaces are absent; pushes are refused.
+ */
+@Injectable()
+export class GitHttpService {
+  constructor(
+    private readonly access: RepositoryAccess,
+    private readonly processes: GitProcesses,
+  ) {}
+
+  /**
+   * `GET /{rid}.git[/{nid}]/info/refs?service=git-upload-pack`.
+   * @throws RepoNotFoundError (404) for a malformed, absent or private repository or namespace,
+   *   or a missing service; PushRefusedError (403) for git-receive-pack; GitServerBusyError (503)
+   */
+  async advertise(target: GitTarget, request: { service: unknown; headers: GitRequestHeaders; head: boolean }): Promise<BinaryAnswer> {
+    const { gitDir, namespace } = await this.open(target);
+    if (request.service === 'git-receive-pack') throw new PushRefusedError();
+    // The dumb protocol (no service) is not served: every git client since 1.6.6 is smart.
+    if (request.service !== 'git-upload-pack') throw new RepoNotFoundError();
+    const headers = { 'content-type': 'application/x-git-upload-pack-advertisement', ...NO_CACHE };
+    if (request.head) return { headers, body: null };
+    const protocolVersion = parseGitProtocolVersion(request.headers['git-protocol']);
+    return { headers, body: uploadPack(this.processes.pool, { gitDir, namespace, mode: 'advertise', protocolVersion }) };
+  }
+
+  /**
+   * `POST /{rid}.git[/{nid}]/git-upload-pack`: one fetch negotiation or pack, streamed.
+   * @throws RepoNotFoundError (404); InvalidParameterError (400) for a content encoding other
+   *   than gzip or identity; GitServerBusyError (503)
+   */
+  async serve(target: GitTarget, request: { body: Readable; headers: GitRequestHeaders }): Promise<BinaryAnswer> {
+    const { gitDir, namespace } = await this.open(target);
+    const body = decodedBody(request.body, request.headers['content-encoding']);
+    const protocolVersion = parseGitProtocolVersion(request.headers['git-protocol']);
+    return {
+      headers: { 'content-type': 'application/x-git-upload-pack-result', ...NO_CACHE },
+      body: uploadPack(this.processes.pool, { gitDir, namespace, mode: 'serve', protocolVersion, body }),
+    };
+  }
+
+  /**
+   * `POST /{rid}.git[/{nid}]/git-receive-pack`: this server is read-only.
+   * @throws RepoNotFoundError (404) as for reads, so a private repository stays invisible; else PushRefusedError (403)
+   */
+  async refusePush(target: GitTarget): Promise<never> {
+    await this.open(target);
+    throw new PushRefusedError();
+  }
+
+  /** The public repository's git directory and the parsed namespace; anything else is 404. */
+  private async open(target: GitTarget): Promise<{ gitDir: string; namespace?: string }> {
+    const rid = parseOrNull(() => parseRid(target.repo.endsWith('.git') ? target.repo.slice(0, -4) : target.repo)) as Rid | null;
+    if (rid === null) throw new RepoNotFoundError();
+    const repository = await this.access.openPublicRid(rid);
+    if (target.nid === undefined) return { gitDir: repository.git.gitDir };
+    return { gitDir: repository.git.gitDir, namespace: await requireRemote(repository, target.nid) };
+  }
+}
+
+async function requireRemote(repository: StoredRepository, nidText: string): Promise<string> {
+  const nid = parseOrNull(() => parseNid(nidText));
+  if (nid === null || (await repository.remote(nid)) === null) throw new RepoNotFoundError();
+  return nid;
+}
+
+function parseOrNull<T>(parse: () => T): T | null {
+  try {
+    return parse();
+  } catch {
+    return null;
+  }
+}
+
+/** git sends large request bodies gzip-compressed (`Content-Encoding: gzip`, remote-curl.c). */
+function decodedBody(body: Readable, encoding: string | undefined): Readable {
+  const coding = encoding?.trim().toLowerCase();
+  if (coding === undefined || coding === '' || coding === 'identity') return body;
+  if (coding !== 'gzip' && coding !== 'x-gzip') throw new InvalidParameterError('Invalid content-encoding: expected gzip or identity');
+  const gunzip = createGunzip();
+  body.on('error', (error) => gunzip.destroy(error));
+  return body.pipe(gunzip);
+}
