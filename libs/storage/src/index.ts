@@ -26,6 +26,7 @@ export type {
   Contributor,
   DiffPatch,
   DiffPatchOptions,
+  DiffNumstatOptions,
   GitRepository,
   RefEntry,
   WalkCommitsOptions,

@@ -1,10 +1,10 @@
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
-import { diffPatch } from './diff-patch.js';
+import { diffNumstat, diffPatch } from './diff-patch.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type {
-  Contributor, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions,
+  Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions,
 } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { isAncestor, mergeBase } from './merge-base.js';
@@ -147,6 +147,10 @@ class CliGitRepository implements GitRepository {
 
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
     return diffPatch(this.gitDir, options);
+  }
+
+  diffNumstat(options: DiffNumstatOptions): Promise<DiffPatch> {
+    return diffNumstat(this.gitDir, options);
   }
 
   async close(): Promise<void> {
