@@ -4,6 +4,7 @@ import type { Flavour } from '@forge-httpd/storage';
 import { ServerConfig } from '../../src/config/server-config.js';
 import { readServerVersion } from '../../src/config/version.js';
 import { type RunningServer, startServer } from '../../src/server.js';
+import { registerServerFlavour } from './explorer-schemas/index.js';
 
 /** Options of {@link startTestServer}. */
 export interface TestServerOptions {
@@ -55,5 +56,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     log: (message) => logs.push(`config ${message}`),
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
-  return { baseUrl: `http://127.0.0.1:${port}`, logs, server, close: () => server.close() };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  registerServerFlavour(baseUrl, config.flavour);
+  return { baseUrl, logs, server, close: () => server.close() };
 }
