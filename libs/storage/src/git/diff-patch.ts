@@ -22,16 +22,8 @@ const NUMSTAT_OPTIONS = ['diff-tree', '-r', '-z', '--numstat', '-M', '-C', '--no
  * @returns raw patch bytes and whether they were truncated
  * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
  */
-export async function diffPatch(gitDir: string, options: DiffPatchOptions): Promise<DiffPatch> {
-  const from = options.from ?? EMPTY_TREE_OID;
-  if (!isOid(from) || !isOid(options.to)) throw new InvalidOidError();
-  if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError('maxBytes');
-  const { stdout, truncated } = await runGit({
-    gitDir,
-    args: [...DIFF_TREE_OPTIONS, '--end-of-options', from, options.to],
-    maxBytes: options.maxBytes,
-  });
-  return { patch: stdout, truncated };
+export function diffPatch(gitDir: string, options: DiffPatchOptions): Promise<DiffPatch> {
+  return runDiffTree(gitDir, DIFF_TREE_OPTIONS, options);
 }
 
 /**
@@ -43,13 +35,17 @@ export async function diffPatch(gitDir: string, options: DiffPatchOptions): Prom
  * @returns the raw `-z` numstat bytes (at most maxBytes) and whether they were truncated
  * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
  */
-export async function diffNumstat(gitDir: string, options: DiffNumstatOptions): Promise<DiffPatch> {
+export function diffNumstat(gitDir: string, options: DiffNumstatOptions): Promise<DiffPatch> {
+  return runDiffTree(gitDir, NUMSTAT_OPTIONS, options);
+}
+
+async function runDiffTree(gitDir: string, command: readonly string[], options: DiffPatchOptions): Promise<DiffPatch> {
   const from = options.from ?? EMPTY_TREE_OID;
   if (!isOid(from) || !isOid(options.to)) throw new InvalidOidError();
   if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError('maxBytes');
   const { stdout, truncated } = await runGit({
     gitDir,
-    args: [...NUMSTAT_OPTIONS, '--end-of-options', from, options.to],
+    args: [...command, '--end-of-options', from, options.to],
     maxBytes: options.maxBytes,
   });
   return { patch: stdout, truncated };
