@@ -117,10 +117,20 @@ describe('GET /repos/{rid}/commits/{sha}', () => {
     expect(detail.diff.files).toHaveLength(2);
   });
 
-  it('marks files past the 8 MiB diff cap tooLarge and still lists them', async () => {
-    const detail = await commit(8);
-    expect(detail.diff.files.map((file) => ('diff' in file ? file.diff.type : null))).toEqual(['plain', 'tooLarge', 'tooLarge']);
-    expect(detail.diff.stats).toEqual({ filesChanged: 3, insertions: 1, deletions: 0 });
+  it.each([
+    ['the commit endpoint', () => `/commits/${ids[8]}`],
+    ['the diff endpoint', () => `/diff/${ids[7]}/${ids[8]}`],
+  ])('lists files past the 8 MiB diff cap as plain, hunk-less, with git numstat counts and tooLarge on %s', async (_, path) => {
+    const response = await getJson(`${base()}${path()}`);
+    const { diff } = response.body as CommitDetail;
+    const cut = { type: 'plain', hunks: [], eof: 'noneMissing', tooLarge: true };
+    expect(diff.files.map((file) => ('diff' in file ? file.diff : null))).toEqual([
+      expect.objectContaining({ type: 'plain', stats: { additions: 1, deletions: 0 } }),
+      { ...cut, stats: { additions: 150_000, deletions: 0 } },
+      { ...cut, stats: { additions: 1, deletions: 0 } },
+    ]);
+    expect(response.text).toContain('"diff":{"type":"plain","hunks":[],"stats":{"additions":150000,"deletions":0},"eof":"noneMissing","tooLarge":true}');
+    expect(diff.stats).toEqual({ filesChanged: 3, insertions: 150_002, deletions: 0 });
   });
 
   it('lists the local and remote branches that contain the commit, heads first', async () => {

@@ -34,7 +34,9 @@ describe('a forge server over a radicle home', () => {
   });
 
   it('shows the foreign project payload as plain data, without meta', async () => {
-    const response = await getJson(`${forge.baseUrl}/api/v1/repos/${fixture.rid('alpha')}`);
+    // The explorer needs the project entry with meta: this documented answer is one it rejects.
+    const check = { knownExplorerMismatch: 'a repository without a project of the server flavour (behaviour.md "Protocol flavour")' };
+    const response = await getJson(`${forge.baseUrl}/api/v1/repos/${fixture.rid('alpha')}`, undefined, check);
     expect(response.status).toBe(200);
     expect((response.body as RepoInfo).payloads).toEqual({
       'xyz.radicle.project': { data: { defaultBranch: 'main', description: 'The first repository', name: 'alpha' } },
@@ -45,5 +47,14 @@ describe('a forge server over a radicle home', () => {
 
   it('does not find repositories without its own project payload', async () => {
     expect((await getJson(`${forge.baseUrl}/api/v1/repos/search`)).body).toEqual([]);
+  });
+
+  it.each([
+    ['/api/v1/repos?show=all'],
+    ['/api/v1/repos'],
+    ['/delegates/DID/repos?show=all'],
+  ])('does not list repositories without its own project payload in %s', async (path) => {
+    const response = await getJson(`${forge.baseUrl}${path.replace('/delegates/DID', `/api/v1/delegates/${fixture.did('seed')}`)}`);
+    expect([response.status, response.body]).toEqual([200, []]);
   });
 });

@@ -6,13 +6,27 @@ import { expectGolden, getJson, type JsonResponse, tempSocketPath, useFixtureSer
 const socketPath = tempSocketPath('node');
 const fixture = useFixtureServer({ socketPath });
 
-// What the fake node reports for `{"command":"config"}`: passed through unchanged, key order kept.
+// What the fake node reports for `{"command":"config"}` (a whole node config, as a running node
+// sends it; radicle-explorer rejects a partial one): passed through unchanged, key order kept.
 const NODE_CONFIG = {
   alias: 'seed',
   listen: [],
   peers: { type: 'dynamic' },
+  connect: [],
+  externalAddresses: [],
   network: 'main',
-  limits: { routingMaxSize: 1000, rate: { inbound: { fillRate: 5.5, capacity: 1024 } } },
+  log: 'INFO',
+  relay: 'auto',
+  limits: {
+    routingMaxSize: 1000,
+    routingMaxAge: 604800,
+    gossipMaxAge: 1209600,
+    fetchConcurrency: 1,
+    maxOpenFiles: 4096,
+    rate: { inbound: { fillRate: 5.5, capacity: 1024 }, outbound: { fillRate: 10, capacity: 2048 } },
+    connection: { inbound: 128, outbound: 16 },
+  },
+  workers: 8,
   seedingPolicy: { default: 'block' },
 };
 

@@ -27,9 +27,12 @@ export interface DiffRange {
   end: number;
 }
 
-/** A hunk; `header` is the whole `@@ … @@ context\n` line, null when not UTF-8. */
+/**
+ * A hunk; `header` is the whole `@@ … @@ context\n` line, decoded lossily (U+FFFD) when not
+ * UTF-8 (radicle-explorer requires a string here).
+ */
 export interface DiffHunk {
-  header: string | null;
+  header: string;
   lines: DiffLine[];
   old: DiffRange;
   new: DiffRange;
@@ -39,14 +42,21 @@ export interface DiffHunk {
 export type DiffEof = 'noneMissing' | 'oldMissing' | 'newMissing' | 'bothMissing';
 
 /**
- * A file's content change. `tooLarge` (forge-httpd addition): git's output for the diff was
- * longer than the server's cap (8 MiB) before this file's hunks; fetch the blobs instead.
+ * A file's content change. `tooLarge: true` (forge-httpd addition, behaviour.md Part A "Bounded
+ * diffs"): git's output for the diff was longer than the server's cap (8 MiB) before this
+ * file's hunks, so `hunks` is empty and `stats` are git's numstat counts; fetch the blobs
+ * instead. Clients that do not know the field see a plain diff without hunks.
  */
 export type DiffContent =
-  | { type: 'plain'; hunks: DiffHunk[]; stats: { additions: number; deletions: number }; eof: DiffEof }
+  | {
+      type: 'plain';
+      hunks: DiffHunk[];
+      stats: { additions: number; deletions: number };
+      eof: DiffEof;
+      tooLarge?: true;
+    }
   | { type: 'binary' }
-  | { type: 'empty' }
-  | { type: 'tooLarge' };
+  | { type: 'empty' };
 
 /** One changed file, tagged by `status` (written first). */
 export type FileDiff =

@@ -86,7 +86,8 @@ function formatExtendedHeader(file: FileDiff): Buffer[] {
 }
 
 function formatContent(file: FileDiff, content: DiffContent): Buffer[] {
-  if (content.type === 'tooLarge') throw new DiffFormatError('cannot render a file whose patch was cut');
+  const cut = content.type === 'tooLarge' || (content.type === 'plain' && content.tooLarge === true);
+  if (cut) throw new DiffFormatError('cannot render a file whose patch was cut');
   const labelA = file.old === null ? Buffer.from('/dev/null') : quoteGitPath(file.oldPathBytes, 'a/');
   const labelB = file.new === null ? Buffer.from('/dev/null') : quoteGitPath(file.newPathBytes, 'b/');
   if (content.type === 'binary') {
@@ -103,8 +104,7 @@ function formatContent(file: FileDiff, content: DiffContent): Buffer[] {
 }
 
 function formatHunk(hunk: Hunk): Buffer[] {
-  const header = `@@ -${formatRange(hunk.old)} +${formatRange(hunk.new)} @@`;
-  const out = [Buffer.from(header, 'latin1'), hunk.section, Buffer.from('\n')];
+  const out = [formatHunkHeader(hunk)];
   for (const line of hunk.lines) {
     const origin = line.type === 'addition' ? '+' : line.type === 'deletion' ? '-' : ' ';
     const bytes = lineBytesOf(line);
@@ -112,6 +112,17 @@ function formatHunk(hunk: Hunk): Buffer[] {
     if (bytes[bytes.length - 1] !== 0x0a) out.push(NO_NEWLINE);
   }
   return out;
+}
+
+/**
+ * A hunk's header line as git wrote it: `@@ -<old> +<new> @@<section>\n` (a range is
+ * `start,count`, or `start` alone when count is 1).
+ * @param hunk - a parsed hunk
+ * @returns the exact bytes, newline included
+ */
+export function formatHunkHeader(hunk: Hunk): Buffer {
+  const ranges = `@@ -${formatRange(hunk.old)} +${formatRange(hunk.new)} @@`;
+  return Buffer.concat([Buffer.from(ranges, 'latin1'), hunk.section, Buffer.from('\n')]);
 }
 
 function formatRange(range: LineRange): string {

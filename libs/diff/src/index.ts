@@ -6,7 +6,10 @@ export type {
 export { DiffFormatError } from './errors.js';
 export { parseGitPatch } from './parse-git-patch.js';
 export type { ParseGitPatchOptions } from './parse-git-patch.js';
-export { formatGitPatch } from './format-git-patch.js';
+export { formatGitPatch, formatHunkHeader } from './format-git-patch.js';
+export { parseNumstat } from './parse-numstat.js';
+export type { NumstatRecord } from './parse-numstat.js';
+export { resolveCutFiles } from './resolve-cut-files.js';
 export { summarizeDiff } from './summarize-diff.js';
 export { isBinaryContent, BINARY_CHECK_BYTES } from './is-binary-content.js';
 export { listDiffBlobs } from './diff-blobs.js';

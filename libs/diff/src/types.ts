@@ -62,10 +62,19 @@ export interface FileStats {
 
 /**
  * What the diff says about the file's content. `tooLarge`: the patch text was cut by the
- * byte cap before this file's hunks, so they are not available.
+ * byte cap before this file's hunks, so they are not available (`parseGitPatch`);
+ * `resolveCutFiles` turns it into a `plain` content without hunks, git's numstat counts and
+ * `tooLarge: true`.
  */
 export type DiffContent =
-  | { readonly type: 'plain'; readonly hunks: readonly Hunk[]; readonly stats: FileStats; readonly eof: EofState }
+  | {
+      readonly type: 'plain';
+      readonly hunks: readonly Hunk[];
+      readonly stats: FileStats;
+      readonly eof: EofState;
+      /** Set when the hunks were cut by the byte cap (then `hunks` is empty, `stats` git's numstat). */
+      readonly tooLarge?: true;
+    }
   | { readonly type: 'binary' }
   | { readonly type: 'empty' }
   | { readonly type: 'tooLarge' };

@@ -26,7 +26,7 @@ export type {
   Contributor,
   DiffPatch,
   DiffPatchOptions,
-  DiffStats,
+  DiffNumstatOptions,
   GitRepository,
   RefEntry,
   WalkCommitsOptions,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   DIFF_FILES_BLOB_MAX_BYTES, DIFF_FILES_TOTAL_MAX_BYTES, DIFF_PATCH_MAX_BYTES, listDiffBlobs, parseGitPatch,
-  type FileDiff,
+  parseNumstat, resolveCutFiles, type FileDiff, type NumstatRecord,
 } from '@forge-httpd/diff';
 import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
 import { toBlobContent } from './blob-content.mapper.js';
@@ -29,15 +29,23 @@ export class BrowseService {
 
   /**
    * Diffs two commits (git's own diff, `-M -C`) within the bounds of libs/diff/README.md: at
-   * most 8 MiB of git output (files past it become `tooLarge`), blobs of at most 1 MiB each
-   * and 8 MiB in total in the `files` map (by oid order; the rest left out).
+   * most 8 MiB of git output (files past it get git's numstat counts, no hunks and
+   * `tooLarge: true`), blobs of at most 1 MiB each and 8 MiB in total in the `files` map (by
+   * oid order; the rest left out).
    * @param git - repository
    * @param range - old commit (null: the empty tree) and new commit
    */
   async loadDiff(git: GitRepository, range: { from: Oid | null; to: Oid }): Promise<LoadedDiff> {
     const { patch, truncated } = await git.diffPatch({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES });
-    const files = parseGitPatch(patch, { truncated });
+    const parsed = parseGitPatch(patch, { truncated });
+    const files = truncated ? resolveCutFiles(parsed, await this.readNumstat(git, range)) : parsed;
     return { files, blobs: await this.loadBlobs(git, listDiffBlobs(files) as Oid[]) };
+  }
+
+  private async readNumstat(git: GitRepository, range: { from: Oid | null; to: Oid }): Promise<NumstatRecord[]> {
+    // Only cut diffs pay for this second pass; its output is a few bytes per file.
+    const { patch } = await git.diffNumstat({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES });
+    return parseNumstat(patch);
   }
 
   private async loadBlobs(git: GitRepository, oids: readonly Oid[]): Promise<DiffBlobData[]> {

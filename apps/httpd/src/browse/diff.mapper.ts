@@ -1,5 +1,7 @@
 import type * as Api from '@forge-httpd/api-types';
-import { summarizeDiff, type DiffContent, type DiffLine, type DiffSide, type FileDiff } from '@forge-httpd/diff';
+import {
+  formatHunkHeader, summarizeDiff, type DiffContent, type DiffLine, type DiffSide, type FileDiff, type Hunk,
+} from '@forge-httpd/diff';
 
 /**
  * Parsed diff → wire Diff (behaviour B §6.1–6.3). The two endpoints differ only in the key
@@ -66,11 +68,12 @@ function side(value: DiffSide | null): Api.DiffFile {
 }
 
 function toContent(content: DiffContent, order: LineKeyOrder): Api.DiffContent {
+  if (content.type === 'tooLarge') return CUT_WITHOUT_COUNTS;
   if (content.type !== 'plain') return { type: content.type };
-  return {
+  const mapped: Api.DiffContent = {
     type: 'plain',
     hunks: content.hunks.map((hunk) => ({
-      header: hunk.header,
+      header: headerText(hunk),
       lines: hunk.lines.map((line) => (order === 'typeFirst' ? lineTypeFirst(line) : lineTypeLast(line))),
       old: { start: hunk.old.start, end: hunk.old.end },
       new: { start: hunk.new.start, end: hunk.new.end },
@@ -78,7 +81,21 @@ function toContent(content: DiffContent, order: LineKeyOrder): Api.DiffContent {
     stats: { additions: content.stats.additions, deletions: content.stats.deletions },
     eof: content.eof,
   };
+  return content.tooLarge === true ? { ...mapped, tooLarge: true } : mapped;
 }
+
+/**
+ * The explorer's schema requires a string header, so a header that is not UTF-8 is decoded
+ * lossily (U+FFFD) rather than sent as null (behaviour.md Part A, "General rule").
+ */
+function headerText(hunk: Hunk): string {
+  return hunk.header ?? formatHunkHeader(hunk).toString('utf8');
+}
+
+/** A cut file the service did not resolve (it always does): still a shape clients accept. */
+const CUT_WITHOUT_COUNTS: Api.DiffContent = {
+  type: 'plain', hunks: [], stats: { additions: 0, deletions: 0 }, eof: 'noneMissing', tooLarge: true,
+};
 
 function lineTypeFirst(line: DiffLine): Api.DiffLine {
   if (line.type === 'context') {

@@ -32,3 +32,13 @@ export class RemoteNotFoundError extends Error {
     this.name = 'RemoteNotFoundError';
   }
 }
+
+/** A diff names more files than the stats route counts (see `NUMSTAT_MAX_BYTES`): 413. */
+export class DiffStatsOverLimitError extends Error {
+  readonly code = 'DIFF_STATS_OVER_LIMIT';
+
+  constructor() {
+    super('diff has too many files to count');
+    this.name = 'DiffStatsOverLimitError';
+  }
+}

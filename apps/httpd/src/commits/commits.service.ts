@@ -6,6 +6,8 @@ import { BrowseService } from '../browse/browse.service.js';
 import { toCommit } from '../browse/commit.mapper.js';
 import { toDiff, toDiffFiles } from '../browse/diff.mapper.js';
 import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { parseNumstat } from '@forge-httpd/diff';
+import { DiffStatsOverLimitError } from '../browse/errors.js';
 import { timesInActivityWindow } from './activity.js';
 
 /** Query of `GET /repos/{rid}/commits`. */
@@ -16,6 +18,9 @@ export interface CommitsQuery {
   page?: number;
   perPage?: number;
 }
+
+/** Bytes of numstat output read for diff stats: ~100 bytes per file, so about 300,000 files. */
+const NUMSTAT_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Default page size of the commit list (api.md "Limits"). */
 export const DEFAULT_COMMITS_PER_PAGE = 30;
@@ -67,8 +72,15 @@ export class CommitsService {
   async getRangeStats(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffStats> {
     const { git } = await this.access.openPublic(ridText);
     await Promise.all([this.browse.requireCommit(git, range.base), this.browse.requireCommit(git, range.oid)]);
-    const stats = await git.diffStats({ from: range.base, to: range.oid });
-    return { filesChanged: stats.filesChanged, insertions: stats.insertions, deletions: stats.deletions };
+    // The same pairing as the diff pages (`-M -C`), as `git diff --numstat` sums it.
+    const { patch, truncated } = await git.diffNumstat({ from: range.base, to: range.oid, maxBytes: NUMSTAT_MAX_BYTES });
+    if (truncated) throw new DiffStatsOverLimitError();
+    const records = parseNumstat(patch);
+    return {
+      filesChanged: records.length,
+      insertions: records.reduce((sum, record) => sum + (record.stats?.additions ?? 0), 0),
+      deletions: records.reduce((sum, record) => sum + (record.stats?.deletions ?? 0), 0),
+    };
   }
 
   /** `GET /stats/commits/{sha}` (radicle-httpd 0.26): commits reachable from `sha`, itself included. */

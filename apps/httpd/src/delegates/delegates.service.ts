@@ -28,7 +28,7 @@ export class DelegatesService {
       if (repository === null) return null;
       const document = await repository.identityDocument().catch(() => null);
       if (document === null || !document.delegates.includes(did)) return null;
-      return this.repoInfo.tryRepoInfo(repository);
+      return this.repoInfo.tryListedRepoInfo(repository);
     });
   }
 }

@@ -41,10 +41,17 @@ export class RepoInfoService {
     });
   }
 
-  /** Repository info, or null (logged) when it cannot be built: listings skip such repos. */
-  async tryRepoInfo(repository: StoredRepository): Promise<RepoInfo | null> {
+  /**
+   * Repository info for a listing, or null when it cannot be built (logged) or has no project
+   * entry with its `meta` (a foreign-flavour or invalid project, or a head that cannot be
+   * resolved): radicle-explorer rejects a whole listing for one such item (behaviour.md Part A,
+   * "General rule"), so listings skip these repos as they skip those that fail to build.
+   */
+  async tryListedRepoInfo(repository: StoredRepository): Promise<RepoInfo | null> {
     try {
-      return await this.repoInfo(repository);
+      const info = await this.repoInfo(repository);
+      const project = info.payloads[payloadId(this.config.flavour, 'project')];
+      return project !== undefined && 'meta' in project ? info : null;
     } catch (error) {
       this.logger.warn(`Skipping ${repository.rid}: ${describe(error)}`);
       return null;

@@ -56,9 +56,10 @@ export class ReposService implements OnApplicationBootstrap {
   }
 
   /**
-   * Public, loadable repositories of a `show` mode from the index, sorted by RID raw bytes:
-   * the configured pins (re-read per request) or every repository; with `delegate`, only those
-   * whose current document lists it. Produced lazily.
+   * Public, loadable repositories with a valid project payload of the server's flavour, of a
+   * `show` mode from the index, sorted by RID raw bytes: the configured pins (re-read per
+   * request) or every repository; with `delegate`, only those whose current document lists
+   * it. Produced lazily.
    */
   async candidates(show: 'all' | 'pinned', options: { delegate?: Did } = {}): Promise<Iterable<RepositorySummary>> {
     const index = this.home.storageIndex;
@@ -72,7 +73,9 @@ export class ReposService implements OnApplicationBootstrap {
     const source = show === 'pinned' ? pinned() : delegate === undefined ? index.list() : index.delegatedTo(delegate);
     const delegated = (summary: RepositorySummary): boolean =>
       delegate === undefined || summary.document?.delegates.includes(delegate) === true;
-    return filterLazily(source, (summary) => isPublicSummary(summary) && delegated(summary));
+    // Only repositories with a valid project of the server's flavour can be listed (see
+    // RepoInfoService.tryListedRepoInfo); the index knows which, so pages skip the rest unread.
+    return filterLazily(source, (summary) => isPublicSummary(summary) && summary.project !== null && delegated(summary));
   }
 
   /**
@@ -85,7 +88,7 @@ export class ReposService implements OnApplicationBootstrap {
     const seeded = filterLazily(await this.sortedCandidates(show, query.sort ?? 'rid'), (summary) => this.isSeeding(summary.rid));
     return buildPage(seeded, { page: query.page ?? 0, perPage }, async (summary) => {
       const repository = await this.access.tryOpenPublic(summary.rid);
-      return repository === null ? null : this.repoInfo.tryRepoInfo(repository);
+      return repository === null ? null : this.repoInfo.tryListedRepoInfo(repository);
     });
   }
 

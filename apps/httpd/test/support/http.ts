@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { assertExplorerAccepts } from './explorer-schemas/index.js';
 
 /** A response with its body read and parsed as JSON when it is JSON. */
 export interface JsonResponse {
@@ -19,16 +20,28 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** GETs (or sends `init`) with `fetch` and returns status, headers and the JSON body. */
-export async function getJson(url: string, init?: RequestInit): Promise<JsonResponse> {
+/** Opting one request out of the explorer check: the reason is required, and reported. */
+export interface ExplorerCheck {
+  /** Why this 2xx body may be one radicle-explorer rejects (error bodies are still checked). */
+  knownExplorerMismatch?: string;
+}
+
+/**
+ * GETs (or sends `init`) with `fetch` and returns status, headers and the JSON body. Every JSON
+ * response is checked first: a 2xx body against radicle-explorer's schema of its route, an
+ * error against `{error, code}` (see explorer-schemas/); a mismatch throws, failing the test.
+ */
+export async function getJson(url: string, init?: RequestInit, check: ExplorerCheck = {}): Promise<JsonResponse> {
   const response = await fetch(url, init);
   const text = await response.text();
+  const contentType = response.headers.get('content-type');
+  if (check.knownExplorerMismatch === undefined || !response.ok) assertExplorerAccepts({ url, status: response.status, contentType, text });
   return { status: response.status, headers: response.headers, text, body: parseBody(text) };
 }
 
 /**
  * Sends a request whose path is written byte for byte (`fetch` normalises `..`, `%2e%2e` and
- * friends away, so hostile paths need this).
+ * friends away, so hostile paths need this). The response is checked like {@link getJson}'s.
  */
 export function rawRequest(
   baseUrl: string,
@@ -47,7 +60,14 @@ export function rawRequest(
           for (const [name, value] of Object.entries(res.headers)) {
             if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
           }
-          resolve({ status: res.statusCode ?? 0, headers, text, body: parseBody(text) });
+          const status = res.statusCode ?? 0;
+          try {
+            assertExplorerAccepts({ url: `${baseUrl}${options.path}`, status, contentType: headers.get('content-type'), text });
+          } catch (error) {
+            reject(error);
+            return;
+          }
+          resolve({ status, headers, text, body: parseBody(text) });
         });
         res.on('error', reject);
       },

@@ -5,6 +5,7 @@ import { ServerConfig } from '../../src/config/server-config.js';
 import { readServerVersion } from '../../src/config/version.js';
 import type { GitServerLimits } from '../../src/platform/git-processes.service.js';
 import { type RunningServer, startServer } from '../../src/server.js';
+import { registerServerFlavour } from './explorer-schemas/index.js';
 
 /** Options of {@link startTestServer}. */
 export interface TestServerOptions {
@@ -63,5 +64,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     gitServerLimits: options.gitServerLimits,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
-  return { baseUrl: `http://127.0.0.1:${port}`, logs, server, close: () => server.close() };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  registerServerFlavour(baseUrl, config.flavour);
+  return { baseUrl, logs, server, close: () => server.close() };
 }

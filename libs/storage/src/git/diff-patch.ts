@@ -1,4 +1,4 @@
-import type { DiffPatch, DiffPatchOptions } from './git-repository.js';
+import type { DiffNumstatOptions, DiffPatch, DiffPatchOptions } from './git-repository.js';
 import { EMPTY_TREE_OID, InvalidOidError, isOid } from './oid.js';
 import { runGit } from './run-git.js';
 
@@ -7,6 +7,9 @@ const DIFF_TREE_OPTIONS = [
   'diff-tree', '-r', '-z', '--raw', '-p', '-M', '-C', '--full-index', '--no-color', '--no-ext-diff',
   '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/',
 ];
+
+/** The same pairing (`-r -M -C`, no textconv) with per-file line counts instead of the patch. */
+const NUMSTAT_OPTIONS = ['diff-tree', '-r', '-z', '--numstat', '-M', '-C', '--no-color', '--no-ext-diff', '--no-textconv'];
 
 /**
  * Produces the raw records and the patch between two commits or trees in one output:
@@ -19,13 +22,30 @@ const DIFF_TREE_OPTIONS = [
  * @returns raw patch bytes and whether they were truncated
  * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
  */
-export async function diffPatch(gitDir: string, options: DiffPatchOptions): Promise<DiffPatch> {
+export function diffPatch(gitDir: string, options: DiffPatchOptions): Promise<DiffPatch> {
+  return runDiffTree(gitDir, DIFF_TREE_OPTIONS, options);
+}
+
+/**
+ * git's per-file line counts between two commits or trees, with the same rename/copy pairing
+ * as {@link diffPatch}: `git diff-tree -r -z --numstat -M -C` (git-diff(1), "--numstat": one
+ * record per raw record, `-\t-` for binary files). Used for the files past a diff's byte cap.
+ * @param gitDir - repository
+ * @param options - old side (null = empty tree), new side and byte cap
+ * @returns the raw `-z` numstat bytes (at most maxBytes) and whether they were truncated
+ * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
+ */
+export function diffNumstat(gitDir: string, options: DiffNumstatOptions): Promise<DiffPatch> {
+  return runDiffTree(gitDir, NUMSTAT_OPTIONS, options);
+}
+
+async function runDiffTree(gitDir: string, command: readonly string[], options: DiffPatchOptions): Promise<DiffPatch> {
   const from = options.from ?? EMPTY_TREE_OID;
   if (!isOid(from) || !isOid(options.to)) throw new InvalidOidError();
   if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError('maxBytes');
   const { stdout, truncated } = await runGit({
     gitDir,
-    args: [...DIFF_TREE_OPTIONS, '--end-of-options', from, options.to],
+    args: [...command, '--end-of-options', from, options.to],
     maxBytes: options.maxBytes,
   });
   return { patch: stdout, truncated };

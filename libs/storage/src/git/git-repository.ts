@@ -37,18 +37,14 @@ export interface DiffPatchOptions {
   readonly maxBytes: number;
 }
 
-/** Output of {@link GitRepository.diffPatch}. */
+/** Input of {@link GitRepository.diffNumstat}: the same sides and cap as a patch. */
+export type DiffNumstatOptions = DiffPatchOptions;
+
+/** Output of {@link GitRepository.diffPatch} (and of `diffNumstat`, whose `patch` holds numstat records). */
 export interface DiffPatch {
   /** Raw `git diff-tree -r -z --raw -p` bytes: NUL-separated raw records, `\0`, patch text (at most maxBytes). */
   readonly patch: Buffer;
   readonly truncated: boolean;
-}
-
-/** Output of {@link GitRepository.diffStats}: what `git diff --numstat` sums to. */
-export interface DiffStats {
-  readonly filesChanged: number;
-  readonly insertions: number;
-  readonly deletions: number;
 }
 
 /** A distinct author identity. */
@@ -107,8 +103,8 @@ export interface GitRepository {
   refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]>;
   /** Raw records + patch between two commits/trees, capped at maxBytes. */
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch>;
-  /** Changed files and line counts between two commits/trees (null `from` = the empty tree). */
-  diffStats(range: { from: Oid | null; to: Oid }): Promise<DiffStats>;
+  /** `diff-tree -r -z --numstat -M -C` records between two commits/trees, capped at maxBytes. */
+  diffNumstat(options: DiffNumstatOptions): Promise<DiffPatch>;
   /** Stops the repository's processes; later calls fail. */
   close(): Promise<void>;
 }

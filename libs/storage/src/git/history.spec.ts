@@ -170,6 +170,14 @@ describe('diffPatch', () => {
     expect(patch.length).toBe(50);
   });
 
+  it('counts lines per file like git diff-tree --numstat, binary files as -', async () => {
+    const { patch, truncated } = await repo.diffNumstat({ from: null, to: fixture.commits.c1, maxBytes: 1 << 20 });
+    expect(truncated).toBe(false);
+    expect(patch.toString()).toContain('-\t-\tbig.bin\0');
+    const { c1, c2 } = fixture.commits;
+    expect((await repo.diffNumstat({ from: c1, to: c2, maxBytes: 1 << 20 })).patch.toString()).toMatch(/^\d+\t\d+\tREADME\0/m);
+  });
+
   it('returns an empty patch for identical trees', async () => {
     const { c2, m } = fixture.commits;
     expect((await repo.diffPatch({ from: c2, to: m, maxBytes: 100 })).patch.length).toBe(0);

@@ -1,11 +1,10 @@
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
-import { diffPatch } from './diff-patch.js';
-import { diffStats } from './diff-stats.js';
+import { diffNumstat, diffPatch } from './diff-patch.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type {
-  Contributor, DiffPatch, DiffPatchOptions, DiffStats, GitRepository, RefEntry, WalkCommitsOptions,
+  Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions,
 } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { isAncestor, mergeBase } from './merge-base.js';
@@ -150,8 +149,8 @@ class CliGitRepository implements GitRepository {
     return diffPatch(this.gitDir, options);
   }
 
-  diffStats(range: { from: Oid | null; to: Oid }): Promise<DiffStats> {
-    return diffStats(this.gitDir, range);
+  diffNumstat(options: DiffNumstatOptions): Promise<DiffPatch> {
+    return diffNumstat(this.gitDir, options);
   }
 
   async close(): Promise<void> {

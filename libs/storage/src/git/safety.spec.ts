@@ -40,6 +40,7 @@ describe('object id validation', () => {
       await expect(repo.findEntry(bad as Oid, 'README')).rejects.toMatchObject({ code: 'INVALID_OID' });
       await expect(repo.walkCommits({ from: bad as Oid })).rejects.toMatchObject({ code: 'INVALID_OID' });
       await expect(repo.diffPatch({ from: null, to: bad as Oid, maxBytes: 10 })).rejects.toMatchObject({ code: 'INVALID_OID' });
+      await expect(repo.diffNumstat({ from: bad as Oid, to: fixture.commits.c1, maxBytes: 10 })).rejects.toMatchObject({ code: 'INVALID_OID' });
       await expect(repo.mergeBase(bad as Oid, fixture.commits.c1)).rejects.toMatchObject({ code: 'INVALID_OID' });
     },
   );
