@@ -49,15 +49,7 @@ async function main(): Promise<void> {
   // Loaded only to serve, so --help and --version answer without loading Nest.
   const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }] = await Promise.all([import('./server.js'), import('./warm-up/warm-up.js')]);
   const server = await startServer({ config, logger: ['error', 'warn'], log });
-  log(`flavour ${config.flavour} (${config.flavourReason})`);
-  log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
-  // The index build started with the app; the warm-up follows it. Operators (and the
-  // benchmark) see when start-up work is done.
   const warming = new AbortController();
-  void warmUp(server.address, server.home, warming.signal).then((report) => {
-    const repositories = server.home.storageIndex.stats().repositories;
-    log(`ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${Math.round(performance.now())} ms after start`);
-  });
   const stop = (): void => {
     warming.abort();
     // The last resort if closing itself hangs (the grace period closes every connection first).
@@ -71,8 +63,17 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
+  // Before anything is announced: a signal sent as soon as the address is known must find them.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  log(`flavour ${config.flavour} (${config.flavourReason})`);
+  log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
+  // The index build started with the app; the warm-up follows it. Operators (and the
+  // benchmark) see when start-up work is done.
+  void warmUp(server.address, server.home, warming.signal).then((report) => {
+    const repositories = server.home.storageIndex.stats().repositories;
+    log(`ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${Math.round(performance.now())} ms after start`);
+  });
   // SIGHUP re-reads config.json's web section at once (Part A); requests also notice changes by stat.
   process.on('SIGHUP', () => server.home.reloadWebConfig());
 }

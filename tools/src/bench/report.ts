@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitTiming } from './git-baseline.js';
 import type { ColdRow, ScaleRow, WarmRow } from './measure.js';
+import type { AdversarialResult } from './adversarial-load.js';
 import type { CloneLoadResult } from './clone-load.js';
 import type { LoadResult } from './wrk.js';
 
@@ -21,6 +22,8 @@ export interface BenchResults {
   readonly saturation: { trivial: LoadResult; heavy: LoadResult } | null;
   /** The trivial route while 4 clones of the big repository run. */
   readonly clones: CloneLoadResult | null;
+  /** The trivial route during a flood of distinct URLs and a few hundred slow clients, with RSS. */
+  readonly adversarial: { result: AdversarialResult; rss: Array<[number, number]> } | null;
   readonly rss: Array<[number, number]>;
   /** The `--soak` run: mixed load for longer, with its own RSS samples. */
   readonly soak: { load: LoadResult; rss: Array<[number, number]> } | null;
@@ -91,7 +94,17 @@ export function judgeTargets(results: BenchResults): Verdict[] {
       results.saturation ? `p99 ${ms(results.saturation.trivial.p99)} ms while heavy routes ran at ${results.saturation.heavy.rps.toFixed(0)} req/s` : '',
     ),
     cloneVerdict(results.clones),
+    adversarialVerdict(results.adversarial),
   ];
+}
+
+function adversarialVerdict(run: BenchResults['adversarial']): Verdict {
+  const target = 'trivial request p99 < 50 ms and RSS < 300 MB during a miss flood and 300 slow clients, no socket errors';
+  if (run === null) return verdict(target, null, 'no big repository');
+  const { result } = run;
+  const rssMax = Math.max(...run.rss.map(([, bytes]) => bytes)) / 2 ** 20;
+  const detail = `p99 ${ms(result.trivial.p99)} ms (p50 ${ms(result.trivial.p50)} ms); flood of ${result.distinctUrls} distinct URLs at ${result.flood.rps.toFixed(0)} req/s (${result.flood.socketErrors} socket errors); ${result.slowClients} slow clients, ${result.slowClosed} cut off by the request timeout; RSS max ${rssMax.toFixed(0)} MB`;
+  return verdict(target, result.trivial.p99 < 50 && rssMax < 300 && result.flood.socketErrors === 0 && result.trivial.socketErrors === 0, detail);
 }
 
 function cloneVerdict(clones: CloneLoadResult | null): Verdict {

@@ -11,6 +11,7 @@ import { buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome } from 
 import { startCgit, type CgitServer } from './cgit-server.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
 import { measureDuringClones } from './clone-load.js';
+import { measureAdversarial } from './adversarial-load.js';
 import { timeGitBaseline } from './git-baseline.js';
 import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss } from './measure.js';
 import { parseBenchOptions, type BenchOptions } from './options.js';
@@ -66,7 +67,10 @@ async function runPhases(
       const saturation = heavy.length > 0 ? await measureSaturation(server, '/api/v1/node', heavy, settings) : null;
       const clones = large.bigRid === null ? null
         : await measureDuringClones(server, { rid: large.bigRid, trivialPath: '/api/v1/node', seconds: Math.max(settings.seconds, 10), scratchDir: homes.scratchDir });
-      return { warm, scaleRows, saturation, clones };
+      const { bigRid, bigGitDir } = large;
+      const adversarial = bigRid === null || bigGitDir === null ? null
+        : await withRss(server.pid, () => measureAdversarial(server, { rid: bigRid, bigGitDir, trivialPath: '/api/v1/node', seconds: Math.max(settings.seconds, 10), scratchDir: homes.scratchDir }));
+      return { warm, scaleRows, saturation, clones, adversarial };
     });
     const soak = options.soak > 0 ? await measureSoak(server, routes.flatMap((r) => r.paths), { ...settings, soakSeconds: options.soak }) : null;
     return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, soak, notes };

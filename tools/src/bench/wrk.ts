@@ -10,6 +10,8 @@ export interface LoadResult {
   readonly requests: number;
   /** Non-2xx/3xx responses plus socket errors (timeouts included). */
   readonly errors: number;
+  /** Socket errors alone: connect, read, write, timeout (a server giving way, not a 4xx). */
+  readonly socketErrors: number;
   readonly concurrency: number;
   readonly seconds: number;
 }
@@ -53,7 +55,7 @@ export function parseWrkOutput(text: string): Omit<LoadResult, 'concurrency' | '
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
   const socketErrors = socket === null ? 0 : socket.slice(1).reduce((sum, n) => sum + Number(n), 0);
-  return { rps, p50: percentile(text, '50'), p99: percentile(text, '99'), requests, errors: non2xx + socketErrors };
+  return { rps, p50: percentile(text, '50'), p99: percentile(text, '99'), requests, errors: non2xx + socketErrors, socketErrors };
 }
 
 function percentile(text: string, which: string): number {
