@@ -31,15 +31,17 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<Exit>
   });
 }
 
-/** Starts the CLI and resolves once it logs that it is serving; the caller stops it by pid. */
-function serveCli(args: string[]): Promise<{ child: ChildProcess; line: string }> {
+/**
+ * Starts the CLI and resolves once it logs that it is serving, with everything it logged so far
+ * (`line`); the caller stops it by pid.
+ */
+function serveCli(args: string[], env: Record<string, string> = { FORGE_HOME: '' }): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, FORGE_HOME: '' } });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      const line = stderr.split('\n').find((text) => text.includes(' serving '));
-      if (line !== undefined) resolve({ child, line });
+      if (stderr.includes(' serving ')) resolve({ child, line: stderr });
     });
     child.on('close', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
@@ -103,17 +105,7 @@ describeCli('forge-httpd command line', () => {
   });
 
   it('serves FORGE_HOME on a TCP port and stops on SIGTERM', async () => {
-    const { child, line } = await new Promise<{ child: ChildProcess; line: string }>((resolve, reject) => {
-      const spawned = spawn(process.execPath, [MAIN, '--listen', '127.0.0.1:0'], {
-        env: { ...process.env, FORGE_HOME: home },
-      });
-      let stderr = '';
-      spawned.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (stderr.includes(' serving ')) resolve({ child: spawned, line: stderr });
-      });
-      spawned.on('close', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+    const { child, line } = await serveCli(['--listen', '127.0.0.1:0'], { FORGE_HOME: home });
     try {
       const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line)?.[1];
       expect(line).toContain(`serving ${home} (FORGE_HOME, flavour forge)`);
@@ -127,17 +119,7 @@ describeCli('forge-httpd command line', () => {
 
   it('serves a radicle-flavour home found through RAD_HOME as radicle without flags', async () => {
     const radicleHome = (await buildFixtureHome(join(dir, 'radicle-home'), 'radicle')).home;
-    const { child, line } = await new Promise<{ child: ChildProcess; line: string }>((resolve, reject) => {
-      const spawned = spawn(process.execPath, [MAIN, '--listen', '127.0.0.1:0'], {
-        env: { ...process.env, FORGE_HOME: '', RAD_HOME: radicleHome },
-      });
-      let stderr = '';
-      spawned.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (stderr.includes(' serving ')) resolve({ child: spawned, line: stderr });
-      });
-      spawned.on('close', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+    const { child, line } = await serveCli(['--listen', '127.0.0.1:0'], { FORGE_HOME: '', RAD_HOME: radicleHome });
     try {
       expect(line).toMatch(/flavour radicle \(auto: the identity of rad:z\w+ is an xyz\.radicle\.id object\)/);
       expect(line).toContain(`serving ${radicleHome} (RAD_HOME, flavour radicle)`);

@@ -1,6 +1,5 @@
 import type { Patch } from '@forge-httpd/api-types';
 import {
-  type CobWriteContext,
   commentRevision,
   createPatch,
   editPatchTitle,
@@ -11,10 +10,10 @@ import {
   reviewPatch,
   updatePatch,
 } from '@forge-httpd/cob';
-import type { GitSignature, Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, type HistoryTip, peerByAlias, pushCommits, setBranches } from '@forge-httpd/tools';
+import type { Oid } from '@forge-httpd/storage';
+import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';
 import { CobRejectionLog } from '../src/issues/cob-rejection-log.js';
-import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 // What current Radicle tools write (radicle-desktop edits reviews only with review.edit.v2;
 // anyone may react to a review): a patch must keep every change that follows those actions.
@@ -22,23 +21,7 @@ let dir: string;
 let built: BuiltHome;
 let server: TestServer;
 const ids: Record<string, Oid> = {};
-
-function repo() {
-  const first = built.repos[0];
-  if (first === undefined) throw new Error('no repository');
-  return first;
-}
-
-function as(alias: string, extra: Partial<CobWriteContext> = {}): CobWriteContext {
-  const peer = peerByAlias(built.context, alias);
-  return { gitDir: repo().gitDir, keyPair: peer.keyPair, alias, time: built.context.clock.tick(), flavour: 'forge', ...extra };
-}
-
-async function push(alias: string, branch: string, file: string, parent?: HistoryTip): Promise<HistoryTip> {
-  const author: GitSignature = { name: alias, email: `${alias}@example.com`, time: built.context.clock.tick(), offset: '+0000' };
-  const commit = { message: `Change ${file}\n`, changes: { [file]: `${file} by ${alias}\n` }, author };
-  return pushCommits(built.context, repo(), { peer: peerByAlias(built.context, alias), branch, commits: [commit], parent });
-}
+const { repo, as, push } = cobWriter(() => built);
 
 async function writeReviewedPatch(): Promise<void> {
   const base = repo().head;

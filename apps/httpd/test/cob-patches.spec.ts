@@ -1,7 +1,6 @@
 import type { Patch, RepoInfo } from '@forge-httpd/api-types';
 import {
   assignPatch,
-  type CobWriteContext,
   commentReview,
   commentRevision,
   createPatch,
@@ -16,35 +15,18 @@ import {
   setPatchState,
 } from '@forge-httpd/cob';
 import { didFromNid } from '@forge-httpd/identity';
-import type { GitSignature, Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, type HistoryTip, peerByAlias, pushCommits, setBranches } from '@forge-httpd/tools';
-import { expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import type { Oid } from '@forge-httpd/storage';
+import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';
+import { cobWriter, expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;
 let built: BuiltHome;
 let server: TestServer;
 const ids: Record<string, Oid> = {};
-
-function repo() {
-  const first = built.repos[0];
-  if (first === undefined) throw new Error('no repository');
-  return first;
-}
-
-function as(alias: string, extra: Partial<CobWriteContext> = {}): CobWriteContext {
-  const peer = peerByAlias(built.context, alias);
-  return { gitDir: repo().gitDir, keyPair: peer.keyPair, alias, time: built.context.clock.tick(), flavour: 'forge', ...extra };
-}
+const { repo, as, push } = cobWriter(() => built);
 
 function url(path: string): string {
   return `${server.baseUrl}/api/v1/repos/${repo().rid}${path}`;
-}
-
-/** A peer pushes one commit to a branch of its namespace; returns the new tip. */
-async function push(alias: string, branch: string, file: string, parent?: HistoryTip): Promise<HistoryTip> {
-  const author: GitSignature = { name: alias, email: `${alias}@example.com`, time: built.context.clock.tick(), offset: '+0000' };
-  const commit = { message: `Change ${file}\n`, changes: { [file]: `${file} by ${alias}\n` }, author };
-  return pushCommits(built.context, repo(), { peer: peerByAlias(built.context, alias), branch, commits: [commit], parent });
 }
 
 async function writePatches(): Promise<void> {

@@ -8,3 +8,4 @@ export { type FixtureContext, useFixtureServer } from './fixture-server.js';
 export { type ScratchServer, startScratchServer } from './scratch-server.js';
 export { type GitClientOutput, runGitClient } from './git-client.js';
 export { readZipEntries, type ZipEntry } from './zip-entries.js';
+export { type CobWriter, cobWriter } from './cob-writer.js';
