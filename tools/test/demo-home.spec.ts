@@ -16,20 +16,13 @@ function currentDocument(gitDir: string): Record<string, unknown> {
 describe('buildDemoHome', () => {
   let dir: string;
   let built: BuiltHome;
-  let elapsedMs: number;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'forge-'));
-    const started = Date.now();
     built = await buildDemoHome(path.join(dir, 'home'));
-    elapsedMs = Date.now() - started;
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
-  });
-
-  it('builds in under 10 seconds', () => {
-    expect(elapsedMs).toBeLessThan(10_000);
   });
 
   it('writes public, private and blocked repositories that git fsck accepts', () => {

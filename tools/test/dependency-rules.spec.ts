@@ -17,7 +17,7 @@ const frameworkPackages = /^(@nestjs\/|fastify|@fastify\/|class-validator|class-
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.test.ts'))
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.testing.ts'))
     .map((name) => join(dir, name));
 }
 

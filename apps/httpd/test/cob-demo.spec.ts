@@ -5,13 +5,10 @@ import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer }
 let dir: string;
 let built: BuiltHome;
 let server: TestServer;
-let elapsedMs: number;
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  const started = Date.now();
   built = await buildDemoHome(`${dir}/home`);
-  elapsedMs = Date.now() - started;
   server = await startTestServer({ home: built.home });
 }, 120_000);
 
@@ -31,11 +28,6 @@ async function body<T>(repo: string, path: string): Promise<T> {
 }
 
 describe('the demo home', () => {
-  it('builds with its collaboration history in a reasonable time', () => {
-    console.log(`demo home built in ${elapsedMs} ms`);
-    expect(elapsedMs).toBeLessThan(60_000);
-  });
-
   it('has open and closed issues from several people on acme-web', async () => {
     const issues = await body<Issue[]>('acme-web', '/issues?status=all');
     expect(issues.map((issue) => [issue.title, issue.state.status])).toEqual([

@@ -73,10 +73,8 @@ describe('bounds of the git server processes', () => {
     expect((await getBytes(`${server.baseUrl}/raw/${rid}/${ids[0]}.zip`)).status).toBe(503);
     expect((await getBytes(`${server.baseUrl}/raw/${rid}/${ids[0]}.zip`, { method: 'HEAD' })).status).toBe(200);
 
-    const started = performance.now();
     const info = await getJson(`${server.baseUrl}/api/v1/repos/${rid}`);
     expect(info.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1000);
 
     stalled.request.destroy();
     await until(() => running() === 0, 1000);
@@ -86,9 +84,7 @@ describe('bounds of the git server processes', () => {
   it('kills a process past its time limit', async () => {
     const stalled = stalledFetch();
     await until(() => running() === 1, 5000);
-    const started = performance.now();
     const answer = await stalled.answer;
-    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 2000);
     // Nothing was sent yet: the answer is the generic 500 (a process killed mid-stream cuts the connection).
     stalled.request.destroy();
     expect(answer).toEqual({ status: 500, body: '{"error":"Internal Server Error","code":500}' });

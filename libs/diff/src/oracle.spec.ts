@@ -1,6 +1,6 @@
 import { generateHistory } from '../../../tools/src/diff-oracle/generate-history.js';
 import { runDiffOracle } from '../../../tools/src/diff-oracle/oracle.js';
-import { useScratchRepos } from './scratch-repos.test.js';
+import { useScratchRepos } from './scratch-repos.testing.js';
 
 const COMMITS = 150;
 const scratch = useScratchRepos();

@@ -2,7 +2,7 @@ import { gitDiff } from '../../../tools/src/diff-oracle/git-exec.js';
 import { DiffFormatError } from './errors.js';
 import { formatGitPatch } from './format-git-patch.js';
 import { parseGitPatch } from './parse-git-patch.js';
-import { LINES, only, useScratchRepos } from './scratch-repos.test.js';
+import { LINES, only, useScratchRepos } from './scratch-repos.testing.js';
 
 const { diffOf, history } = useScratchRepos();
 

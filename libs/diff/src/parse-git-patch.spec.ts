@@ -1,6 +1,6 @@
 import { formatGitPatch } from './format-git-patch.js';
 import { parseGitPatch } from './parse-git-patch.js';
-import { LINES, only, plain, useScratchRepos } from './scratch-repos.test.js';
+import { LINES, only, plain, useScratchRepos } from './scratch-repos.testing.js';
 import type { DiffContent } from './types.js';
 
 const { diffOf } = useScratchRepos();

@@ -2,7 +2,7 @@ import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
 import { parseGitPatch } from './parse-git-patch.js';
 import { parseNumstat } from './parse-numstat.js';
 import { resolveCutFiles } from './resolve-cut-files.js';
-import { LINES, useScratchRepos } from './scratch-repos.test.js';
+import { LINES, useScratchRepos } from './scratch-repos.testing.js';
 import type { DiffContent } from './types.js';
 
 const { history } = useScratchRepos();

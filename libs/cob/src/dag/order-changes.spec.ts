@@ -1,4 +1,4 @@
-import { change, oid } from '../testing/fixtures.test.js';
+import { change, oid } from '../testing/fixtures.testing.js';
 import { ChangeGraph } from './change-graph.js';
 import { orderChanges } from './order-changes.js';
 

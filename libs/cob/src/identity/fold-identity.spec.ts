@@ -3,7 +3,7 @@ import { hashObject, type Oid } from '@forge-httpd/storage';
 import { evaluateChanges } from '../dag/evaluate-changes.js';
 import { CobApplyError } from '../errors.js';
 import { type IdentityDoc, parseIdentityDoc } from '../model/identity-doc.js';
-import { alice, bob, change, eve, oid } from '../testing/fixtures.test.js';
+import { alice, bob, change, eve, oid } from '../testing/fixtures.testing.js';
 import { identityFolder } from './fold-identity.js';
 import { viewIdentity } from './identity-view.js';
 

@@ -1,6 +1,6 @@
 import { didFromNid } from '@forge-httpd/identity';
 import { evaluateChanges } from '../dag/evaluate-changes.js';
-import { alice, bob, change, doc, env, eve, oid } from '../testing/fixtures.test.js';
+import { alice, bob, change, doc, env, eve, oid } from '../testing/fixtures.testing.js';
 import { issueFolder } from './fold-issue.js';
 import { viewIssue } from './issue-view.js';
 

@@ -1,5 +1,5 @@
 import { evaluateChanges } from '../dag/evaluate-changes.js';
-import { alice, bob, change, env, oid } from '../testing/fixtures.test.js';
+import { alice, bob, change, env, oid } from '../testing/fixtures.testing.js';
 import { jobFolder } from './fold-job.js';
 import { viewJob } from './job-view.js';
 

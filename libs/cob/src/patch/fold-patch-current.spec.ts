@@ -1,7 +1,7 @@
 import type { Oid } from '@forge-httpd/storage';
 import { type ChangeRejection, evaluateChanges } from '../dag/evaluate-changes.js';
 import type { FoldEnv } from '../model/fold-env.js';
-import { alice, bob, change, env, eve, oid } from '../testing/fixtures.test.js';
+import { alice, bob, change, env, eve, oid } from '../testing/fixtures.testing.js';
 import { patchFolder } from './fold-patch.js';
 import { viewPatch } from './patch-view.js';
 

@@ -2,7 +2,7 @@ import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { evaluateChanges } from '../dag/evaluate-changes.js';
 import type { FoldEnv } from '../model/fold-env.js';
-import { alice, bob, change, doc, env, eve, oid } from '../testing/fixtures.test.js';
+import { alice, bob, change, doc, env, eve, oid } from '../testing/fixtures.testing.js';
 import { patchFolder } from './fold-patch.js';
 import { viewPatch } from './patch-view.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { armorSshSignature, signBytes } from '@forge-httpd/identity';
 import { type GitRepository, initBareRepository, type Oid, openGitRepository, serializeCommit, serializeTree, updateRefs, writeObject } from '@forge-httpd/storage';
-import { alice, bob } from '../testing/fixtures.test.js';
+import { alice, bob } from '../testing/fixtures.testing.js';
 import { writeChange } from '../write/write-change.js';
 import { readCobRefIndex } from './cob-ref-index.js';
 import { loadChange } from './load-change.js';

@@ -1,5 +1,5 @@
-import { buildFixture, type Fixture } from './fixture-repo.test.js';
-import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.test.js';
+import { buildFixture, type Fixture } from './fixture-repo.testing.js';
+import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { openGitRepository } from './open-git-repository.js';
 import { InvalidRefNameError } from './errors.js';

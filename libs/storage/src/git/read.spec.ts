@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildFixture, BIG_SIZE, NAMESPACE, SIGNATURE, type Fixture } from './fixture-repo.test.js';
-import { makeTempDir, removeTempDir } from './git-cli.test.js';
+import { buildFixture, BIG_SIZE, NAMESPACE, SIGNATURE, type Fixture } from './fixture-repo.testing.js';
+import { makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { openGitRepository } from './open-git-repository.js';
 import type { Oid } from './oid.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { makeTempDir, removeTempDir } from './git-cli.test.js';
+import { makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { RefEntry } from './git-repository.js';
 import { initBareRepository } from './init-bare-repository.js';
 import type { Oid } from './oid.js';

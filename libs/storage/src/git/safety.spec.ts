@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildFixture, type Fixture } from './fixture-repo.test.js';
-import { git, makeTempDir, removeTempDir } from './git-cli.test.js';
+import { buildFixture, type Fixture } from './fixture-repo.testing.js';
+import { git, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { initBareRepository } from './init-bare-repository.js';
 import { openGitRepository } from './open-git-repository.js';

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.test.js';
+import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { hashObject } from './hash-object.js';
 import { initBareRepository } from './init-bare-repository.js';
 import type { Oid } from './oid.js';

@@ -11,7 +11,7 @@ import {
   insertRouting,
   insertSeedingPolicy,
 } from '../db/row-writers.js';
-import { testKeyPair, writeTestHome } from './node-home-fixture.test.js';
+import { testKeyPair, writeTestHome } from './node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from './open-node-home.js';
 
 const ALICE = testKeyPair(1);

@@ -14,7 +14,7 @@ import {
   type TestRepository,
   writeTestCommit,
   writeTestHome,
-} from './node-home-fixture.test.js';
+} from './node-home-fixture.testing.js';
 import { loadRepositorySummary } from './repository-summary.js';
 import { Storage } from './storage.js';
 import { StorageIndex } from './storage-index.js';

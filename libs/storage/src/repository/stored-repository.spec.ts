@@ -10,7 +10,7 @@ import {
   testKeyPair,
   writeTestCommit,
   writeTestHome,
-} from '../home/node-home-fixture.test.js';
+} from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import type { StoredRepository } from './stored-repository.js';
 

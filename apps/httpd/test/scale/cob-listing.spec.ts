@@ -2,7 +2,7 @@ import type { Issue } from '@forge-httpd/api-types';
 import { CobStore, commentIssue, writeChange } from '@forge-httpd/cob';
 import { type Oid, openGitRepository, repackRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/tools';
-import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from '../support/index.js';
 
 const ISSUES = 2000;
 let dir: string;

@@ -3,7 +3,7 @@
  * varied repository with the writer of this folder plus the git CLI.
  */
 import path from 'node:path';
-import { git } from './git-cli.test.js';
+import { git } from './git-cli.testing.js';
 import { initBareRepository } from './init-bare-repository.js';
 import type { GitHeader } from './object-headers.js';
 import type { Oid } from './oid.js';
