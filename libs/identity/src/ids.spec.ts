@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  compareUtf8,
   InvalidDidError,
   InvalidNidError,
   InvalidRidError,
@@ -111,5 +112,15 @@ describe('repository ids', () => {
 
   it('rejects an oid that is not 40 lower-case hex characters', () => {
     expect(() => ridFromOid('D96F425412C9F8AD5D9A9A05C9831D0728E2338D')).toThrow(InvalidRidError);
+  });
+});
+
+describe('compareUtf8', () => {
+  it('orders like UTF-8 bytes, also above U+FFFF where UTF-16 code units disagree', () => {
+    const words = ['b', '\u{1F600}', '\uFF5E', 'a', 'ab', ''];
+    const byBytes = [...words].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    expect([...words].sort(compareUtf8)).toEqual(byBytes);
+    expect(compareUtf8('\u{1F600}', '\uFF5E')).toBeGreaterThan(0);
+    expect('\u{1F600}' < '\uFF5E').toBe(true);
   });
 });

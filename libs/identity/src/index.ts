@@ -12,6 +12,7 @@ export { decodeMultibase, encodeMultibase } from './multibase.js';
 export { nidFromPublicKey, parseNid, publicKeyFromNid } from './nid.js';
 export { didFromNid, nidFromDid, parseDid } from './did.js';
 export { compareRids, oidHexFromRid, parseRid, ridDirectoryName, ridFromOid } from './rid.js';
+export { compareUtf8 } from './compare-utf8.js';
 export { keyPairFromSeed, signBytes, verifySignature } from './key-pair.js';
 export type { KeyPair } from './key-pair.js';
 export {

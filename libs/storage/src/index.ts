@@ -82,7 +82,6 @@ export { ControlSocketClient } from './socket/control-socket-client.js';
 export {
   SIGREFS_PARENT_REF,
   SIGREFS_REF,
-  compareRefNames,
   formatSignedRefs,
   parseSignedRefsBlob,
 } from './sigrefs/format-signed-refs.js';

@@ -1,3 +1,4 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 
 /** The minimum a DAG node needs for ordering: its id, history parents and time. */
@@ -93,5 +94,5 @@ export class ChangeGraph<T extends DagEntry> {
 
 /** Orders oids as git/radicle do: by their bytes, i.e. lower-case hex order. */
 export function compareOids(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareUtf8(a, b);
 }

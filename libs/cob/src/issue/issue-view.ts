@@ -1,7 +1,8 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 import type { Did, Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { type CommentView, viewThread } from '../model/comment-view.js';
-import { compareCodePoints, compareNids } from '../model/compare.js';
+import { compareNids } from '../model/compare.js';
 import type { IssueLifecycle } from './issue-action.js';
 import type { IssueState } from './issue-state.js';
 
@@ -36,7 +37,7 @@ export function viewIssue(state: IssueState): Issue {
     state: state.lifecycle,
     assignees: [...state.assignees].sort((a, b) => compareNids(a.slice(8), b.slice(8))),
     discussion,
-    labels: [...state.labels].sort(compareCodePoints),
+    labels: [...state.labels].sort(compareUtf8),
     timestamp: root?.timestamp ?? 0,
   };
 }

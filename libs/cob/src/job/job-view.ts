@@ -1,4 +1,4 @@
-import type { Nid } from '@forge-httpd/identity';
+import { compareUtf8, type Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { compareNids } from '../model/compare.js';
 import type { JobState, RunStatus } from './fold-job.js';
@@ -24,7 +24,7 @@ export function viewJob(state: JobState): Job {
   const nodes = [...state.runs.keys()].sort(compareNids);
   const runs = nodes.flatMap((node) =>
     [...(state.runs.get(node) ?? new Map()).entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareUtf8(a, b))
       .map(([runId, run]) => ({ runId, node, status: run.status, log: run.log })),
   );
   return { id: state.id, commit: state.commit, runs };

@@ -1,3 +1,4 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 /**
  * Orderings the node uses for sets and maps (Rust `Ord` of the corresponding types), needed
  * wherever output order must match radicle's BTreeSet/BTreeMap iteration.
@@ -11,28 +12,15 @@ import type { CodeLocation, CodeRange } from './values.js';
  * comparison is numeric comparison, i.e. key byte order, without decoding.
  */
 export function compareNids(a: Nid | string, b: Nid | string): number {
-  return a.length - b.length || compareCodePoints(a, b);
+  return a.length - b.length || compareUtf8(a, b);
 }
 
-/** Orders strings like Rust `String` (UTF-8 bytes, equivalently Unicode code points). */
-export function compareCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const left = a[Symbol.iterator]();
-  const right = b[Symbol.iterator]();
-  for (;;) {
-    const x = left.next();
-    const y = right.next();
-    if (x.done === true || y.done === true) return x.done === true ? (y.done === true ? 0 : -1) : 1;
-    const diff = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
-    if (diff !== 0) return diff;
-  }
-}
 
 /** Orders `Option<CodeLocation>`: none first, then commit, path, old, new. */
 export function compareLocations(a: CodeLocation | null, b: CodeLocation | null): number {
   if (a === null || b === null) return (a === null ? 0 : 1) - (b === null ? 0 : 1);
   return (
-    compareCodePoints(a.commit, b.commit) ||
+    compareUtf8(a.commit, b.commit) ||
     comparePaths(a.path, b.path) ||
     compareOptionalRanges(a.old, b.old) ||
     compareOptionalRanges(a.new, b.new)
@@ -44,7 +32,7 @@ function comparePaths(a: string, b: string): number {
   const left = a.split('/').filter((part) => part !== '' && part !== '.');
   const right = b.split('/').filter((part) => part !== '' && part !== '.');
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const diff = compareCodePoints(left[i] as string, right[i] as string);
+    const diff = compareUtf8(left[i] as string, right[i] as string);
     if (diff !== 0) return diff;
   }
   return left.length - right.length;

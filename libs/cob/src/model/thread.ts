@@ -3,10 +3,10 @@
  * comments. Comments are keyed by the id of the change that created them; `timeline` records the
  * change id of every thread action in application order (storage-format §7.1).
  */
-import type { Nid } from '@forge-httpd/identity';
+import { compareUtf8, type Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { CobApplyError } from '../errors.js';
-import { compareCodePoints, compareNids } from './compare.js';
+import { compareNids } from './compare.js';
 import type { Embed } from './values.js';
 
 /** One version of a comment body. */
@@ -125,7 +125,7 @@ export function threadComments<L>(thread: Thread<L>): [Oid, Comment<L>][] {
 
 /** Groups a reaction set per emoji (code-point order), authors in key order. */
 export function groupReactions(reactions: Iterable<{ readonly author: Nid; readonly emoji: string }>): ReactionGroup[] {
-  const sorted = [...reactions].sort((a, b) => compareNids(a.author, b.author) || compareCodePoints(a.emoji, b.emoji));
+  const sorted = [...reactions].sort((a, b) => compareNids(a.author, b.author) || compareUtf8(a.emoji, b.emoji));
   const groups = new Map<string, Nid[]>();
   for (const { author, emoji } of sorted) {
     const authors = groups.get(emoji) ?? [];
@@ -133,6 +133,6 @@ export function groupReactions(reactions: Iterable<{ readonly author: Nid; reado
     groups.set(emoji, authors);
   }
   return [...groups.entries()]
-    .sort(([a], [b]) => compareCodePoints(a, b))
+    .sort(([a], [b]) => compareUtf8(a, b))
     .map(([emoji, authors]) => ({ emoji, authors }));
 }

@@ -1,7 +1,8 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 import type { Did, Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { type CommentView, viewThread } from '../model/comment-view.js';
-import { compareCodePoints, compareLocations, compareNids } from '../model/compare.js';
+import { compareLocations, compareNids } from '../model/compare.js';
 import { type Edit, groupReactions, type ReactionGroup } from '../model/thread.js';
 import type { CodeLocation, Embed } from '../model/values.js';
 import type { MergeTarget, Verdict } from './patch-action.js';
@@ -80,7 +81,7 @@ export function viewPatch(state: PatchState, refsOf: RevisionRefsResolver): Patc
     title: state.title,
     state: state.status,
     target: state.target,
-    labels: [...state.labels].sort(compareCodePoints),
+    labels: [...state.labels].sort(compareUtf8),
     merges: [...state.merges.entries()].sort(([a], [b]) => compareNids(a, b)).map(([author, merge]) => ({ author, ...merge })),
     assignees: [...state.assignees].sort((a, b) => compareNids(a.slice(8), b.slice(8))),
     revisions: liveRevisions(state).map((revision) => viewRevision(revision, refsOf)),

@@ -1,9 +1,10 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 /**
  * Issue operations as `rad issue` performs them (storage-format §7.1: actions and messages).
  */
 import type { Did } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { compareCodePoints, compareNids } from '../model/compare.js';
+import { compareNids } from '../model/compare.js';
 import { embedRefs } from './embed-refs.js';
 import type { EmbedFile } from './write-change.js';
 import { type CobWriteContext, createCob, updateCob } from './write-cob.js';
@@ -93,7 +94,7 @@ export function sortedSet<T extends string>(items: readonly T[]): T[] {
 
 // DIDs sort by key (like the node's BTreeSet<Did>), labels by code point.
 function compareSetMembers(a: string, b: string): number {
-  return a.startsWith('did:key:') && b.startsWith('did:key:') ? compareNids(a.slice(8), b.slice(8)) : compareCodePoints(a, b);
+  return a.startsWith('did:key:') && b.startsWith('did:key:') ? compareNids(a.slice(8), b.slice(8)) : compareUtf8(a, b);
 }
 
 /** `undefined` for an empty list, so canonical JSON omits it (serde `skip_serializing_if`). */

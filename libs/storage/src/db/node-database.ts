@@ -1,3 +1,4 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 import { ReadonlyDatabase } from './readonly-database.js';
 
 /**
@@ -56,7 +57,7 @@ export class NodeDatabase {
     const repos = new Set<string>();
     for (const row of rows) if (typeof row.repo === 'string') repos.add(row.repo);
     // RIDs are ASCII, so code-unit order is byte order.
-    return [...repos].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return [...repos].sort(compareUtf8);
   }
 
   /** How many `routing` rows name `nid` (size of its inventory). */

@@ -1,4 +1,4 @@
-import { type Did, parseDid } from '@forge-httpd/identity';
+import { compareUtf8, type Did, parseDid } from '@forge-httpd/identity';
 
 /** Who may see a repository (storage-format §4.1). */
 export type Visibility = { type: 'public' } | { type: 'private'; allow: Did[] };
@@ -28,10 +28,6 @@ const MAX_DELEGATES = 255;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /**
@@ -91,7 +87,7 @@ function parsePayloads(value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
   if (!isObject(value)) throw new IdentityDocumentError('identity document payload is not an object');
   // The stored document is canonical JSON, so this is the stored order too.
-  const ids = Object.keys(value).sort(compareBytes);
+  const ids = Object.keys(value).sort(compareUtf8);
   return Object.fromEntries(ids.map((id) => [id, value[id]]));
 }
 
@@ -101,7 +97,7 @@ function parseVisibility(value: unknown): Visibility {
   if (isObject(value) && value['type'] === 'private') {
     const allow = value['allow'] === undefined ? [] : parseDidList(value['allow'], 'visibility allow list');
     // A set in heartwood, ordered by key; DID text order is key order.
-    return { type: 'private', allow: allow.sort(compareBytes) };
+    return { type: 'private', allow: allow.sort(compareUtf8) };
   }
   throw new IdentityDocumentError('identity document visibility is malformed');
 }

@@ -1,8 +1,8 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 import { resolveStoredRef } from '../git/resolve-stored-ref.js';
 import type { GitRepository, RefEntry } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { isValidRefPrefix } from '../git/ref-name.js';
-import { compareRefNames } from '../sigrefs/format-signed-refs.js';
 import { compileRefGlob, isRefGlob, refGlobPrefix } from './ref-glob.js';
 
 /** A canonical tag (behaviour B §4.1): annotated tags carry tagger and message. */
@@ -74,7 +74,7 @@ export class CanonicalRefsReader {
         if (compiled.some((glob) => glob.test(ref.name))) byName.set(ref.name, ref);
       }
     }
-    return [...byName.values()].sort((a, b) => compareRefNames(a.name, b.name));
+    return [...byName.values()].sort((a, b) => compareUtf8(a.name, b.name));
   }
 
   /** The oid of an exactly named ref (symbolic refs followed), or null when absent or malformed. */

@@ -1,3 +1,4 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 import type { GitRepository } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { RepositoryHeadError } from './errors.js';
@@ -11,10 +12,6 @@ export interface QuorumInput {
    */
   tips: readonly Oid[];
   threshold: number;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -39,7 +36,7 @@ export async function computeQuorumHead(input: QuorumInput): Promise<Oid> {
   const candidates = [...votes]
     .filter(([, count]) => count >= input.threshold)
     .map(([oid]) => oid)
-    .sort(compareText);
+    .sort(compareUtf8);
   return pickLongest(input.git, candidates);
 }
 

@@ -1,3 +1,4 @@
+import { compareUtf8 } from '@forge-httpd/identity';
 import { isOid, type Oid } from '../git/oid.js';
 
 /** The ref holding a peer's signed refs, relative to its namespace (storage-format §5). */
@@ -8,11 +9,6 @@ export const SIGREFS_PARENT_REF = 'refs/rad/sigrefs-parent';
 
 const ZERO_OID = '0'.repeat(40);
 
-/** Orders ref names by their UTF-8 bytes, as the Rust `BTreeMap<RefString, _>` does. */
-export function compareRefNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
 /**
  * Renders the `refs` blob of a sigrefs commit (storage-format §5): one `"<oid> <name>\n"` line
  * per ref, sorted by name bytes. `refs/rad/sigrefs` itself and zero oids are left out.
@@ -22,7 +18,7 @@ export function compareRefNames(a: string, b: string): number {
 export function formatSignedRefs(refs: ReadonlyMap<string, Oid> | Iterable<[string, Oid]>): Buffer {
   const entries = [...refs]
     .filter(([name, oid]) => name !== SIGREFS_REF && oid !== ZERO_OID)
-    .sort(([a], [b]) => compareRefNames(a, b));
+    .sort(([a], [b]) => compareUtf8(a, b));
   return Buffer.from(entries.map(([name, oid]) => `${oid} ${name}\n`).join(''), 'utf8');
 }
 
