@@ -5,7 +5,7 @@ import { AppModule } from './app.module.js';
 import { GIT_HTTP_PATHS } from './git-http/git-http.controller.js';
 import { INFO_PATHS } from './info/info.controller.js';
 import { RAW_PATHS } from './raw/raw.controller.js';
-import { HttpCaching } from './platform/http-caching.js';
+import { HttpCaching } from './response-cache/http-caching.js';
 import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
 import type { PlatformOptions } from './platform/platform.module.js';

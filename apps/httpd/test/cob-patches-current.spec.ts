@@ -12,7 +12,7 @@ import {
 } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';
-import { CobRejectionLog } from '../src/issues/cob-rejection-log.js';
+import { CobRejectionLog } from '../src/cobs/cob-rejection-log.js';
 import { cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 // What current Radicle tools write (radicle-desktop edits reviews only with review.edit.v2;

@@ -8,8 +8,8 @@ import { type BuiltHome, buildNodeHome, repositoryByName, updateIdentity } from 
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { createApp } from '../src/app.factory.js';
 import { ServerConfig } from '../src/config/server-config.js';
-import { HttpCaching } from '../src/platform/http-caching.js';
-import { SETTLE_MS } from '../src/platform/repository-state.js';
+import { HttpCaching } from '../src/response-cache/http-caching.js';
+import { SETTLE_MS } from '../src/response-cache/repository-state.js';
 import { makeTempDir, removeTempDir } from './support/index.js';
 
 const T = 1_700_000_000;

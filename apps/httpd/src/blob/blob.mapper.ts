@@ -1,5 +1,5 @@
 import type { Blob, Commit } from '@forge-httpd/api-types';
-import { toBlobContent } from '../browse/blob-content.mapper.js';
+import { toBlobContent } from '../git-content/blob-content.mapper.js';
 
 /**
  * A file → wire Blob (behaviour B §4.5), keys `binary, name, content, path, lastCommit`.

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Blob } from '@forge-httpd/api-types';
 import type { GitCommit, GitRepository, Oid, TreeEntry } from '@forge-httpd/storage';
-import { BrowseService } from '../browse/browse.service.js';
-import { toCommit } from '../browse/commit.mapper.js';
-import { PathNotFoundError } from '../browse/errors.js';
+import { GitContentService } from '../git-content/git-content.service.js';
+import { toCommit } from '../git-content/commit.mapper.js';
+import { PathNotFoundError } from '../git-content/errors.js';
 import { TooLargeError } from '../platform/errors.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { toBlob } from './blob.mapper.js';
 
 /** Largest blob served (api.md "Limits"); larger ones answer 413. */
@@ -22,7 +22,7 @@ export const README_CANDIDATES: readonly string[] = (() => {
 export class BlobService {
   constructor(
     private readonly access: RepositoryAccess,
-    private readonly browse: BrowseService,
+    private readonly content: GitContentService,
   ) {}
 
   /**
@@ -32,7 +32,7 @@ export class BlobService {
    */
   async getBlob(ridText: string, request: { sha: Oid; path: string }): Promise<Blob> {
     const { git } = await this.access.openPublic(ridText);
-    const commit = await this.browse.requireCommit(git, request.sha);
+    const commit = await this.content.requireCommit(git, request.sha);
     if (request.path === '' || request.path.endsWith('/')) throw new PathNotFoundError();
     const entry = await git.findEntry(request.sha, request.path);
     if (entry?.kind !== 'blob') throw new PathNotFoundError();
@@ -45,7 +45,7 @@ export class BlobService {
    */
   async getReadme(ridText: string, sha: Oid): Promise<Blob> {
     const { git } = await this.access.openPublic(ridText);
-    const commit = await this.browse.requireCommit(git, sha);
+    const commit = await this.content.requireCommit(git, sha);
     const root = new Map((await git.readTree(commit.tree))?.map((entry) => [entry.name, entry]));
     for (const name of README_CANDIDATES) {
       const entry = root.get(name);

@@ -3,7 +3,7 @@ import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffRespons
 import type { Oid } from '@forge-httpd/storage';
 import type { FastifyRequest } from 'fastify';
 import { CacheControl } from '../platform/cache-control.js';
-import { CacheableResponse } from '../platform/cacheable-route.js';
+import { CacheableResponse } from '../response-cache/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { PAGE_QUERY, QueryPipe } from '../platform/query.js';
 import { type CommitsQuery, CommitsService } from './commits.service.js';

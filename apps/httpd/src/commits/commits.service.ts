@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
 import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
-import { BrowseCache } from '../browse/browse-cache.js';
-import { BrowseService } from '../browse/browse.service.js';
-import { toCommit } from '../browse/commit.mapper.js';
-import { toDiff, toDiffFiles } from '../browse/diff.mapper.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { GitContentCache } from '../git-content/git-content-cache.js';
+import { GitContentService } from '../git-content/git-content.service.js';
+import { toCommit } from '../git-content/commit.mapper.js';
+import { toDiff, toDiffFiles } from '../git-content/diff.mapper.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { parseNumstat } from '@forge-httpd/diff';
-import { DiffStatsOverLimitError } from '../browse/errors.js';
+import { DiffStatsOverLimitError } from '../git-content/errors.js';
 import { timesInActivityWindow } from './activity.js';
 
 /** Query of `GET /repos/{rid}/commits`. */
@@ -30,8 +30,8 @@ export const DEFAULT_COMMITS_PER_PAGE = 30;
 export class CommitsService {
   constructor(
     private readonly access: RepositoryAccess,
-    private readonly browse: BrowseService,
-    private readonly cache: BrowseCache,
+    private readonly content: GitContentService,
+    private readonly cache: GitContentCache,
   ) {}
 
   /** `GET /commits` (B §5.9): newest first from `parent` or the head, filtered, paginated. */
@@ -39,7 +39,7 @@ export class CommitsService {
     const repository = await this.access.openPublic(ridText);
     // The head is resolved even when `parent` is given (B §5.9): an unresolvable head fails.
     const head = await repository.head();
-    if (query.parent !== undefined) await this.browse.requireCommit(repository.git, query.parent);
+    if (query.parent !== undefined) await this.content.requireCommit(repository.git, query.parent);
     const window = pageWindow(query);
     if (window === null) return [];
     const commits = await repository.git.walkCommits({
@@ -51,10 +51,10 @@ export class CommitsService {
   /** `GET /commits/{sha}` (B §5.10): the commit, its diff against the first parent, its branches. */
   async getCommit(ridText: string, sha: Oid): Promise<CommitDetail> {
     const { git } = await this.access.openPublic(ridText);
-    const commit = await this.browse.requireCommit(git, sha);
+    const commit = await this.content.requireCommit(git, sha);
     // Independent git processes: run side by side (a cold request waits for the slower one only).
     const [diff, branches] = await Promise.all([
-      this.browse.loadDiff(git, { from: commit.parents[0] ?? null, to: sha }),
+      this.content.loadDiff(git, { from: commit.parents[0] ?? null, to: sha }),
       branchesContaining(git, sha),
     ]);
     return { commit: toCommit(commit), diff: toDiff(diff.files, 'typeFirst'), files: toDiffFiles(diff.blobs), branches };
@@ -63,15 +63,15 @@ export class CommitsService {
   /** `GET /diff/{base}/{oid}` (B §5.11): tree diff and the commits from `oid` back to `base`. */
   async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse> {
     const { git } = await this.access.openPublic(ridText);
-    await Promise.all([this.browse.requireCommit(git, range.base), this.browse.requireCommit(git, range.oid)]);
-    const [diff, commits] = await Promise.all([this.browse.loadDiff(git, { from: range.base, to: range.oid }), commitsUntil(git, range)]);
+    await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
+    const [diff, commits] = await Promise.all([this.content.loadDiff(git, { from: range.base, to: range.oid }), commitsUntil(git, range)]);
     return { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs), commits: commits.map(toCommit) };
   }
 
   /** `GET /diff/{base}/{oid}/stats` (radicle-httpd 0.26): files changed, lines inserted and deleted. */
   async getRangeStats(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffStats> {
     const { git } = await this.access.openPublic(ridText);
-    await Promise.all([this.browse.requireCommit(git, range.base), this.browse.requireCommit(git, range.oid)]);
+    await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
     // The same pairing as the diff pages (`-M -C`), as `git diff --numstat` sums it.
     const { patch, truncated } = await git.diffNumstat({ from: range.base, to: range.oid, maxBytes: NUMSTAT_MAX_BYTES });
     if (truncated) throw new DiffStatsOverLimitError();
@@ -86,7 +86,7 @@ export class CommitsService {
   /** `GET /stats/commits/{sha}` (radicle-httpd 0.26): commits reachable from `sha`, itself included. */
   async getCommitCount(ridText: string, sha: Oid): Promise<CommitCountStats> {
     const { git } = await this.access.openPublic(ridText);
-    await this.browse.requireCommit(git, sha);
+    await this.content.requireCommit(git, sha);
     return { commits: await git.countCommits(sha) };
   }
 

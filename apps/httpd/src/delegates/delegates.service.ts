@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RepoInfo } from '@forge-httpd/api-types';
 import type { Did } from '@forge-httpd/identity';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { buildPage } from '../repos/listing-page.js';
 import { RepoInfoService } from '../repos/repo-info.service.js';
 import { DEFAULT_PER_PAGE, type ListReposQuery, ReposService } from '../repos/repos.service.js';

@@ -6,7 +6,7 @@ import { type StoredRepository, uploadPack } from '@forge-httpd/storage';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
 import { InvalidParameterError, PushRefusedError, RepoNotFoundError } from '../platform/errors.js';
 import { GitProcesses } from '../platform/git-processes.service.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { parseGitProtocolVersion } from './git-protocol.js';
 
 /** Which repository (and peer namespace) a git URL names, as written in the path. */

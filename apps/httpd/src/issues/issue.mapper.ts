@@ -1,8 +1,8 @@
 import type { Issue as WireIssue, IssueState } from '@forge-httpd/api-types';
 import type { Issue } from '@forge-httpd/cob';
 import { nidFromDid } from '@forge-httpd/identity';
-import type { AliasLookup } from './cob-store.service.js';
-import { toAuthor, toIssueComment } from './comment.mapper.js';
+import type { AliasLookup } from '../cobs/cob-store.service.js';
+import { toAuthor, toIssueComment } from '../cobs/comment.mapper.js';
 
 /**
  * Maps an evaluated issue to `{id, author, title, state, assignees, discussion, labels}`

@@ -1,19 +1,8 @@
-import { Global, Module } from '@nestjs/common';
-import { COB_COUNTS } from '../repos/cob-counts.js';
-import { CobCountsService } from './cob-counts.service.js';
-import { CobRejectionLog } from './cob-rejection-log.js';
-import { CobStoreService } from './cob-store.service.js';
+import { Module } from '@nestjs/common';
+import { CobsModule } from '../cobs/cobs.module.js';
 import { IssuesController } from './issues.controller.js';
 import { IssuesService } from './issues.service.js';
 
-/**
- * Issue routes, plus the per-repository COB store shared with patches and jobs and the real
- * {@link COB_COUNTS} for repository info (global so those modules need no import).
- */
-@Global()
-@Module({
-  controllers: [IssuesController],
-  providers: [CobStoreService, CobCountsService, CobRejectionLog, IssuesService, { provide: COB_COUNTS, useExisting: CobCountsService }],
-  exports: [CobStoreService, CobRejectionLog, COB_COUNTS],
-})
+/** Issue routes (`/repos/{rid}/issues…`). */
+@Module({ imports: [CobsModule], controllers: [IssuesController], providers: [IssuesService] })
 export class IssuesModule {}

@@ -3,7 +3,7 @@ import type { Issue } from '@forge-httpd/api-types';
 import { CobNotFoundError, type IssueStatusFilter } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
 import { type PageRequest, paginate } from '../platform/pagination.js';
-import { CobStoreService } from './cob-store.service.js';
+import { CobStoreService } from '../cobs/cob-store.service.js';
 import { toIssue } from './issue.mapper.js';
 
 /** Issues of a public repository, evaluated from git (api.md 20–21). */

@@ -1,7 +1,7 @@
 import type { Job as WireJob } from '@forge-httpd/api-types';
 import type { Job } from '@forge-httpd/cob';
-import type { AliasLookup } from '../issues/cob-store.service.js';
-import { toAuthor } from '../issues/comment.mapper.js';
+import type { AliasLookup } from '../cobs/cob-store.service.js';
+import { toAuthor } from '../cobs/comment.mapper.js';
 
 /** `{jobId, commit, runs: [{runId, node, status, log}]}` (behaviour B §5.19). */
 export function toJob(job: Job, aliasOf: AliasLookup): WireJob {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Job } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
-import { CobStoreService } from '../issues/cob-store.service.js';
+import { CobStoreService } from '../cobs/cob-store.service.js';
 import { toJob } from './job.mapper.js';
 
 /** Jobs of a commit (api.md 19, behaviour B §5.19). */

@@ -5,8 +5,8 @@
 import type { CodeLocation, CodeRange, Patch as WirePatch, PatchComment, PatchState, Review, Revision, RevisionReaction } from '@forge-httpd/api-types';
 import type { CodeLocation as CobLocation, CommentView, Patch, PatchStatus, ReviewView, RevisionReaction as CobReaction, RevisionView } from '@forge-httpd/cob';
 import { nidFromDid } from '@forge-httpd/identity';
-import type { AliasLookup } from '../issues/cob-store.service.js';
-import { toAuthor, toEdit, toIssueComment, toReactions } from '../issues/comment.mapper.js';
+import type { AliasLookup } from '../cobs/cob-store.service.js';
+import { toAuthor, toEdit, toIssueComment, toReactions } from '../cobs/comment.mapper.js';
 
 /** `{id, author, title, state, target, labels, merges, assignees, revisions}`. */
 export function toPatch(patch: Patch, aliasOf: AliasLookup): WirePatch {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Patch } from '@forge-httpd/api-types';
 import { CobNotFoundError, type PatchStatusFilter } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
-import { CobStoreService } from '../issues/cob-store.service.js';
+import { CobStoreService } from '../cobs/cob-store.service.js';
 import { type PageRequest, paginate } from '../platform/pagination.js';
 import { toPatch } from './patch.mapper.js';
 

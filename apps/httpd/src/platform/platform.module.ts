@@ -5,8 +5,8 @@ import { ServerConfig } from '../config/server-config.js';
 import { CacheControlInterceptor } from './cache-control.js';
 import { ErrorFilter } from './error.filter.js';
 import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './git-processes.service.js';
-import { HttpCaching } from './http-caching.js';
-import { RepositoryAccess } from './repository-access.service.js';
+import { HttpCaching } from '../response-cache/http-caching.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { GIT_SERVER_LIMITS, NODE_HOME } from './tokens.js';
 
 /** What the platform needs from the bootstrap: the validated config and the opened home. */

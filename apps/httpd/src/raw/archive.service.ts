@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { archiveCommit, type GitRepository, type Oid, parseOid, resolveStoredRef, type StoredRepository } from '@forge-httpd/storage';
-import { CommitNotFoundError } from '../browse/errors.js';
+import { CommitNotFoundError } from '../git-content/errors.js';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
 import { GitProcesses } from '../platform/git-processes.service.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { type ArchiveKind, DEFAULT_ARCHIVE_KIND, detectArchiveKind } from './archive-format.js';
 
 /** How an archive is asked for: the commit or ref text of the URL, `?prefix`, and HEAD. */

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { GitRepository, Oid } from '@forge-httpd/storage';
-import { BrowseService } from '../browse/browse.service.js';
-import { PathNotFoundError } from '../browse/errors.js';
+import { GitContentService } from '../git-content/git-content.service.js';
+import { PathNotFoundError } from '../git-content/errors.js';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
 import { RawFileTooLargeError } from '../platform/errors.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { rawContentType } from './raw-content-type.js';
 
 /** Largest raw file served (radicle-httpd `raw.rs`: 10 MiB); larger ones answer 413. */
@@ -27,7 +27,7 @@ const UNTRUSTED_CONTENT = {
 export class RawService {
   constructor(
     private readonly access: RepositoryAccess,
-    private readonly browse: BrowseService,
+    private readonly content: GitContentService,
   ) {}
 
   /**
@@ -37,7 +37,7 @@ export class RawService {
    */
   async fileAtCommit(ridText: string, at: { sha: Oid; path: string }): Promise<BinaryAnswer> {
     const { git } = await this.access.openPublic(ridText);
-    await this.browse.requireCommit(git, at.sha);
+    await this.content.requireCommit(git, at.sha);
     return fileAt(git, { ...at, cacheControl: IMMUTABLE });
   }
 

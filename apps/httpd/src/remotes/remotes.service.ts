@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Remote } from '@forge-httpd/api-types';
 import type { Nid } from '@forge-httpd/identity';
 import { type NodeHome, type RemoteRefs, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
-import { RemoteNotFoundError } from '../browse/errors.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RemoteNotFoundError } from '../git-content/errors.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { isShownRemoteRef, toRemote } from './remote.mapper.js';
 

@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DelegateRef, ProjectMeta, RepoInfo, RepoRefs } from '@forge-httpd/api-types';
 import { type Did, nidFromDid } from '@forge-httpd/identity';
 import { type NodeHome, payloadId, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
 import { NODE_HOME } from '../platform/tokens.js';
-import { COB_COUNTS, type CobCountsProvider, ZERO_COB_COUNTS } from './cob-counts.js';
+import { CobCountsService } from '../cobs/cob-counts.service.js';
 import { toDelegateRef, toProjectMeta, toRepoInfo, toRepoRefs } from './repo-info.mapper.js';
 
 /**
@@ -14,15 +14,12 @@ import { toDelegateRef, toProjectMeta, toRepoInfo, toRepoRefs } from './repo-inf
 @Injectable()
 export class RepoInfoService {
   private readonly logger = new Logger('forge-httpd');
-  private readonly cobCounts: CobCountsProvider;
 
   constructor(
     private readonly config: ServerConfig,
+    private readonly cobCounts: CobCountsService,
     @Inject(NODE_HOME) private readonly home: NodeHome,
-    @Optional() @Inject(COB_COUNTS) cobCounts?: CobCountsProvider,
-  ) {
-    this.cobCounts = cobCounts ?? ZERO_COB_COUNTS;
-  }
+  ) {}
 
   /** Repository info of an opened public repository. */
   async repoInfo(repository: StoredRepository): Promise<RepoInfo> {

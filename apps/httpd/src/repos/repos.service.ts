@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import type { RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
 import { compareRids, type Did } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type RepositorySummary } from '@forge-httpd/storage';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { buildPage, filterLazily } from './listing-page.js';
 import { RepoOrder, type RepoSort } from './repo-order.js';

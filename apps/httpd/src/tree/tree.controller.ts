@@ -2,7 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import type { Tree, TreeStats } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
 import { CacheControl } from '../platform/cache-control.js';
-import { CacheableResponse } from '../platform/cacheable-route.js';
+import { CacheableResponse } from '../response-cache/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { TreeService } from './tree.service.js';
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Tree, TreeStats } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
-import { BrowseCache } from '../browse/browse-cache.js';
-import { BrowseService } from '../browse/browse.service.js';
-import { toCommit } from '../browse/commit.mapper.js';
-import { PathNotFoundError } from '../browse/errors.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { GitContentCache } from '../git-content/git-content-cache.js';
+import { GitContentService } from '../git-content/git-content.service.js';
+import { toCommit } from '../git-content/commit.mapper.js';
+import { PathNotFoundError } from '../git-content/errors.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { toTree } from './tree.mapper.js';
 
 /** Directory listings and per-commit statistics (api.md 13–14). */
@@ -13,8 +13,8 @@ import { toTree } from './tree.mapper.js';
 export class TreeService {
   constructor(
     private readonly access: RepositoryAccess,
-    private readonly browse: BrowseService,
-    private readonly cache: BrowseCache,
+    private readonly content: GitContentService,
+    private readonly cache: GitContentCache,
   ) {}
 
   /**
@@ -26,7 +26,7 @@ export class TreeService {
     // Keyed by repository too (another one may lack the commit) and looked up after the gate,
     // so a private repository never reaches the cache.
     return this.cache.trees.getOrCompute(`${rid}\0${request.sha}\0${request.path}`, async () => {
-      const commit = await this.browse.requireCommit(git, request.sha);
+      const commit = await this.content.requireCommit(git, request.sha);
       const entry = await git.findEntry(request.sha, request.path);
       const entries = entry?.kind === 'tree' ? await git.readTree(entry.oid) : null;
       if (entries === null) throw new PathNotFoundError();
@@ -41,7 +41,7 @@ export class TreeService {
    */
   async getStats(ridText: string, sha: Oid): Promise<TreeStats> {
     const { git } = await this.access.openPublic(ridText);
-    await this.browse.requireCommit(git, sha);
+    await this.content.requireCommit(git, sha);
     const history = await this.cache.historyStats.getOrCompute(sha, async () => {
       const [commits, contributors] = await Promise.all([git.countCommits(sha), git.listContributors(sha)]);
       return { commits, contributors: contributors.length };

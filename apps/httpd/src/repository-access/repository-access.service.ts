@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { parseRid, type Rid } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type StoredRepository } from '@forge-httpd/storage';
-import { RepoNotFoundError } from './errors.js';
-import { NODE_HOME } from './tokens.js';
+import { RepoNotFoundError } from '../platform/errors.js';
+import { NODE_HOME } from '../platform/tokens.js';
 
 /**
  * The single gate to repositories for every `/repos/{rid}/…` route: a private repository is

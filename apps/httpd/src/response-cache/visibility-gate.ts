@@ -1,6 +1,6 @@
 import type { Rid } from '@forge-httpd/identity';
-import { RepoNotFoundError } from './errors.js';
-import type { RepositoryAccess } from './repository-access.service.js';
+import { RepoNotFoundError } from '../platform/errors.js';
+import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import type { RepositoryStateProbe } from './repository-state.js';
 
 /** A repository whose verdict is remembered, with the identity state it was checked at. */

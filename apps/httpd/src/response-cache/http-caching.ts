@@ -1,14 +1,14 @@
 import type { NodeHome } from '@forge-httpd/storage';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { BINARY_ROUTE_CONFIG } from './binary-answer.js';
+import { BINARY_ROUTE_CONFIG } from '../platform/binary-answer.js';
 import { CACHEABLE_ROUTE_CONFIG, type CacheableRouteOptions, type CacheKey, CacheKeyBuilder } from './cacheable-route.js';
 import { COMPRESSION_MIN_BYTES } from './compression.js';
 import { computeEtag } from './etag.js';
 import { encodeUtf8 } from './text-encoding.js';
 import { FrontCache, type Freshness } from './front-cache.js';
-import { appendVary } from './http-hooks.js';
+import { appendVary } from '../platform/http-hooks.js';
 import { Representation } from './representation.js';
-import type { RepositoryAccess } from './repository-access.service.js';
+import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { RepositoryStateProbe } from './repository-state.js';
 import { type CachedResponse, DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache, type ResponseCacheStats } from './response-cache.js';
 import { VisibilityGate } from './visibility-gate.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseRid, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-import { parseQuery, type QuerySchema } from './query.js';
+import { parseQuery, type QuerySchema } from '../platform/query.js';
 
 /** How a route's answers may be cached (see {@link CacheableResponse}). */
 export interface CacheableRouteOptions {

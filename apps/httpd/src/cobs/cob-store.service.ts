@@ -3,7 +3,7 @@ import { CobSnapshot, CobStore } from '@forge-httpd/cob';
 import type { Nid } from '@forge-httpd/identity';
 import { type NodeHome, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
-import { RepositoryAccess } from '../platform/repository-access.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { CobRejectionLog } from './cob-rejection-log.js';
 

@@ -15,7 +15,7 @@ export interface HistoryStats {
  * repository gate (`RepositoryAccess.openPublic`).
  */
 @Injectable()
-export class BrowseCache {
+export class GitContentCache {
   /** Head commit → committer times of its whole history (activity filters by the clock). */
   readonly commitTimes = new LruCache<number[]>(32);
   /** Commit → history statistics (stats/tree). */

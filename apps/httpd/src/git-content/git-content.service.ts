@@ -16,7 +16,7 @@ export interface LoadedDiff {
 
 /** Git reads shared by the commit, diff, tree and blob routes. */
 @Injectable()
-export class BrowseService {
+export class GitContentService {
   /**
    * Reads a commit.
    * @throws CommitNotFoundError when the id names no commit (absent or another object type)
