@@ -8,7 +8,7 @@ import { RAW_PATHS } from './raw/raw.controller.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
-import type { PlatformOptions } from './platform/platform.module.js';
+import type { GlobalsOptions } from './globals.module.js';
 
 /** Every feature route lives under this prefix (api.md `{base_url}`, B §2.1). */
 export const API_PREFIX = 'api/v1';
@@ -30,7 +30,7 @@ const UNPREFIXED_ROUTES = [
 ];
 
 /** Options of {@link createApp}. */
-export interface CreateAppOptions extends PlatformOptions {
+export interface CreateAppOptions extends GlobalsOptions {
   /** Nest logger: levels to print, a logger, or false for silence (tests). */
   logger: LoggerService | LogLevel[] | false;
   /** Byte bound of the cache of rendered immutable answers (default 64 MiB; 0 disables it). */

@@ -3,7 +3,7 @@ import { DelegatesModule } from './delegates/delegates.module.js';
 import { InfoModule } from './info/info.module.js';
 import { NodeModule } from './node/node.module.js';
 import { NodesModule } from './nodes/nodes.module.js';
-import { PlatformModule, type PlatformOptions } from './platform/platform.module.js';
+import { GlobalsModule, type GlobalsOptions } from './globals.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { BlobModule } from './blob/blob.module.js';
 import { CommitsModule } from './commits/commits.module.js';
@@ -40,7 +40,7 @@ import { GitHttpModule } from './git-http/git-http.module.js';
 })
 export class AppModule {
   /** The application bound to a validated config and an opened node home. */
-  static forRoot(options: PlatformOptions): DynamicModule {
-    return { module: AppModule, imports: [PlatformModule.forRoot(options)] };
+  static forRoot(options: GlobalsOptions): DynamicModule {
+    return { module: AppModule, imports: [GlobalsModule.forRoot(options)] };
   }
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ifNoneMatchMatches } from '../response-cache/etag.js';
+import { ifNoneMatchMatches } from './etag.js';
 
 /**
  * A non-JSON answer built by a service (raw file, archive, git protocol): status, headers and

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { CacheKey } from './cacheable-route.js';
-import { COMPRESSION_MIN_BYTES, type ContentCoding, negotiateEncoding } from './compression.js';
-import { etagForCoding, ifNoneMatchMatches } from './etag.js';
+import { COMPRESSION_MIN_BYTES, type ContentCoding, negotiateEncoding } from '../platform/compression.js';
+import { etagForCoding, ifNoneMatchMatches } from '../platform/etag.js';
 import type { CachedResponse, ResponseCache } from './response-cache.js';
 
 /** Whether a cached answer may be sent now: yes; no, render again; no, let the handler answer. */

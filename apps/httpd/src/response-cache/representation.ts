@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { COMPRESSION_MIN_BYTES, compress, type ContentCoding, negotiateEncoding } from './compression.js';
-import { etagForCoding, ifNoneMatchMatches } from './etag.js';
+import { COMPRESSION_MIN_BYTES, compress, type ContentCoding, negotiateEncoding } from '../platform/compression.js';
+import { etagForCoding, ifNoneMatchMatches } from '../platform/etag.js';
 import type { CachedResponse, ResponseCache } from './response-cache.js';
 
 /** A finished JSON body about to be sent, and where its compressed variants live. */

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { ContentCoding } from './compression.js';
+import type { ContentCoding } from '../platform/compression.js';
 
 /** Default bound of {@link ResponseCache}: 64 MiB of bodies and compressed variants. */
 export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;

@@ -1,16 +1,16 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import type { NodeHome } from '@forge-httpd/storage';
-import { ServerConfig } from '../config/server-config.js';
-import { CacheControlInterceptor } from './cache-control.js';
-import { ErrorFilter } from './error.filter.js';
-import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './git-processes.service.js';
-import { HttpCaching } from '../response-cache/http-caching.js';
-import { RepositoryAccess } from '../repository-access/repository-access.service.js';
-import { GIT_SERVER_LIMITS, NODE_HOME } from './tokens.js';
+import { ServerConfig } from './config/server-config.js';
+import { CacheControlInterceptor } from './platform/cache-control.js';
+import { ErrorFilter } from './platform/error.filter.js';
+import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
+import { HttpCaching } from './response-cache/http-caching.js';
+import { RepositoryAccess } from './repository-access/repository-access.service.js';
+import { GIT_SERVER_LIMITS, NODE_HOME } from './platform/tokens.js';
 
 /** What the platform needs from the bootstrap: the validated config and the opened home. */
-export interface PlatformOptions {
+export interface GlobalsOptions {
   config: ServerConfig;
   home: NodeHome;
   /** The HTTP caching installed on the Fastify instance (bound here to RepositoryAccess). */
@@ -27,9 +27,9 @@ export interface PlatformOptions {
  */
 @Global()
 @Module({})
-export class PlatformModule {
+export class GlobalsModule {
   /** The module bound to one config and home. */
-  static forRoot(options: PlatformOptions): DynamicModule {
+  static forRoot(options: GlobalsOptions): DynamicModule {
     const { httpCaching } = options;
     const caching = httpCaching === undefined ? [] : [{
       provide: HttpCaching,
@@ -41,7 +41,7 @@ export class PlatformModule {
       inject: [RepositoryAccess],
     }];
     return {
-      module: PlatformModule,
+      module: GlobalsModule,
       providers: [
         { provide: ServerConfig, useValue: options.config },
         { provide: NODE_HOME, useValue: options.home },
