@@ -64,8 +64,11 @@ const REPO = { rid: 'rid' } as const;
 const AT = { rid: 'rid', sha: 'oid' } as const;
 const RANGE = { rid: 'rid', base: 'oid', oid: 'oid' } as const;
 
-function route<const R extends Omit<JsonRoute, 'query' | 'errors' | 'cache'> & Partial<JsonRoute>>(spec: R) {
-  return { query: {}, errors: [], cache: 'none', ...spec } as const;
+type RouteDefaults = { readonly query: {}; readonly errors: readonly []; readonly cache: 'none' };
+type RouteSpec = Omit<JsonRoute, keyof RouteDefaults> & Partial<JsonRoute>;
+
+function route<const R extends RouteSpec>(spec: R): Omit<RouteDefaults, keyof R> & R {
+  return { query: {}, errors: [], cache: 'none', ...spec } as Omit<RouteDefaults, keyof R> & R;
 }
 
 /** Every JSON route, in the order of the API document. */
