@@ -83,7 +83,7 @@ function openApiOperation(): JsonSchema {
         '200': {
           description: 'OpenAPI 3.1 document of the API.',
           headers: { 'cache-control': { required: true, schema: { const: CACHE_CONTROL.short } }, etag: { $ref: '#/components/headers/ETag' } },
-          content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } } },
+          content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } }, additionalProperties: true } } },
         },
         '304': { $ref: '#/components/responses/NotModified' },
         ...commonErrors(false),
