@@ -14,6 +14,7 @@ import { PatchesModule } from './patches/patches.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { RawModule } from './raw/raw.module.js';
 import { GitHttpModule } from './git-http/git-http.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
 // Feature modules: add one import line above and one entry in `imports` below.
 
 /**
@@ -36,6 +37,7 @@ import { GitHttpModule } from './git-http/git-http.module.js';
     JobsModule,
     RawModule,
     GitHttpModule,
+    OpenApiModule,
   ],
 })
 export class AppModule {

@@ -1,16 +1,18 @@
 /**
- * Wire types of files (api.md "Blob", operations 17–18; behaviour.md B §4.5).
+ * Files (api.md "Blob", operations 17–18; behaviour.md B §4.5).
  */
-import type { Commit } from './commit.js';
+import * as v from 'valibot';
+import { commitSchema } from './commit.js';
 
 /** `GET /repos/{rid}/blob/{sha}/{path}` and `GET /repos/{rid}/readme/{sha}`. */
-export interface Blob {
+export const blobSchema = v.object({
   /** git's binary heuristic (Part A), independent of the content encoding. */
-  binary: boolean;
-  name: string;
+  binary: v.boolean(),
+  name: v.string(),
   /** UTF-8 text when the bytes are valid UTF-8, else standard base64. */
-  content: string;
-  path: string;
+  content: v.string(),
+  path: v.string(),
   /** Newest commit, walking back from the requested one, that changed the path. */
-  lastCommit: Commit;
-}
+  lastCommit: commitSchema,
+});
+export type Blob = v.InferOutput<typeof blobSchema>;

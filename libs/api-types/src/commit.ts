@@ -1,40 +1,44 @@
 /**
- * Wire types of commits (api.md "Commit", operations 9–12; behaviour.md B §4.3, §5.9–5.12).
- * Keys are listed in the order the server writes them.
+ * Commits (api.md "Commit", operations 9–12; behaviour.md B §4.3, §5.9–5.12). Keys are listed
+ * in the order the server writes them.
  */
-import type { CommitDiff, DiffFiles, RangeDiff } from './diff.js';
+import * as v from 'valibot';
+import { commitDiffSchema, diffFilesSchema, rangeDiffSchema } from './diff.js';
+import { oidSchema, timestampSchema } from './scalars.js';
 
 /** A commit (B §4.3). `summary`/`description` follow behaviour Part A. */
-export interface Commit {
-  id: string;
-  author: { name: string; email: string };
-  summary: string;
-  description: string;
+export const commitSchema = v.object({
+  id: oidSchema,
+  author: v.object({ name: v.string(), email: v.string() }),
+  summary: v.string(),
+  description: v.string(),
   /** Parent ids; empty for a root commit. */
-  parents: string[];
+  parents: v.array(oidSchema),
   /** `time`: committer time in seconds since the epoch (timezone dropped). */
-  committer: { name: string; email: string; time: number };
-}
+  committer: v.object({ name: v.string(), email: v.string(), time: timestampSchema }),
+});
+export type Commit = v.InferOutput<typeof commitSchema>;
 
 /** `GET /repos/{rid}/commits/{sha}` (B §5.10). */
-export interface CommitDetail {
-  commit: Commit;
+export const commitDetailSchema = v.object({
+  commit: commitSchema,
   /** The commit against its first parent (root: against the empty tree). */
-  diff: CommitDiff;
-  files: DiffFiles;
+  diff: commitDiffSchema,
+  files: diffFilesSchema,
   /** `refs/heads/*` then `refs/remotes/*` names (storage top level) that contain the commit. */
-  branches: string[];
-}
+  branches: v.array(v.string()),
+});
+export type CommitDetail = v.InferOutput<typeof commitDetailSchema>;
 
 /** `GET /repos/{rid}/diff/{base}/{oid}` (B §5.11). */
-export interface RangeDiffResponse {
-  diff: RangeDiff;
-  files: DiffFiles;
+export const rangeDiffResponseSchema = v.object({
+  diff: rangeDiffSchema,
+  files: diffFilesSchema,
   /** From `oid` back, newest first, stopping before `base`. */
-  commits: Commit[];
-}
+  commits: v.array(commitSchema),
+});
+export type RangeDiffResponse = v.InferOutput<typeof rangeDiffResponseSchema>;
 
 /** `GET /repos/{rid}/activity` (B §5.12): committer times of the last 52 weeks, walk order. */
-export interface Activity {
-  activity: number[];
-}
+export const activitySchema = v.object({ activity: v.array(timestampSchema) });
+export type Activity = v.InferOutput<typeof activitySchema>;

@@ -1,21 +1,25 @@
 /**
- * Wire types of `/repos/{rid}/jobs/{sha}` (api.md 19; behaviour.md B §5.19).
+ * `/repos/{rid}/jobs/{sha}` (api.md 19; behaviour.md B §5.19).
  */
-import type { Author } from './issue.js';
+import * as v from 'valibot';
+import { authorSchema } from './issue.js';
+import { oidSchema } from './scalars.js';
 
 /** One run of a job on a node. */
-export interface JobRun {
+export const jobRunSchema = v.object({
   /** UUID, hyphenated lower case. */
-  runId: string;
-  node: Author;
-  status: 'started' | 'failed' | 'succeeded';
+  runId: v.string(),
+  node: authorSchema,
+  status: v.picklist(['started', 'failed', 'succeeded']),
   /** Where the node logs the run (URL). */
-  log: string;
-}
+  log: v.string(),
+});
+export type JobRun = v.InferOutput<typeof jobRunSchema>;
 
 /** A job: automated processing of one commit by one or more nodes. */
-export interface Job {
-  jobId: string;
-  commit: string;
-  runs: JobRun[];
-}
+export const jobSchema = v.object({
+  jobId: oidSchema,
+  commit: oidSchema,
+  runs: v.array(jobRunSchema),
+});
+export type Job = v.InferOutput<typeof jobSchema>;

@@ -1,98 +1,113 @@
 /**
- * Wire types of patches (api.md 22–23; behaviour.md B §6.5). Keys are listed in the order the
- * server writes them; timestamps are seconds.
+ * Patches (api.md 22–23; behaviour.md B §6.5). Keys are listed in the order the server writes
+ * them; timestamps are seconds.
  */
-import type { Author, CommentEdit, Embed, Reaction } from './issue.js';
+import * as v from 'valibot';
+import { authorSchema, commentEditSchema, embedSchema, reactionSchema } from './issue.js';
+import { integerSchema, oidSchema, timestampSchema } from './scalars.js';
+
+const span = v.object({ start: integerSchema, end: integerSchema });
 
 /** A line or character range in a code location. */
-export type CodeRange =
-  | { type: 'lines'; range: { start: number; end: number } }
-  | { type: 'chars'; line: number; range: { start: number; end: number } };
+export const codeRangeSchema = v.union([
+  v.object({ type: v.literal('lines'), range: span }),
+  v.object({ type: v.literal('chars'), line: integerSchema, range: span }),
+]);
+export type CodeRange = v.InferOutput<typeof codeRangeSchema>;
 
 /** A place in a revision's diff; `old`/`new` are omitted when absent. */
-export interface CodeLocation {
-  commit: string;
-  path: string;
-  old?: CodeRange;
-  new?: CodeRange;
-}
+export const codeLocationSchema = v.object({
+  commit: oidSchema,
+  path: v.string(),
+  old: v.optional(codeRangeSchema),
+  new: v.optional(codeRangeSchema),
+});
+export type CodeLocation = v.InferOutput<typeof codeLocationSchema>;
 
 /** A comment of a revision discussion or a review; `location` is null when none. */
-export interface PatchComment {
-  id: string;
-  author: Author;
-  body: string;
-  edits: CommentEdit[];
-  embeds: Embed[];
-  reactions: Reaction[];
-  timestamp: number;
-  replyTo: string | null;
-  location: CodeLocation | null;
-  resolved: boolean;
-}
+export const patchCommentSchema = v.object({
+  id: oidSchema,
+  author: authorSchema,
+  body: v.string(),
+  edits: v.array(commentEditSchema),
+  embeds: v.array(embedSchema),
+  reactions: v.array(reactionSchema),
+  timestamp: timestampSchema,
+  replyTo: v.nullable(oidSchema),
+  location: v.nullable(codeLocationSchema),
+  resolved: v.boolean(),
+});
+export type PatchComment = v.InferOutput<typeof patchCommentSchema>;
 
 /** A revision reaction: without `location` when it is on the whole revision. */
-export interface RevisionReaction {
-  location?: CodeLocation;
-  emoji: string;
-  authors: Author[];
-}
+export const revisionReactionSchema = v.object({
+  location: v.optional(codeLocationSchema),
+  emoji: v.string(),
+  authors: v.array(authorSchema),
+});
+export type RevisionReaction = v.InferOutput<typeof revisionReactionSchema>;
 
 /**
  * A review of a revision (its labels are not shown). `summary` is the latest summary edit
  * (`""` when none); `reactions` (not shown by radicle-httpd) come from `review.react`.
  */
-export interface Review {
-  id: string;
-  author: Author;
-  verdict: 'accept' | 'reject' | null;
-  summary: string;
-  comments: PatchComment[];
-  reactions: Reaction[];
-  timestamp: number;
-}
+export const reviewSchema = v.object({
+  id: oidSchema,
+  author: authorSchema,
+  verdict: v.nullable(v.picklist(['accept', 'reject'])),
+  summary: v.string(),
+  comments: v.array(patchCommentSchema),
+  reactions: v.array(reactionSchema),
+  timestamp: timestampSchema,
+});
+export type Review = v.InferOutput<typeof reviewSchema>;
 
 /** A revision of a patch; the first revision's id is the patch id. */
-export interface Revision {
-  id: string;
-  author: Author;
-  description: string;
-  edits: CommentEdit[];
-  reactions: RevisionReaction[];
-  base: string;
-  oid: string;
+export const revisionSchema = v.object({
+  id: oidSchema,
+  author: authorSchema,
+  description: v.string(),
+  edits: v.array(commentEditSchema),
+  reactions: v.array(revisionReactionSchema),
+  base: oidSchema,
+  oid: oidSchema,
   /** Names in the revision author's signed refs pointing at `oid`. */
-  refs: string[];
-  discussions: PatchComment[];
-  timestamp: number;
-  reviews: Review[];
-}
+  refs: v.array(v.string()),
+  discussions: v.array(patchCommentSchema),
+  timestamp: timestampSchema,
+  reviews: v.array(reviewSchema),
+});
+export type Revision = v.InferOutput<typeof revisionSchema>;
 
 /** A delegate's merge. */
-export interface PatchMerge {
-  author: Author;
-  commit: string;
-  timestamp: number;
-  revision: string;
-}
+export const patchMergeSchema = v.object({
+  author: authorSchema,
+  commit: oidSchema,
+  timestamp: timestampSchema,
+  revision: oidSchema,
+});
+export type PatchMerge = v.InferOutput<typeof patchMergeSchema>;
 
 /** Patch state. */
-export type PatchState =
-  | { status: 'draft' }
-  | { status: 'open'; conflicts?: [string, string][] }
-  | { status: 'archived' }
-  | { status: 'merged'; revision: string; commit: string };
+export const patchStateSchema = v.union([
+  v.object({ status: v.literal('draft') }),
+  v.object({ status: v.literal('open'), conflicts: v.optional(v.array(v.strictTuple([oidSchema, oidSchema]))) }),
+  v.object({ status: v.literal('archived') }),
+  v.object({ status: v.literal('merged'), revision: oidSchema, commit: oidSchema }),
+]);
+export type PatchState = v.InferOutput<typeof patchStateSchema>;
 
 /** A patch. */
-export interface Patch {
-  id: string;
-  author: Author;
-  title: string;
-  state: PatchState;
+export const patchSchema = v.object({
+  id: oidSchema,
+  author: authorSchema,
+  title: v.string(),
+  state: patchStateSchema,
   /** `"delegates"` (the default branch) or a named target's qualified branch name. */
-  target: string;
-  labels: string[];
-  merges: PatchMerge[];
-  assignees: Author[];
-  revisions: Revision[];
-}
+  target: v.string(),
+  labels: v.array(v.string()),
+  merges: v.array(patchMergeSchema),
+  assignees: v.array(authorSchema),
+  revisions: v.array(revisionSchema),
+});
+export type Patch = v.InferOutput<typeof patchSchema>;

@@ -1,14 +1,17 @@
 /**
- * Wire types of remotes (api.md "Remote info", operations 15–16; behaviour.md B §4.6).
+ * Remotes (api.md "Remote info", operations 15–16; behaviour.md B §4.6).
  */
+import * as v from 'valibot';
+import { nidSchema, oidSchema } from './scalars.js';
 
 /** One peer's signed refs. `alias` is omitted when unknown. */
-export interface Remote {
-  id: string;
-  alias?: string;
+export const remoteSchema = v.object({
+  id: nidSchema,
+  alias: v.optional(v.string()),
   /** Branch name (after `refs/heads/`) → commit id, sorted by name. */
-  heads: Record<string, string>;
+  heads: v.record(v.string(), oidSchema),
   /** `refs/heads/*` and `refs/tags/*` → commit id (tags peeled), sorted by name. */
-  refs: Record<string, string>;
-  delegate: boolean;
-}
+  refs: v.record(v.string(), oidSchema),
+  delegate: v.boolean(),
+});
+export type Remote = v.InferOutput<typeof remoteSchema>;

@@ -1,25 +1,28 @@
 /**
- * Wire type of tree statistics (api.md "Tree statistics", operation 14; behaviour.md B §5.14).
+ * Statistics (api.md "Tree statistics", operation 14; behaviour.md B §5.14; radicle-httpd 0.26).
  */
+import * as v from 'valibot';
+import { countSchema } from './scalars.js';
 
 /** `GET /repos/{rid}/stats/tree/{sha}`. */
-export interface TreeStats {
+export const treeStatsSchema = v.object({
   /** Commits reachable from the commit, itself included. */
-  commits: number;
+  commits: countSchema,
   /** Number of `refs/heads/*` of the repository (independent of the commit). */
-  branches: number;
+  branches: countSchema,
   /** Distinct (author name, author email) pairs among those commits. */
-  contributors: number;
-}
+  contributors: countSchema,
+});
+export type TreeStats = v.InferOutput<typeof treeStatsSchema>;
 
 /** `GET /repos/{rid}/stats/commits/{sha}`: commits reachable from the commit, itself included. */
-export interface CommitCountStats {
-  commits: number;
-}
+export const commitCountStatsSchema = v.object({ commits: countSchema });
+export type CommitCountStats = v.InferOutput<typeof commitCountStatsSchema>;
 
 /** `GET /repos/{rid}/diff/{base}/{oid}/stats`: what `git diff --numstat base oid` sums to. */
-export interface RangeDiffStats {
-  filesChanged: number;
-  insertions: number;
-  deletions: number;
-}
+export const rangeDiffStatsSchema = v.object({
+  filesChanged: countSchema,
+  insertions: countSchema,
+  deletions: countSchema,
+});
+export type RangeDiffStats = v.InferOutput<typeof rangeDiffStatsSchema>;

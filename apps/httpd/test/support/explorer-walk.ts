@@ -39,7 +39,7 @@ export async function walkExplorerRoutes(baseUrl: string, flavour: string): Prom
     seen.set(path, pending);
     return pending;
   };
-  await Promise.all(['/', '/api', '/api/v1', '/api/v1/stats', '/api/v1/info'].map(get));
+  await Promise.all(['/', '/api', '/api/v1', '/api/v1/stats', '/api/v1/info', '/api/v1/openapi.json'].map(get));
   const node = (await get('/api/v1/node')) as Json | undefined;
   const nids = new Set<string>(typeof node?.['id'] === 'string' ? [node['id']] : []);
   for (const entry of asArray(await get('/api/v1/node/policies/repos'))) await get(`/api/v1/node/policies/repos/${String(entry['rid'])}`);

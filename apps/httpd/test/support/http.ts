@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { assertExplorerAccepts } from './explorer-schemas/index.js';
+import { assertOpenApiAccepts } from './openapi-check.js';
 
 /** A response with its body read and parsed as JSON when it is JSON. */
 export interface JsonResponse {
@@ -29,13 +30,15 @@ export interface ExplorerCheck {
 /**
  * GETs (or sends `init`) with `fetch` and returns status, headers and the JSON body. Every JSON
  * response is checked first: a 2xx body against radicle-explorer's schema of its route, an
- * error against `{error, code}` (see explorer-schemas/); a mismatch throws, failing the test.
+ * error against `{error, code}` (see explorer-schemas/), and every response against the OpenAPI
+ * document (openapi-check.ts, never opted out); a mismatch throws, failing the test.
  */
 export async function getJson(url: string, init?: RequestInit, check: ExplorerCheck = {}): Promise<JsonResponse> {
   const response = await fetch(url, init);
   const text = await response.text();
   const contentType = response.headers.get('content-type');
   if (check.knownExplorerMismatch === undefined || !response.ok) assertExplorerAccepts({ url, status: response.status, contentType, text });
+  assertOpenApiAccepts({ url, method: init?.method ?? 'GET', status: response.status, headers: response.headers, text });
   return { status: response.status, headers: response.headers, text, body: parseBody(text) };
 }
 
@@ -63,6 +66,7 @@ export function rawRequest(
           const status = res.statusCode ?? 0;
           try {
             assertExplorerAccepts({ url: `${baseUrl}${options.path}`, status, contentType: headers.get('content-type'), text });
+            assertOpenApiAccepts({ url: `${baseUrl}${options.path}`, method: options.method ?? 'GET', status, headers, text });
           } catch (error) {
             reject(error);
             return;

@@ -29,6 +29,8 @@ export function explorerRoutes(flavour: string): readonly ExplorerRoute[] {
     'nodes/:nid/inventory': inventory,
     stats: nodeStats,
     info,
+    // Not an explorer route: this server's OpenAPI document (checked against itself elsewhere).
+    'openapi.json': z.looseObject({ openapi: z.literal('3.1.0'), info: z.object({ title: z.string() }), paths: z.record(z.string(), z.unknown()) }),
     'delegates/:did/repos': z.array(repo),
     repos: z.array(repo),
     'repos/search': z.array(searchResult(flavour)),
