@@ -29,7 +29,9 @@ async function runExample(library: string, args: readonly string[]): Promise<str
   const file = path.join(project, `${library}-example.mjs`);
   await writeFile(file, await readmeExample(library));
   // The example must end by itself: a handle left open (a git process, a database) would hang it.
-  const { stdout } = await run(process.execPath, [file, ...args], { cwd: project, timeout: 60_000 });
+  // Plain output whatever the runner sets (Nx forces colours on its children).
+  const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
+  const { stdout } = await run(process.execPath, [file, ...args], { cwd: project, timeout: 60_000, env });
   return stdout;
 }
 
