@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { COB_COUNTS } from '../repos/cob-counts.js';
 import { CobCountsService } from './cob-counts.service.js';
+import { CobEvaluations } from './cob-evaluations.js';
 import { CobRejectionLog } from './cob-rejection-log.js';
 import { CobStoreService } from './cob-store.service.js';
 import { IssuesController } from './issues.controller.js';
@@ -13,7 +14,7 @@ import { IssuesService } from './issues.service.js';
 @Global()
 @Module({
   controllers: [IssuesController],
-  providers: [CobStoreService, CobCountsService, CobRejectionLog, IssuesService, { provide: COB_COUNTS, useExisting: CobCountsService }],
-  exports: [CobStoreService, CobRejectionLog, COB_COUNTS],
+  providers: [CobStoreService, CobCountsService, CobRejectionLog, CobEvaluations, IssuesService, { provide: COB_COUNTS, useExisting: CobCountsService }],
+  exports: [CobStoreService, CobRejectionLog, CobEvaluations, COB_COUNTS],
 })
 export class IssuesModule {}
