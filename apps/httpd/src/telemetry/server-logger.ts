@@ -4,6 +4,11 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import type { LogLevel } from './log-level.js';
 import { TtyLogStream } from './tty-log-format.js';
 
+/** JSON lines are written once this many bytes gathered (fewer, larger writes under load)… */
+const BATCH_BYTES = 8 * 1024;
+/** …or after this delay, whichever comes first. */
+const FLUSH_INTERVAL_MS = 250;
+
 /** The process's logger and how to flush it before exiting. */
 export interface ServerLogger {
   readonly logger: Logger;
@@ -31,9 +36,13 @@ export function createServerLogger(options: ServerLoggerOptions): ServerLogger {
   const pretty = options.pretty ?? isatty(fd);
   // Terminal lines are written at once; JSON lines asynchronously (under load, a write in
   // flight lets the next lines gather into one).
-  const destination: DestinationStream & { flushSync?: () => void } = pretty
+  const destination: DestinationStream & { flush?: () => void; flushSync?: () => void } = pretty
     ? new TtyLogStream({ write: (text: string) => writeSync(fd, text) })
-    : pino.destination({ dest: fd, sync: false });
+    : pino.destination({ dest: fd, sync: false, minLength: BATCH_BYTES });
+  if (!pretty) {
+    // Batched lines reach the output within this delay when traffic is low.
+    setInterval(() => destination.flush?.(), FLUSH_INTERVAL_MS).unref();
+  }
   // No pid/hostname on every line: the service manager's journal already has them.
   const logger = pino({ level: options.level, base: undefined }, destination);
   return {
