@@ -13,6 +13,7 @@ import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.j
 import type { PlatformOptions } from './platform/platform.module.js';
 import { installReadiness, Readiness } from './telemetry/readiness.js';
 import { RequestLogController, SOCKET_BYTES_AT_START } from './telemetry/request-log-controller.js';
+import { clientAddressOf } from './telemetry/client-address.js';
 import { requestIdOf } from './telemetry/request-ids.js';
 import { RequestObserver } from './telemetry/request-observer.js';
 import { pino } from 'pino';
@@ -69,6 +70,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       durationMs: performance.now() - hit.startedAt,
       bytes: hit.bytes,
       cache: 'hit',
+      ip: clientAddressOf(hit.request),
     }),
   });
   const adapter = new FastifyAdapter({

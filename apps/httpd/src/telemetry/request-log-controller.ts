@@ -1,4 +1,5 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { clientAddressOf } from './client-address.js';
 import type { CacheOutcome } from './request-record.js';
 import { UNMATCHED_ROUTE } from './request-record.js';
 import type { RequestObserver } from './request-observer.js';
@@ -34,6 +35,7 @@ export class RequestLogController extends LogController {
       durationMs: reply.elapsedTime,
       bytes: bytesOf(request, reply),
       cache: this.cacheOutcome(request),
+      ip: clientAddressOf(request.raw),
     });
   }
 }

@@ -32,6 +32,7 @@ export class RequestObserver {
     const query = record.url.indexOf('?');
     this.logger.info({
       reqId: record.id,
+      ip: record.ip,
       method: record.method,
       route: record.route,
       path: query === -1 ? record.url : record.url.slice(0, query),

@@ -14,6 +14,8 @@ export interface RequestRecord {
   /** Body bytes (`content-length`), else bytes written to the socket for the answer; null if unknown. */
   readonly bytes: number | null;
   readonly cache: CacheOutcome;
+  /** The client's address (see `clientAddressOf`). */
+  readonly ip: string | undefined;
 }
 
 /** Route label of requests that matched no route (a 404, or refused before routing). */
