@@ -7,7 +7,7 @@ import { findNginx, type RunningNginx, startNginx } from './support/nginx.js';
 // deploy/nginx/forge-httpd.conf (as a plain-HTTP copy) in front of the real server. CI installs
 // nginx (.ci/run); without the binary there is nothing to run.
 const nginxBinary = findNginx();
-if (nginxBinary === null) console.warn('nginx e2e tests skipped: no nginx binary (apt-get install nginx-light)');
+if (nginxBinary === null) console.warn('nginx e2e tests skipped: no nginx binary (Debian: apt-get install nginx)');
 const describeNginx = nginxBinary === null ? describe.skip : describe;
 
 describeNginx('behind nginx (deploy/nginx/forge-httpd.conf without TLS)', () => {
