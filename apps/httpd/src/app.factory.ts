@@ -12,8 +12,7 @@ import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
 import type { PlatformOptions } from './platform/platform.module.js';
 import { installReadiness, Readiness } from './telemetry/readiness.js';
-import { RequestLogController, SOCKET_BYTES_AT_START } from './telemetry/request-log-controller.js';
-import { clientAddressOf } from './telemetry/client-address.js';
+import { frontHitRecord, RequestLogController, SOCKET_BYTES_AT_START } from './telemetry/request-log-controller.js';
 import { requestIdOf } from './telemetry/request-ids.js';
 import { RequestObserver } from './telemetry/request-observer.js';
 import { pino } from 'pino';
@@ -61,17 +60,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     home: options.home,
     flavour: options.config.flavour,
     maxBytes: options.responseCacheBytes,
-    onFrontHit: (hit) => requests.record({
-      id: requestIdOf(hit.request),
-      method: hit.request.method ?? 'GET',
-      route: hit.key.route,
-      url: hit.request.url ?? '/',
-      status: hit.status,
-      durationMs: performance.now() - hit.startedAt,
-      bytes: hit.bytes,
-      cache: 'hit',
-      ip: clientAddressOf(hit.request),
-    }),
+    onFrontHit: (hit) => requests.record(frontHitRecord(hit)),
   });
   const adapter = new FastifyAdapter({
     // Fastify's own logger; its per-request lines are replaced by one line per request.

@@ -1,6 +1,8 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { clientAddressOf } from './client-address.js';
-import type { CacheOutcome } from './request-record.js';
+import type { FrontCacheHit } from '../platform/front-cache.js';
+import type { CacheOutcome, RequestRecord } from './request-record.js';
+import { requestIdOf } from './request-ids.js';
 import { UNMATCHED_ROUTE } from './request-record.js';
 import type { RequestObserver } from './request-observer.js';
 
@@ -38,6 +40,21 @@ export class RequestLogController extends LogController {
       ip: clientAddressOf(request.raw),
     });
   }
+}
+
+/** The record of a request the front cache answered (it never reaches Fastify's logging). */
+export function frontHitRecord(hit: FrontCacheHit): RequestRecord {
+  return {
+    id: requestIdOf(hit.request),
+    method: hit.request.method ?? 'GET',
+    route: hit.key.route,
+    url: hit.request.url ?? '/',
+    status: hit.status,
+    durationMs: performance.now() - hit.startedAt,
+    bytes: hit.bytes,
+    cache: 'hit',
+    ip: clientAddressOf(hit.request),
+  };
 }
 
 function bytesOf(request: FastifyRequest, reply: FastifyReply): number | null {
