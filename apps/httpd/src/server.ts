@@ -10,7 +10,8 @@ import { CobEvaluations } from './issues/cob-evaluations.js';
 import { CobRejectionLog } from './issues/cob-rejection-log.js';
 import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import { HttpCaching } from './platform/http-caching.js';
-import { createMetricsRegistry } from './telemetry/metrics.js';
+import type { Registry } from 'prom-client';
+import { createMetricsRegistry, type MetricSources } from './telemetry/metrics.js';
 import { type MetricsServer, startMetricsServer } from './telemetry/metrics-server.js';
 import { Readiness } from './telemetry/readiness.js';
 import { RequestObserver } from './telemetry/request-observer.js';
@@ -76,6 +77,17 @@ async function listen(app: NestFastifyApplication, address: ListenAddress): Prom
   return { kind: 'tcp', host: address.host, port: bound.port };
 }
 
+/** The metrics of a built app (its providers hold the counters). */
+function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'requests' | 'readiness' | 'home'>): Registry {
+  return createMetricsRegistry({
+    ...parts,
+    httpCaching: app.get(HttpCaching),
+    gitServers: app.get(GitProcesses).pool,
+    cobEvaluations: app.get(CobEvaluations),
+    cobRejections: app.get(CobRejectionLog),
+  });
+}
+
 /**
  * Opens the node home (a missing or invalid config.json is fatal here), builds the app and
  * listens on the configured address.
@@ -103,15 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       readiness,
     });
     // Registered before listening, so the first request is counted too.
-    const registry = config.metricsListen === null ? null : createMetricsRegistry({
-      requests,
-      readiness,
-      home,
-      httpCaching: app.get(HttpCaching),
-      gitServers: app.get(GitProcesses).pool,
-      cobEvaluations: app.get(CobEvaluations),
-      cobRejections: app.get(CobRejectionLog),
-    });
+    const registry = config.metricsListen === null ? null : registryOf(app, { requests, readiness, home });
     const address = await listen(app, config.listen);
     if (config.metricsListen !== null && registry !== null) {
       if (config.metricsListen.kind === 'unix') await removeStaleSocket(config.metricsListen.path);
