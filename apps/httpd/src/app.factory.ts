@@ -1,5 +1,7 @@
 import { type LoggerService, type LogLevel, RequestMethod } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyBaseLogger } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { GIT_HTTP_PATHS } from './git-http/git-http.controller.js';
@@ -9,6 +11,11 @@ import { HttpCaching } from './response-cache/http-caching.js';
 import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
 import type { GlobalsOptions } from './globals.module.js';
+import { installReadiness, Readiness } from './telemetry/readiness.js';
+import { frontHitRecord, RequestLogController, SOCKET_BYTES_AT_START } from './telemetry/request-log-controller.js';
+import { requestIdOf } from './telemetry/request-ids.js';
+import { RequestObserver } from './telemetry/request-observer.js';
+import { pino } from 'pino';
 
 /** Every feature route lives under this prefix (api.md `{base_url}`, B §2.1). */
 export const API_PREFIX = 'api/v1';
@@ -37,6 +44,10 @@ export interface CreateAppOptions extends GlobalsOptions {
   responseCacheBytes?: number;
   /** Time to receive a whole request, in ms (default {@link REQUEST_TIMEOUT_MS}; tests shorten it). */
   requestTimeoutMs?: number;
+  /** Where finished requests are logged and counted (default: a silent logger). */
+  requests?: RequestObserver;
+  /** What `GET /readyz` answers (default: ready once the storage index is built). */
+  readiness?: Readiness;
 }
 
 /**
@@ -44,8 +55,23 @@ export interface CreateAppOptions extends GlobalsOptions {
  * Shared by `main.ts` and the e2e tests so both run exactly the same server.
  */
 export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
+  const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
+  const httpCaching = new HttpCaching({
+    home: options.home,
+    flavour: options.config.flavour,
+    maxBytes: options.responseCacheBytes,
+    onFrontHit: (hit) => requests.record(frontHitRecord(hit)),
+  });
   const adapter = new FastifyAdapter({
-    logger: false,
+    // Fastify's own logger; its per-request lines are replaced by one line per request.
+    loggerInstance: requests.logger,
+    logController: new RequestLogController(requests, (request) => httpCaching.outcomeOf(request)),
+    // Request lines carry the id themselves: no child logger per request.
+    childLoggerFactory: (logger: FastifyBaseLogger) => logger,
+    genReqId: (request: IncomingMessage) => {
+      (request as unknown as Record<symbol, number>)[SOCKET_BYTES_AT_START] = request.socket.bytesWritten;
+      return requestIdOf(request);
+    },
     // `/tree/{sha}` and `/tree/{sha}/` are different routes (B §2.1); long ids reach the pipes.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16384 },
     frameworkErrors: frameworkErrorHandler,
@@ -61,8 +87,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   fastify.server.on('connect', refuseConnect);
   installHttpHooks(fastify);
   // After the CORS hooks (vary order), before Nest's own hooks (a cache hit skips them).
-  const httpCaching = new HttpCaching({ home: options.home, flavour: options.config.flavour, maxBytes: options.responseCacheBytes });
   httpCaching.install(adapter.getInstance());
+  const readiness = options.readiness ?? new Readiness();
+  installReadiness(fastify, readiness);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot({ config: options.config, home: options.home, httpCaching, gitServerLimits: options.gitServerLimits }),
     adapter,
@@ -70,5 +97,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   );
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
   await app.init();
+  // The index build started with the app (ReposService); this shares it.
+  readiness.track(options.home.storageIndex.ready());
   return app;
 }

@@ -3,31 +3,28 @@
 import 'reflect-metadata';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, USAGE } from './config/command-line.js';
+import type { Logger } from 'pino';
+import { type CommandLineOptions, parseCommandLine, USAGE } from './config/command-line.js';
 import { demoCacheRoot, demoRecipeFingerprint, ensureDemoHome } from './config/demo-home.js';
 import { formatListenAddress } from './config/listen-address.js';
 import { resolveServerConfig } from './config/resolve-config.js';
 import type { ServerConfig } from './config/server-config.js';
 import { readServerVersion } from './config/version.js';
+import { resolveLogLevel } from './telemetry/log-level.js';
+import { createServerLogger, type ServerLogger } from './telemetry/server-logger.js';
 
-const log = (message: string): void => {
-  process.stderr.write(`forge-httpd: ${message}\n`);
-};
+/** Set once the command line is parsed; before that, messages are plain text on stderr. */
+let serverLogger: ServerLogger | null = null;
 
-async function configure(args: readonly string[]): Promise<ServerConfig | null> {
-  const version = readServerVersion();
-  const commandLine = parseCommandLine(args);
-  if (commandLine.action === 'help') {
-    process.stdout.write(USAGE);
-    return null;
-  }
-  if (commandLine.action === 'version') {
-    process.stdout.write(`forge-httpd ${version}\n`);
-    return null;
-  }
+function exit(code: number): never {
+  serverLogger?.flush();
+  process.exit(code);
+}
+
+async function configure(options: CommandLineOptions, logger: Logger, version: string): Promise<ServerConfig> {
   const userHome = homedir();
   return resolveServerConfig({
-    options: commandLine.options,
+    options,
     env: process.env,
     userHome,
     cwd: process.cwd(),
@@ -38,51 +35,89 @@ async function configure(args: readonly string[]): Promise<ServerConfig | null> 
         ['../../../tools/dist/builder/', '../../../libs/cob/dist/'].map((p) => fileURLToPath(new URL(p, import.meta.url))),
       );
       const cacheRoot = demoCacheRoot(process.env, userHome);
-      return ensureDemoHome({ cacheRoot, version: `${version}-${recipe}`, flavour, log });
+      return ensureDemoHome({ cacheRoot, version: `${version}-${recipe}`, flavour, log: (message) => logger.info({ event: 'demo' }, message) });
     },
   });
 }
 
 async function main(): Promise<void> {
-  const config = await configure(process.argv.slice(2));
-  if (config === null) return;
+  const version = readServerVersion();
+  const commandLine = parseCommandLine(process.argv.slice(2));
+  if (commandLine.action === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (commandLine.action === 'version') {
+    process.stdout.write(`forge-httpd ${version}\n`);
+    return;
+  }
+  serverLogger = createServerLogger({ level: resolveLogLevel(commandLine.options.logLevel, process.env) });
+  const { logger } = serverLogger;
+  const config = await configure(commandLine.options, logger, version);
   // Loaded only to serve, so --help and --version answer without loading Nest.
-  const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }] = await Promise.all([import('./server.js'), import('./warm-up/warm-up.js')]);
-  const server = await startServer({ config, logger: ['error', 'warn'], log });
+  const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }, { NestLogBridge }, { RequestObserver }] = await Promise.all([
+    import('./server.js'),
+    import('./warm-up/warm-up.js'),
+    import('./telemetry/nest-log-bridge.js'),
+    import('./telemetry/request-observer.js'),
+  ]);
+  const server = await startServer({
+    config,
+    logger: new NestLogBridge(logger),
+    log: (message) => logger.warn({ event: 'config' }, message),
+    requests: new RequestObserver(logger),
+    onWebConfigReload: () => logger.info({ event: 'reload' }, 'config.json web settings reloaded'),
+  });
   const warming = new AbortController();
-  const stop = (): void => {
+  const stop = (signal: NodeJS.Signals): void => {
     warming.abort();
     // The last resort if closing itself hangs (the grace period closes every connection first).
     setTimeout(() => {
-      log('shutdown did not finish in time: exiting');
-      process.exit(1);
+      logger.error({ event: 'stop' }, 'shutdown did not finish in time: exiting');
+      exit(1);
     }, SHUTDOWN_GRACE_MS * 3).unref();
-    log('stopping: no new connections, requests in flight may finish');
+    logger.info({ event: 'stop', signal }, 'stopping: no new connections, requests in flight may finish');
     server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => exit(0),
+      (error: unknown) => {
+        logger.error({ event: 'stop', err: error }, 'shutdown failed');
+        exit(1);
+      },
     );
   };
   // Before anything is announced: a signal sent as soon as the address is known must find them.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  log(`flavour ${config.flavour} (${config.flavourReason})`);
-  log(`serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${formatListenAddress(server.address)}/api/v1`);
+  const listen = formatListenAddress(server.address);
+  logger.info({ event: 'start', flavour: config.flavour, reason: config.flavourReason }, `flavour ${config.flavour} (${config.flavourReason})`);
+  logger.info(
+    { event: 'start', version, home: config.home, homeSource: config.homeSource, listen, metrics: server.metricsAddress && formatListenAddress(server.metricsAddress) },
+    `serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${listen}/api/v1`,
+  );
   // The index build started with the app; the warm-up follows it. Operators (and the
   // benchmark) see when start-up work is done.
   void warmUp(server.address, server.home, warming.signal).then((report) => {
     const repositories = server.home.storageIndex.stats().repositories;
-    log(`ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${Math.round(performance.now())} ms after start`);
+    const ms = Math.round(performance.now());
+    logger.info(
+      { event: 'ready', repositories, warmUpRequests: report.requests.length, ms },
+      `ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${ms} ms after start`,
+    );
   });
   // SIGHUP re-reads config.json's web section at once (Part A); requests also notice changes by stat.
-  process.on('SIGHUP', () => server.home.reloadWebConfig());
+  process.on('SIGHUP', () => {
+    logger.info({ event: 'reload', signal: 'SIGHUP' }, 'SIGHUP: re-reading config.json');
+    server.home.reloadWebConfig();
+  });
 }
 
 main().catch((error: unknown) => {
   if ((error as { code?: unknown }).code === 'USAGE') {
     process.stderr.write(`forge-httpd: ${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
+    exit(2);
   }
-  log(error instanceof Error ? error.message : String(error));
-  process.exit(1);
+  const message = error instanceof Error ? error.message : String(error);
+  if (serverLogger === null) process.stderr.write(`forge-httpd: ${message}\n`);
+  else serverLogger.logger.fatal({ event: 'start', err: error instanceof Error ? { message, stack: error.stack } : undefined }, message);
+  exit(1);
 });

@@ -6,7 +6,16 @@ import { type NodeHome, openNodeHome } from '@forge-httpd/storage';
 import { createApp } from './app.factory.js';
 import type { ListenAddress } from './config/listen-address.js';
 import type { ServerConfig } from './config/server-config.js';
-import type { GitServerLimits } from './platform/git-processes.service.js';
+import { CobEvaluations } from './cobs/cob-evaluations.js';
+import { CobRejectionLog } from './cobs/cob-rejection-log.js';
+import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
+import { HttpCaching } from './response-cache/http-caching.js';
+import type { Registry } from 'prom-client';
+import { createMetricsRegistry, type MetricSources } from './telemetry/metrics.js';
+import { type MetricsServer, startMetricsServer } from './telemetry/metrics-server.js';
+import { Readiness } from './telemetry/readiness.js';
+import { RequestObserver } from './telemetry/request-observer.js';
+import { pino } from 'pino';
 
 /**
  * How long a stopping server lets requests in flight finish, in ms: then every connection still
@@ -21,6 +30,10 @@ export interface RunningServer {
   home: NodeHome;
   /** The address actually bound (the real port when 0 was asked for). */
   address: ListenAddress;
+  /** The metrics listener's bound address, when `config.metricsListen` is set. */
+  metricsAddress: ListenAddress | null;
+  /** What `/readyz` answers. */
+  readiness: Readiness;
   /**
    * Stops accepting connections, closes idle ones, lets requests in flight finish for up to
    * {@link SHUTDOWN_GRACE_MS}, closes what is left, then closes the node home (git processes,
@@ -39,6 +52,10 @@ export interface StartServerOptions {
   requestTimeoutMs?: number;
   /** Bounds of clone/fetch/archive processes (default: the platform's). */
   gitServerLimits?: GitServerLimits;
+  /** Where finished requests are logged and counted (default: not logged). */
+  requests?: RequestObserver;
+  /** Told each time config.json's web settings were re-read (a change, `SIGHUP`). */
+  onWebConfigReload?: () => void;
 }
 
 /** Removes a leftover Unix socket file (B §7.2); refuses to delete anything that is not a socket. */
@@ -60,6 +77,17 @@ async function listen(app: NestFastifyApplication, address: ListenAddress): Prom
   return { kind: 'tcp', host: address.host, port: bound.port };
 }
 
+/** The metrics of a built app (its providers hold the counters). */
+function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'requests' | 'readiness' | 'home'>): Registry {
+  return createMetricsRegistry({
+    ...parts,
+    httpCaching: app.get(HttpCaching),
+    gitServers: app.get(GitProcesses).pool,
+    cobEvaluations: app.get(CobEvaluations),
+    cobRejections: app.get(CobRejectionLog),
+  });
+}
+
 /**
  * Opens the node home (a missing or invalid config.json is fatal here), builds the app and
  * listens on the configured address.
@@ -71,7 +99,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     flavour: config.flavour,
     socketPath: config.socketPath,
     log: options.log,
+    onWebConfigReload: options.onWebConfigReload,
   });
+  const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
+  const readiness = new Readiness();
+  let metrics: MetricsServer | null = null;
   try {
     const app = await createApp({
       config,
@@ -79,24 +111,38 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       logger: options.logger,
       requestTimeoutMs: options.requestTimeoutMs,
       gitServerLimits: options.gitServerLimits,
+      requests,
+      readiness,
     });
+    // Registered before listening, so the first request is counted too.
+    const registry = config.metricsListen === null ? null : registryOf(app, { requests, readiness, home });
     const address = await listen(app, config.listen);
+    if (config.metricsListen !== null && registry !== null) {
+      if (config.metricsListen.kind === 'unix') await removeStaleSocket(config.metricsListen.path);
+      metrics = await startMetricsServer({ listen: config.metricsListen, registry, readiness });
+    }
+    const metricsServer = metrics;
     return {
       app,
       home,
       address,
+      metricsAddress: metricsServer?.address ?? null,
+      readiness,
       close: async () => {
+        readiness.stopping();
         const http = app.getHttpServer();
         const deadline = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
         try {
           await app.close();
         } finally {
           clearTimeout(deadline);
+          await metricsServer?.close();
           await home.close();
         }
       },
     };
   } catch (error) {
+    await metrics?.close();
     await home.close();
     throw error;
   }

@@ -20,7 +20,7 @@ describe('internal failures', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const lines = fixture.server.logs.slice(logged);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^error GET \/api\/v1\/repos\/rad:z\w+ failed: /);
+    expect(lines[0]).toMatch(/^error GET \/api\/v1\/repos\/rad:z\w+ failed \(request [\w-]+\): /);
   });
 
   it('skips the unloadable repository in listings and keeps serving', async () => {

@@ -55,7 +55,7 @@ export { viewJob } from './job/job-view.js';
 export type { Job, JobRunView } from './job/job-view.js';
 // Cached evaluation of a repository
 export { CobStore } from './store/cob-store.js';
-export type { CachedObject, CobRejectionReport, CobStoreOptions } from './store/cob-store.js';
+export type { CachedObject, CobEvaluation, CobRejectionReport, CobStoreOptions } from './store/cob-store.js';
 export { CobSnapshot } from './store/cob-snapshot.js';
 export type { CobCounts, IssueStatusFilter, PatchStatusFilter } from './store/cob-snapshot.js';
 export { cobKinds, JOB_TYPE_NAME } from './store/cob-kinds.js';

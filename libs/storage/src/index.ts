@@ -35,6 +35,8 @@ export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryK
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { parseCommit } from './git/parse-commit.js';
 export { parseTree } from './git/parse-tree.js';
+export { readGitProcessCounts } from './git/git-process-counts.js';
+export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/git-process-counts.js';
 // end git
 // git server processes (libs/storage/src/serve)
 export { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './serve/errors.js';

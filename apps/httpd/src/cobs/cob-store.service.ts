@@ -5,6 +5,7 @@ import { type NodeHome, resolveAlias, type StoredRepository } from '@forge-httpd
 import { ServerConfig } from '../config/server-config.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
+import { CobEvaluations } from './cob-evaluations.js';
 import { CobRejectionLog } from './cob-rejection-log.js';
 
 /** Looks up node aliases, memoised for one request. */
@@ -28,6 +29,7 @@ export class CobStoreService {
     private readonly config: ServerConfig,
     private readonly access: RepositoryAccess,
     private readonly rejections: CobRejectionLog,
+    private readonly evaluations: CobEvaluations,
     @Inject(NODE_HOME) private readonly home: NodeHome,
   ) {}
 
@@ -48,7 +50,10 @@ export class CobStoreService {
   private storeFor(repository: StoredRepository): CobStore {
     let store = this.stores.get(repository.rid);
     if (store === undefined) {
-      store = new CobStore(this.config.flavour, { onRejected: (report) => this.rejections.record(report) });
+      store = new CobStore(this.config.flavour, {
+        onRejected: (report) => this.rejections.record(report),
+        onEvaluated: (evaluation) => this.evaluations.record(evaluation),
+      });
       this.stores.set(repository.rid, store);
     }
     return store;

@@ -11,6 +11,13 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine([])).toEqual({ action: 'serve', options: {} });
   });
 
+  it('reads the metrics and logging flags', () => {
+    expect(parseCommandLine(['--metrics-listen', '127.0.0.1:9464', '--log-level', 'debug'])).toEqual({
+      action: 'serve',
+      options: { metricsListen: '127.0.0.1:9464', logLevel: 'debug' },
+    });
+  });
+
   it.each([[['--help']], [['-h']], [['--home', '/h', '--help']]])('asks for help with %j', (args) => {
     expect(parseCommandLine(args)).toEqual({ action: 'help' });
   });

@@ -6,6 +6,8 @@ export interface CommandLineOptions {
   home?: string;
   listen?: string;
   flavour?: string;
+  metricsListen?: string;
+  logLevel?: string;
 }
 
 /** What the command line asks for. */
@@ -16,6 +18,7 @@ export type CommandLine =
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
+                   [--metrics-listen HOST:PORT] [--log-level LEVEL]
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
@@ -28,11 +31,17 @@ Options:
   --flavour NAME     auto (default): read from the home's repositories (a home without any:
                      radicle when found through RAD_HOME or ~/.radicle, else forge);
                      forge or radicle: protocol identifiers xyz.<NAME>.*
+  --metrics-listen ADDRESS
+                     serve Prometheus metrics (/metrics) and readiness (/readyz) on HOST:PORT
+                     or a Unix socket path (default: $FORGE_METRICS_LISTEN, else off)
+  --log-level LEVEL  silent, fatal, error, warn, info (default), debug or trace
+                     (default: $FORGE_LOG_LEVEL); JSON lines on stderr, readable on a terminal
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
 Environment:
-  FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN
+  FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN,
+  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL
 `;
 
 /**
@@ -50,6 +59,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         home: { type: 'string' },
         listen: { type: 'string' },
         flavour: { type: 'string' },
+        'metrics-listen': { type: 'string' },
+        'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -69,5 +80,7 @@ function pickStrings(values: Record<string, string | boolean | undefined>): Comm
     const value = values[key];
     if (typeof value === 'string') options[key] = value;
   }
+  if (typeof values['metrics-listen'] === 'string') options.metricsListen = values['metrics-listen'];
+  if (typeof values['log-level'] === 'string') options.logLevel = values['log-level'];
   return options;
 }

@@ -15,17 +15,17 @@ const HOST_PORT = /^([A-Za-z0-9.-]+):([0-9]{1,5})$/;
  * slash, made absolute against `cwd`).
  * @throws UsageError for anything else, or a port above 65535
  */
-export function parseListenAddress(text: string, cwd: string): ListenAddress {
+export function parseListenAddress(text: string, cwd: string, flag = '--listen'): ListenAddress {
   const match = IPV6_HOST_PORT.exec(text) ?? HOST_PORT.exec(text);
   if (match) {
     const port = Number(match[2]);
-    if (port > 65535) throw new UsageError(`Invalid --listen: port ${match[2]} is above 65535`);
+    if (port > 65535) throw new UsageError(`Invalid ${flag}: port ${match[2]} is above 65535`);
     return { kind: 'tcp', host: match[1] ?? '', port };
   }
   if (text.includes('/')) {
     return { kind: 'unix', path: isAbsolute(text) ? text : resolve(cwd, text) };
   }
-  throw new UsageError('Invalid --listen: expected HOST:PORT or a Unix socket path');
+  throw new UsageError(`Invalid ${flag}: expected HOST:PORT or a Unix socket path`);
 }
 
 /** The address as a human reads it: `http://host:port` or `unix:/path`. */

@@ -36,8 +36,19 @@ describe('resolveServerConfig', () => {
       flavourReason: 'auto: the storage holds no repository; the home was not a Radicle location',
       socketPath: '/cache/demo-forge/node/control.sock',
       listen: { kind: 'tcp', host: '127.0.0.1', port: 8080 },
+      metricsListen: null,
       version: '1.2.3',
     });
+  });
+
+  it('serves metrics on --metrics-listen, else FORGE_METRICS_LISTEN', async () => {
+    const env = { FORGE_HOME: '/h', FORGE_METRICS_LISTEN: '127.0.0.1:9464' };
+    expect((await resolveServerConfig(sources({ env }))).metricsListen).toMatchObject({ kind: 'tcp', host: '127.0.0.1', port: 9464 });
+    const options = { metricsListen: '[::1]:9100' };
+    expect((await resolveServerConfig(sources({ env, options }))).metricsListen).toMatchObject({ kind: 'tcp', host: '::1', port: 9100 });
+    await expect(resolveServerConfig(sources({ env, options: { metricsListen: 'nowhere' } }))).rejects.toThrow(
+      'Invalid --metrics-listen: expected HOST:PORT or a Unix socket path',
+    );
   });
 
   it('prefers --home over FORGE_HOME and RAD_HOME, resolved against the working directory', async () => {

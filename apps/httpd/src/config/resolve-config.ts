@@ -30,7 +30,7 @@ export interface ConfigSources {
  * generated demo home; flavour = `--flavour`, else what the home's repositories are written in
  * (`auto`), else radicle for a home found through `RAD_HOME`/`~/.radicle` and forge otherwise;
  * socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen = `--listen`, else `FORGE_LISTEN`,
- * else 127.0.0.1:8080.
+ * else 127.0.0.1:8080; metrics = `--metrics-listen`, else `FORGE_METRICS_LISTEN`, else off.
  * @throws UsageError for an invalid flavour or listen address
  */
 export async function resolveServerConfig(sources: ConfigSources): Promise<ServerConfig> {
@@ -39,6 +39,8 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
   // Validate the flavour before a demo home might be generated for it.
   if (requested !== 'auto' && !isFlavour(requested)) throw new UsageError('Invalid --flavour: expected auto, forge or radicle');
   const listen = parseListenAddress(options.listen ?? nonEmpty(env['FORGE_LISTEN']) ?? DEFAULT_LISTEN, cwd);
+  const metrics = options.metricsListen ?? nonEmpty(env['FORGE_METRICS_LISTEN']);
+  const metricsListen = metrics === undefined ? null : parseListenAddress(metrics, cwd, '--metrics-listen');
   const { home, homeSource } = await resolveHome(sources, requested);
   const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
   const socket = nonEmpty(env['RAD_SOCKET']);
@@ -49,6 +51,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
     flavourReason: reason,
     socketPath: socket ? resolve(cwd, socket) : join(home, 'node', 'control.sock'),
     listen,
+    metricsListen,
     version: sources.version,
   });
 }

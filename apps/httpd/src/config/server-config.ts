@@ -7,6 +7,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
   ValidateNested,
   validateSync,
   type ValidationError,
@@ -51,6 +52,8 @@ export interface ServerConfigFields {
   flavourReason: string;
   socketPath: string;
   listen: ListenAddress;
+  /** Where metrics and readiness are served, or null (off). */
+  metricsListen?: ListenAddress | null;
   version: string;
 }
 
@@ -66,6 +69,7 @@ export class ServerConfig {
   @IsString() readonly flavourReason: string;
   @Matches(ABSOLUTE_PATH, { message: 'socket path must be absolute' }) readonly socketPath: string;
   @ValidateNested() readonly listen: ListenAddress;
+  @ValidateIf((config: ServerConfig) => config.metricsListen !== null) @ValidateNested() readonly metricsListen: ListenAddress | null;
   @IsString() @IsNotEmpty() readonly version: string;
 
   private constructor(fields: ServerConfigFields) {
@@ -74,10 +78,8 @@ export class ServerConfig {
     this.flavour = fields.flavour as Flavour;
     this.flavourReason = fields.flavourReason;
     this.socketPath = fields.socketPath;
-    this.listen =
-      fields.listen.kind === 'tcp'
-        ? new TcpListen(fields.listen.host, fields.listen.port)
-        : new UnixListen(fields.listen.path);
+    this.listen = toListen(fields.listen);
+    this.metricsListen = fields.metricsListen ? toListen(fields.metricsListen) : null;
     this.version = fields.version;
   }
 
@@ -91,6 +93,10 @@ export class ServerConfig {
     if (errors.length > 0) throw new UsageError(describeErrors(errors).join('; '));
     return config;
   }
+}
+
+function toListen(address: ListenAddress): ListenAddress {
+  return address.kind === 'tcp' ? new TcpListen(address.host, address.port) : new UnixListen(address.path);
 }
 
 function describeErrors(errors: readonly ValidationError[], prefix = ''): string[] {

@@ -18,7 +18,10 @@ export class ErrorFilter implements ExceptionFilter {
     if (response.unexpected) {
       const request = http.getRequest<FastifyRequest>();
       const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-      this.logger.error(`${request.method} ${request.url} failed: ${detail}`);
+      // The path without its query: a query may name a private repository (logged at debug only).
+      const query = request.url.indexOf('?');
+      const path = query === -1 ? request.url : request.url.slice(0, query);
+      this.logger.error(`${request.method} ${path} failed (request ${request.id}): ${detail}`);
     }
     // Headers a handler set describe its successful answer (caching B §2.2, a raw file's or an
     // archive's type and name); an error answer has only its own (CORS is added on send).

@@ -31,6 +31,8 @@ export const CacheableResponse = (options: CacheableRouteOptions = {}): MethodDe
 /** The cache identity of one request to a cacheable route. */
 export interface CacheKey {
   readonly text: string;
+  /** The route pattern (`/api/v1/repos/:rid/tree/:sha/*`), for logs and metrics. */
+  readonly route: string;
   readonly rid: Rid;
   /** The repository's folder in storage (for the state probes). */
   readonly gitDir: string;
@@ -55,7 +57,8 @@ export class CacheKeyBuilder {
     const params = request.params as Record<string, string>;
     const repository = this.repository(params['rid']);
     if (repository === null) return null;
-    const parts = [this.scope.flavour, request.routeOptions.url ?? '', repository.rid];
+    const route = request.routeOptions.url ?? '';
+    const parts = [this.scope.flavour, route, repository.rid];
     for (const [name, value] of Object.entries(params)) {
       if (name === 'rid') continue;
       if (name === '*') parts.push(value);
@@ -67,7 +70,7 @@ export class CacheKeyBuilder {
       if (query === null) return null;
       parts.push(query);
     }
-    return { text: parts.join('\0'), ...repository, options };
+    return { text: parts.join('\0'), route, ...repository, options };
   }
 
   private repository(text: string | undefined): { rid: Rid; gitDir: string } | null {

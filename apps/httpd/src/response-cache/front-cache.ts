@@ -12,6 +12,19 @@ export interface FrontCacheDependencies {
   readonly cache: ResponseCache;
   /** Visibility and refs check of an entry (the same one the Fastify-level path uses). */
   freshness(key: CacheKey, entry: CachedResponse): Freshness | Promise<Freshness>;
+  /** Told of each request answered here, once its answer is written (logs, metrics). */
+  served?(hit: FrontCacheHit): void;
+}
+
+/** A request the front cache answered. */
+export interface FrontCacheHit {
+  readonly request: IncomingMessage;
+  readonly key: CacheKey;
+  readonly status: number;
+  /** Body bytes sent (0 for a 304 or HEAD). */
+  readonly bytes: number;
+  /** `performance.now()` when the request reached the front cache. */
+  readonly startedAt: number;
 }
 
 interface Indexed {
@@ -95,6 +108,7 @@ export class FrontCache {
     if (this.closing || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
     const known = request.url === undefined ? undefined : this.index.get(request.url);
     if (known === undefined) return false;
+    const startedAt = performance.now();
     const { entry } = known;
     if (this.deps.freshness(known.key, entry) !== 'serve') return false;
     const coding = entry.body.length < COMPRESSION_MIN_BYTES ? null : negotiateEncoding(request.headers['accept-encoding']);
@@ -106,10 +120,12 @@ export class FrontCache {
     if (entry.etag !== null && ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, entry.etag)) {
       response.writeHead(304, notModifiedHeaders(entry, { coding, length: request.method === 'HEAD' ? body.length : null }));
       response.end();
+      this.deps.served?.({ request, key: known.key, status: 304, bytes: 0, startedAt });
       return true;
     }
     response.writeHead(entry.status, sentHeaders(entry, { coding, length: body.length }));
     response.end(body);
+    this.deps.served?.({ request, key: known.key, status: entry.status, bytes: request.method === 'HEAD' ? 0 : body.length, startedAt });
     return true;
   }
 }

@@ -5,7 +5,7 @@ import { CACHEABLE_ROUTE_CONFIG, type CacheableRouteOptions, type CacheKey, Cach
 import { COMPRESSION_MIN_BYTES } from '../platform/compression.js';
 import { computeEtag } from '../platform/etag.js';
 import { encodeUtf8 } from './text-encoding.js';
-import { FrontCache, type Freshness } from './front-cache.js';
+import { FrontCache, type FrontCacheHit, type Freshness } from './front-cache.js';
 import { appendVary } from '../platform/http-hooks.js';
 import { Representation } from './representation.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
@@ -20,6 +20,8 @@ export interface HttpCachingOptions {
   flavour: string;
   /** Byte bound of the response cache (default 64 MiB; 0 disables it, ETags and compression stay). */
   maxBytes?: number;
+  /** Told of requests the front cache answers (they never reach Fastify's logging). */
+  onFrontHit?: (hit: FrontCacheHit) => void;
 }
 
 /** A request to a cacheable route that runs its handler; its answer may be stored. */
@@ -65,7 +67,7 @@ export class HttpCaching {
     this.cache = new ResponseCache(options.maxBytes ?? DEFAULT_RESPONSE_CACHE_BYTES);
     this.keys = new CacheKeyBuilder({ flavour: options.flavour, storageRoot: options.home.storage.root });
     this.representation = new Representation(this.cache);
-    this.front = new FrontCache({ cache: this.cache, freshness: (key, entry) => this.freshness(key, entry) });
+    this.front = new FrontCache({ cache: this.cache, freshness: (key, entry) => this.freshness(key, entry), served: options.onFrontHit });
     this.cache.onRemove((entry) => this.front.forget(entry));
   }
 
@@ -77,6 +79,13 @@ export class HttpCaching {
   /** Counters of the response cache; `frontHits` = hits answered in front of Fastify. */
   stats(): ResponseCacheStats & { frontHits: number } {
     return { ...this.cache.stats(), frontHits: this.front.served };
+  }
+
+  /** Whether the response cache answered `request` (after its answer), for the request log. */
+  outcomeOf(request: FastifyRequest): 'hit' | 'miss' | null {
+    const caching = request as CachingRequest;
+    if (caching[HIT] === true) return 'hit';
+    return caching[MISS] === undefined ? null : 'miss';
   }
 
   /**

@@ -5,6 +5,8 @@ import { ServerConfig } from '../../src/config/server-config.js';
 import { readServerVersion } from '../../src/config/version.js';
 import type { GitServerLimits } from '../../src/platform/git-processes.service.js';
 import { type RunningServer, startServer } from '../../src/server.js';
+import { RequestObserver } from '../../src/telemetry/request-observer.js';
+import { pino } from 'pino';
 import { registerServerFlavour } from './explorer-schemas/index.js';
 
 /** Options of {@link startTestServer}. */
@@ -17,6 +19,8 @@ export interface TestServerOptions {
   requestTimeoutMs?: number;
   /** Bounds of clone/fetch/archive processes (default: the server's). */
   gitServerLimits?: GitServerLimits;
+  /** Also serve metrics and readiness on an ephemeral loopback port (`metricsUrl`). */
+  metrics?: boolean;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -25,6 +29,10 @@ export interface TestServer {
   baseUrl: string;
   /** Every line the server logged (Nest logger and config.json warnings), for assertions. */
   logs: string[];
+  /** The request log: one parsed JSON line per finished request, as logged at `info`. */
+  requestLog: Array<Record<string, unknown>>;
+  /** `http://127.0.0.1:<port>` of the metrics listener, when asked for. */
+  metricsUrl: string | null;
   server: RunningServer;
   close(): Promise<void>;
 }
@@ -53,18 +61,24 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     flavourReason: 'test',
     socketPath: options.socketPath ?? join(options.home, 'node', 'control.sock'),
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
+    metricsListen: options.metrics === true ? { kind: 'tcp', host: '127.0.0.1', port: 0 } : null,
     version: readServerVersion(),
   });
   const logs: string[] = [];
+  const requestLog: Array<Record<string, unknown>> = [];
+  const requestLogger = pino({ level: 'info', base: undefined }, { write: (line: string) => void requestLog.push(JSON.parse(line) as Record<string, unknown>) });
   const server = await startServer({
     config,
     logger: new CapturingLogger(logs),
     log: (message) => logs.push(`config ${message}`),
     requestTimeoutMs: options.requestTimeoutMs,
     gitServerLimits: options.gitServerLimits,
+    requests: new RequestObserver(requestLogger),
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
   registerServerFlavour(baseUrl, config.flavour);
-  return { baseUrl, logs, server, close: () => server.close() };
+  const metrics = server.metricsAddress;
+  const metricsUrl = metrics?.kind === 'tcp' ? `http://127.0.0.1:${metrics.port}` : null;
+  return { baseUrl, logs, requestLog, metricsUrl, server, close: () => server.close() };
 }

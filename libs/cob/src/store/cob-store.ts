@@ -45,6 +45,19 @@ export interface CobStoreOptions {
    * by object if you log).
    */
   readonly onRejected?: (report: CobRejectionReport) => void;
+  /** Told after each object evaluation (not of answers reused from the cache). */
+  readonly onEvaluated?: (evaluation: CobEvaluation) => void;
+}
+
+/** One evaluation of an object from its changes, for counters and timings. */
+export interface CobEvaluation {
+  readonly rid: string;
+  /** The COB type name, e.g. `xyz.radicle.issue`. */
+  readonly typeName: string;
+  /** Changes loaded and folded. */
+  readonly changes: number;
+  /** Time from loading the changes to the evaluated value, in ms. */
+  readonly durationMs: number;
 }
 
 /** Per-repository COB caches; create one per repository and reuse it across requests. */
@@ -110,6 +123,7 @@ export class CobStore {
     tipsKey: string;
   }): Promise<CachedObject<V>> {
     const { kind, id, repo, index, tips, tipsKey } = args;
+    const started = performance.now();
     // Loaded changes are not kept: an object whose tips moved re-reads its few changes (0.1 ms
     // each through cat-file), while keeping every change of 12,000 objects cost ~25 MB.
     const changes = await loadObjectChanges({ git: repo.git, tips, typeName: kind.typeName, cache: new Map() });
@@ -124,6 +138,7 @@ export class CobStore {
     const listener = this.options.onRejected;
     const onReject = (rejection: ChangeRejection): void => listener?.({ ...rejection, rid: repo.rid, typeName: kind.typeName, object: id });
     const value = await kind.evaluate({ id, changes, env, repo, dependOn, onReject });
+    this.options.onEvaluated?.({ rid: repo.rid, typeName: kind.typeName, changes: changes.length, durationMs: performance.now() - started });
     return { id, tipsKey, deps, value };
   }
 }

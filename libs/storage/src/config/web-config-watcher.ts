@@ -24,6 +24,7 @@ function statKey(path: string): string | null {
 export class WebConfigWatcher {
   private readonly path: string;
   private readonly log: ConfigLogger;
+  private readonly onReload: ((web: WebConfig) => void) | undefined;
   private web: WebConfig;
   private key: string | null;
   private lastReadFailed = false;
@@ -34,17 +35,20 @@ export class WebConfigWatcher {
    * @param options.initial - the `web` section parsed at startup
    * @param options.initialKey - the file's stat key taken before that startup read
    * @param options.log - called once per invalid file version
+   * @param options.onReload - called after each successful re-read (not the startup read)
    */
   constructor(options: {
     path: string;
     initial: WebConfig;
     initialKey?: string | null;
     log: ConfigLogger;
+    onReload?: (web: WebConfig) => void;
   }) {
     this.path = options.path;
     this.web = options.initial;
     this.key = options.initialKey === undefined ? statKey(options.path) : options.initialKey;
     this.log = options.log;
+    this.onReload = options.onReload;
   }
 
   /** The stat key of `path` now, for {@link WebConfigWatcher} construction. */
@@ -73,6 +77,7 @@ export class WebConfigWatcher {
       this.web = parseWebConfig(root['web']);
       this.lastReadFailed = false;
       this.lastLoggedKey = undefined;
+      this.onReload?.(this.web);
     } catch (error) {
       this.lastReadFailed = true;
       if (this.lastLoggedKey !== key) {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
 import { GitCommandError } from './errors.js';
 import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
+import { countGitProcess } from './git-process-counts.js';
 import { catFileProcessLimit, type LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
 
 interface Request {
@@ -101,6 +102,7 @@ export class CatFileProcess implements StoppableProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
     });
+    countGitProcess('cat-file', child);
     const session: Session = { child, inFlight: [], broken: false };
     const parser = new BatchResponseParser(
       () => session.inFlight[0]?.content ?? false,

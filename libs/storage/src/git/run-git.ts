@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { GitCommandError } from './errors.js';
 import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
+import { countGitProcess } from './git-process-counts.js';
 import { Semaphore } from './semaphore.js';
 
 /** Process-wide bound on concurrently running short-lived git subprocesses. */
@@ -76,6 +77,7 @@ function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'st
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
     });
+    countGitProcess('command', child);
     const state = { stopped: false, timedOut: false, stderr: '' };
     const timer = setTimeout(() => {
       state.timedOut = true;

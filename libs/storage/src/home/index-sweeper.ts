@@ -68,6 +68,8 @@ export class IndexSweeper {
   private started = false;
   private closed = false;
   sweeps = 0;
+  /** When the last sweep finished (epoch ms), or null before the first. */
+  lastSweepAt: number | null = null;
 
   constructor(
     options: Partial<SweeperOptions> & { root: string; log?: (message: string) => void },
@@ -132,6 +134,7 @@ export class IndexSweeper {
       await this.sleep(gap);
     }
     this.sweeps += 1;
+    this.lastSweepAt = Date.now();
   }
 
   private sleep(ms: number): Promise<void> {

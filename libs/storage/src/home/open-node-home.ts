@@ -23,6 +23,8 @@ export interface OpenNodeHomeOptions {
   socketPath?: string;
   /** Receives config.json and database problems found while serving. */
   log?: ConfigLogger;
+  /** Told each time config.json's `web` section was re-read successfully (a change, `SIGHUP`). */
+  onWebConfigReload?: () => void;
   /** Tuning of the storage index's sweeps (tests shorten them). */
   index?: Partial<SweeperOptions>;
 }
@@ -101,7 +103,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
   const configFile = path.join(home, 'config.json');
   const { profile, key } = await readProfile(configFile);
   const log: ConfigLogger = options.log ?? (() => undefined);
-  const watcher = new WebConfigWatcher({ path: configFile, initial: profile.web, initialKey: key, log });
+  const watcher = new WebConfigWatcher({ path: configFile, initial: profile.web, initialKey: key, log, onReload: options.onWebConfigReload });
   const onDbError = (message: string, error: unknown): void =>
     log(`${message}: ${error instanceof Error ? error.message : String(error)}`);
   const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);

@@ -26,6 +26,11 @@ export interface StorageIndexStats {
   sweeps: number;
   /** Whether `storage/` is watched (inotify) for repositories appearing and disappearing. */
   watching: boolean;
+  /**
+   * When every summary was last confirmed against storage (epoch ms): the end of the last
+   * sweep, else of the build; null while the first build runs.
+   */
+  confirmedAt: number | null;
 }
 
 const RID_PREFIX = 'rad:';
@@ -48,6 +53,7 @@ export class StorageIndex {
   private readonly sweeper: IndexSweeper;
   private readonly pending = new Set<Rid>();
   private building: Promise<void> | null = null;
+  private builtAt: number | null = null;
   private seq = 0;
   private running = 0;
   private loads = 0;
@@ -79,6 +85,7 @@ export class StorageIndex {
   /** Resolves once the index has been built (the first call starts the build and the sweeps). */
   ready(): Promise<void> {
     this.building ??= this.rescan(BUILD_CONCURRENCY).then(() => {
+      this.builtAt = Date.now();
       if (!this.closed) this.sweeper.start();
     });
     return this.building;
@@ -116,7 +123,13 @@ export class StorageIndex {
 
   /** Counters for tests and diagnostics. */
   stats(): StorageIndexStats {
-    return { repositories: this.entries.size, loads: this.loads, sweeps: this.sweeper.sweeps, watching: this.sweeper.watching };
+    return {
+      repositories: this.entries.size,
+      loads: this.loads,
+      sweeps: this.sweeper.sweeps,
+      watching: this.sweeper.watching,
+      confirmedAt: this.sweeper.lastSweepAt ?? this.builtAt,
+    };
   }
 
   /** Stops the watcher and the sweeps. */

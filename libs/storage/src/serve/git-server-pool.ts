@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 import { GIT_BINARY, gitEnvironment } from '../git/git-command.js';
+import { countGitProcess } from '../git/git-process-counts.js';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 
 /** Bounds of a {@link GitServerPool}. */
@@ -47,6 +48,11 @@ export class GitServerPool {
     if (!Number.isInteger(options.maxProcesses) || options.maxProcesses < 1) throw new Error('maxProcesses must be >= 1');
   }
 
+  /** Most processes running at once (past it {@link start} refuses). */
+  get capacity(): number {
+    return this.options.maxProcesses;
+  }
+
   /** Number of git server processes running now. */
   get running(): number {
     return this.children.size;
@@ -66,6 +72,7 @@ export class GitServerPool {
       shell: false,
     });
     this.children.add(child);
+    countGitProcess('server', child);
     const output = new PassThrough();
     const command = invocation.args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? 'git';
     const state = { stderr: '', timedOut: false };

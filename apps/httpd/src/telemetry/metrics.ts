@@ -1,0 +1,156 @@
+import type { GitServerPool, NodeHome } from '@forge-httpd/storage';
+import { readGitProcessCounts } from '@forge-httpd/storage';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CobEvaluations } from '../cobs/cob-evaluations.js';
+import type { CobRejectionLog } from '../cobs/cob-rejection-log.js';
+import type { HttpCaching } from '../response-cache/http-caching.js';
+import type { Readiness } from './readiness.js';
+import type { RequestObserver } from './request-observer.js';
+import type { RequestRecord } from './request-record.js';
+
+/** Where the metrics are read from: plain counters of the app and the libraries. */
+export interface MetricSources {
+  requests: RequestObserver;
+  httpCaching: HttpCaching;
+  home: NodeHome;
+  gitServers: GitServerPool;
+  cobEvaluations: CobEvaluations;
+  cobRejections: CobRejectionLog;
+  readiness: Readiness;
+}
+
+/** Request latency buckets, in seconds: cached answers take well under a millisecond. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const COB_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5];
+
+/**
+ * Builds the Prometheus registry (prom-client): requests by route pattern and status, the
+ * response cache, git processes, the storage index, COB evaluations and dropped changes, and
+ * prom-client's process metrics (event-loop lag, heap, RSS, CPU). Values kept by the app and
+ * the libraries are read at scrape time; only requests and evaluations are counted as they
+ * happen.
+ */
+export function createMetricsRegistry(sources: MetricSources): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'forge_' });
+  countRequests(registry, sources.requests);
+  readResponseCache(registry, sources.httpCaching);
+  readGitProcesses(registry, sources.gitServers);
+  readStorageIndex(registry, sources);
+  countCobs(registry, sources);
+  return registry;
+}
+
+function countRequests(registry: Registry, requests: RequestObserver): void {
+  const labelNames = ['method', 'route', 'status'] as const;
+  const total = new Counter({ name: 'forge_http_requests_total', help: 'Finished HTTP requests', labelNames, registers: [registry] });
+  const latency = new Histogram({
+    name: 'forge_http_request_duration_seconds',
+    help: 'Time from request to the end of the answer',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const bytes = new Counter({ name: 'forge_http_response_bytes_total', help: 'Response body bytes sent', labelNames: ['route'], registers: [registry] });
+  // Labelled children looked up once per distinct label set: the hot path is a Map lookup.
+  const children = new Map<string, { total: Counter.Internal; latency: Histogram.Internal<'method' | 'route' | 'status'>; bytes: Counter.Internal }>();
+  requests.listen((record: RequestRecord) => {
+    const key = `${record.method} ${record.status} ${record.route}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      const labels = { method: record.method, route: record.route, status: String(record.status) };
+      child = { total: total.labels(labels), latency: latency.labels(labels), bytes: bytes.labels({ route: record.route }) };
+      children.set(key, child);
+    }
+    child.total.inc();
+    child.latency.observe(record.durationMs / 1000);
+    if (record.bytes !== null && record.bytes > 0) child.bytes.inc(record.bytes);
+  });
+}
+
+function readResponseCache(registry: Registry, caching: HttpCaching): void {
+  const read = (pick: (stats: ReturnType<HttpCaching['stats']>) => number) => function (this: Gauge | Counter) {
+    const value = pick(caching.stats());
+    if (this instanceof Counter) {
+      this.reset();
+      this.inc(value);
+    } else this.set(value);
+  };
+  new Counter({ name: 'forge_response_cache_hits_total', help: 'Answers served from the response cache', registers: [registry], collect: read((s) => s.hits) });
+  new Counter({ name: 'forge_response_cache_front_hits_total', help: 'Cache hits answered before routing', registers: [registry], collect: read((s) => s.frontHits) });
+  new Counter({ name: 'forge_response_cache_misses_total', help: 'Cacheable requests that ran their handler', registers: [registry], collect: read((s) => s.misses) });
+  new Counter({ name: 'forge_response_cache_evictions_total', help: 'Entries evicted to stay under the byte bound', registers: [registry], collect: read((s) => s.evictions) });
+  new Gauge({ name: 'forge_response_cache_entries', help: 'Answers held', registers: [registry], collect: read((s) => s.entries) });
+  new Gauge({ name: 'forge_response_cache_bytes', help: 'Bytes held (bodies, compressed variants, keys)', registers: [registry], collect: read((s) => s.bytes) });
+  new Gauge({ name: 'forge_response_cache_max_bytes', help: 'Byte bound of the response cache', registers: [registry], collect: read((s) => s.maxBytes) });
+}
+
+function readGitProcesses(registry: Registry, pool: GitServerPool): void {
+  new Gauge({
+    name: 'forge_git_processes_running',
+    help: 'git processes running, by kind (cat-file readers, short-lived commands, upload-pack/archive servers)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      for (const [kind, count] of Object.entries(readGitProcessCounts())) this.set({ kind }, count.running);
+    },
+  });
+  new Counter({
+    name: 'forge_git_processes_spawned_total',
+    help: 'git processes started, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [kind, count] of Object.entries(readGitProcessCounts())) this.inc({ kind }, count.spawned);
+    },
+  });
+  new Gauge({
+    name: 'forge_git_server_slots_free',
+    help: 'Free slots of the clone/archive process pool (0: the next clone gets 503)',
+    registers: [registry],
+    collect() {
+      this.set(Math.max(0, pool.capacity - pool.running));
+    },
+  });
+}
+
+function readStorageIndex(registry: Registry, sources: MetricSources): void {
+  const index = sources.home.storageIndex;
+  new Gauge({ name: 'forge_storage_index_repositories', help: 'Repositories in the storage index', registers: [registry], collect() {
+    this.set(index.stats().repositories);
+  } });
+  new Gauge({
+    name: 'forge_storage_index_freshness_lag_seconds',
+    help: 'Time since every indexed repository was last confirmed against storage (-1 before the first build)',
+    registers: [registry],
+    collect() {
+      const at = index.stats().confirmedAt;
+      this.set(at === null ? -1 : (Date.now() - at) / 1000);
+    },
+  });
+  new Gauge({ name: 'forge_ready', help: '1 when /readyz answers 200', registers: [registry], collect() {
+    this.set(sources.readiness.state === 'ready' ? 1 : 0);
+  } });
+}
+
+function countCobs(registry: Registry, sources: MetricSources): void {
+  const evaluations = new Histogram({
+    name: 'forge_cob_evaluation_seconds',
+    help: 'Collaborative-object evaluations from their changes (cache reuses not counted), by COB type',
+    labelNames: ['type'],
+    buckets: COB_BUCKETS,
+    registers: [registry],
+  });
+  sources.cobEvaluations.listen((evaluation) => evaluations.observe({ type: evaluation.typeName }, evaluation.durationMs / 1000));
+  new Counter({
+    name: 'forge_cob_dropped_changes_total',
+    help: 'Changes dropped while evaluating (the rejected change and its descendants), by COB type and reason',
+    labelNames: ['type', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const count of sources.cobRejections.snapshot()) this.inc({ type: count.typeName, reason: count.reason }, count.changes);
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { CatFileProcess } from './cat-file-process.js';
+import { makeTempDir, removeTempDir } from './git-cli.test.js';
+import { readGitProcessCounts } from './git-process-counts.js';
+import { initBareRepository } from './init-bare-repository.js';
+import { runGit } from './run-git.js';
+
+let tmp: string;
+let gitDir: string;
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  gitDir = path.join(tmp, 'repo.git');
+  await initBareRepository(gitDir);
+});
+afterAll(() => removeTempDir(tmp));
+
+describe('readGitProcessCounts', () => {
+  it('counts a short-lived command as spawned, and running only while it runs', async () => {
+    const before = readGitProcessCounts();
+    await runGit({ gitDir, args: ['rev-parse', '--is-bare-repository'] });
+    const after = readGitProcessCounts();
+    expect(after.command.spawned - before.command.spawned).toBe(1);
+    expect(after.command.running).toBe(before.command.running);
+  });
+
+  it('counts a cat-file process as running until it stops', async () => {
+    const before = readGitProcessCounts();
+    const process = new CatFileProcess(gitDir, { idleMs: 60_000 });
+    await process.request('HEAD', false);
+    expect(readGitProcessCounts()['cat-file']).toEqual({ running: before['cat-file'].running + 1, spawned: before['cat-file'].spawned + 1 });
+    const exited = new Promise<void>((resolve) => {
+      const poll = (): void => void (readGitProcessCounts()['cat-file'].running === before['cat-file'].running ? resolve() : setTimeout(poll, 10));
+      poll();
+    });
+    process.close();
+    await exited;
+  });
+});
