@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CatFileProcess } from './cat-file-process.js';
-import { makeTempDir, removeTempDir } from './git-cli.test.js';
+import { makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { readGitProcessCounts } from './git-process-counts.js';
 import { initBareRepository } from './init-bare-repository.js';
 import { runGit } from './run-git.js';
