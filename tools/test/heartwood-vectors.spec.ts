@@ -11,7 +11,7 @@ function git(gitDir: string, ...args: string[]): string {
   return execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8' }).trim();
 }
 
-describe('the heartwood recipe under flavour radicle (storage-format Appendix A)', () => {
+describe('the heartwood recipe under flavour radicle (docs/node-home.md Appendix A)', () => {
   let dir: string;
   let built: HeartwoodHome;
   let gitDir: string;

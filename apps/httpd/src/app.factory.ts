@@ -17,7 +17,7 @@ import { requestIdOf } from './telemetry/request-ids.js';
 import { RequestObserver } from './telemetry/request-observer.js';
 import { pino } from 'pino';
 
-/** Every feature route lives under this prefix (api.md `{base_url}`, B §2.1). */
+/** Every feature route lives under this prefix (docs/api.md `{base_url}`, docs/radicle-httpd.md §2.1). */
 export const API_PREFIX = 'api/v1';
 
 /** Time to receive a whole request (headers and body), in ms. */
@@ -72,7 +72,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       (request as unknown as Record<symbol, number>)[SOCKET_BYTES_AT_START] = request.socket.bytesWritten;
       return requestIdOf(request);
     },
-    // `/tree/{sha}` and `/tree/{sha}/` are different routes (B §2.1); long ids reach the pipes.
+    // `/tree/{sha}` and `/tree/{sha}/` are different routes (docs/radicle-httpd.md §2.1); long ids reach the pipes.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16384 },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler: handleClientError,

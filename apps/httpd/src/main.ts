@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       `ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${ms} ms after start`,
     );
   });
-  // SIGHUP re-reads config.json's web section at once (Part A); requests also notice changes by stat.
+  // SIGHUP re-reads config.json's web section at once (docs/decisions.md); requests also notice changes by stat.
   process.on('SIGHUP', () => {
     logger.info({ event: 'reload', signal: 'SIGHUP' }, 'SIGHUP: re-reading config.json');
     server.home.reloadWebConfig();

@@ -58,7 +58,7 @@ export interface StartServerOptions {
   onWebConfigReload?: () => void;
 }
 
-/** Removes a leftover Unix socket file (B §7.2); refuses to delete anything that is not a socket. */
+/** Removes a leftover Unix socket file (docs/radicle-httpd.md §7.2); refuses to delete anything that is not a socket. */
 async function removeStaleSocket(path: string): Promise<void> {
   const stat = await lstat(path).catch(() => null);
   if (stat === null) return;

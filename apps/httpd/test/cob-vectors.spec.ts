@@ -7,7 +7,7 @@ import { type Oid, openGitRepository, serializeCommit, writeObject } from '@forg
 import { buildHeartwoodHome, HEARTWOOD_TEST_TIME, type HeartwoodHome } from '@forge-httpd/tools';
 import { expectGolden, getJson, startTestServer } from './support/index.js';
 
-// storage-format Appendix A: ids printed by heartwood's CLI transcripts (radicle flavour).
+// docs/node-home.md Appendix A: ids printed by heartwood's CLI transcripts (radicle flavour).
 const VECTORS = {
   issue: 'd87dcfe8c2b3200e78b128d9b959cfdf7063fefe',
   assign: 'f2f5d80d',

@@ -35,7 +35,7 @@ describe('a forge server over a radicle home', () => {
 
   it('shows the foreign project payload as plain data, without meta', async () => {
     // The explorer needs the project entry with meta: this documented answer is one it rejects.
-    const check = { knownExplorerMismatch: 'a repository without a project of the server flavour (behaviour.md "Protocol flavour")' };
+    const check = { knownExplorerMismatch: 'a repository without a project of the server flavour (docs/decisions.md "Protocol flavour")' };
     const response = await getJson(`${forge.baseUrl}/api/v1/repos/${fixture.rid('alpha')}`, undefined, check);
     expect(response.status).toBe(200);
     expect((response.body as RepoInfo).payloads).toEqual({

@@ -1,7 +1,7 @@
 import { ABSENT_RID, expectGolden, getJson, useFixtureServer } from './support/index.js';
 
 const fixture = useFixtureServer();
-// A valid NID that the fixture home has never heard of (storage-format §2.4 vector).
+// A valid NID that the fixture home has never heard of (docs/node-home.md §2.4 vector).
 const UNKNOWN_NID = 'z6MktWkM9vcfysWFq1c2aaLjJ6j4PYYg93TLPswR4qtuoAeT';
 
 describe('GET /nodes/{nid}', () => {

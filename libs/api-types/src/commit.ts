@@ -1,12 +1,12 @@
 /**
- * Commits (api.md "Commit", operations 9–12; behaviour.md B §4.3, §5.9–5.12). Keys are listed
+ * Commits (docs/api.md "Commit", operations 9–12; docs/radicle-httpd.md §4.3, §5.9–5.12). Keys are listed
  * in the order the server writes them.
  */
 import * as v from 'valibot';
 import { commitDiffSchema, diffFilesSchema, rangeDiffSchema } from './diff.js';
 import { oidSchema, timestampSchema } from './scalars.js';
 
-/** A commit (B §4.3). `summary`/`description` follow behaviour Part A. */
+/** A commit (docs/radicle-httpd.md §4.3). `summary`/`description` follow docs/decisions.md. */
 export const commitSchema = v.object({
   id: oidSchema,
   author: v.object({ name: v.string(), email: v.string() }),
@@ -19,7 +19,7 @@ export const commitSchema = v.object({
 });
 export type Commit = v.InferOutput<typeof commitSchema>;
 
-/** `GET /repos/{rid}/commits/{sha}` (B §5.10). */
+/** `GET /repos/{rid}/commits/{sha}` (docs/radicle-httpd.md §5.10). */
 export const commitDetailSchema = v.object({
   commit: commitSchema,
   /** The commit against its first parent (root: against the empty tree). */
@@ -30,7 +30,7 @@ export const commitDetailSchema = v.object({
 });
 export type CommitDetail = v.InferOutput<typeof commitDetailSchema>;
 
-/** `GET /repos/{rid}/diff/{base}/{oid}` (B §5.11). */
+/** `GET /repos/{rid}/diff/{base}/{oid}` (docs/radicle-httpd.md §5.11). */
 export const rangeDiffResponseSchema = v.object({
   diff: rangeDiffSchema,
   files: diffFilesSchema,
@@ -39,6 +39,6 @@ export const rangeDiffResponseSchema = v.object({
 });
 export type RangeDiffResponse = v.InferOutput<typeof rangeDiffResponseSchema>;
 
-/** `GET /repos/{rid}/activity` (B §5.12): committer times of the last 52 weeks, walk order. */
+/** `GET /repos/{rid}/activity` (docs/radicle-httpd.md §5.12): committer times of the last 52 weeks, walk order. */
 export const activitySchema = v.object({ activity: v.array(timestampSchema) });
 export type Activity = v.InferOutput<typeof activitySchema>;

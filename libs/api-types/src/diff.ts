@@ -1,5 +1,5 @@
 /**
- * Diffs (api.md "Diff"; behaviour.md B §6.1–6.3). The commit endpoint and the `/diff` endpoint
+ * Diffs (docs/api.md "Diff"; docs/radicle-httpd.md §6.1–6.3). The commit endpoint and the `/diff` endpoint
  * carry the same information with different key orders, so each has its own schema:
  * - commit endpoint (§6.1): lines `type, line, lineNo` / `type, line, lineNoOld, lineNoNew`;
  * - `/diff/{base}/{oid}` (§6.2): lines `line, lineNo, type` / `line, lineNoOld, lineNoNew, type`.
@@ -16,7 +16,7 @@ export type DiffFileMode = v.InferOutput<typeof diffFileModeSchema>;
 export const diffFileSchema = v.object({ oid: oidSchema, mode: diffFileModeSchema });
 export type DiffFile = v.InferOutput<typeof diffFileSchema>;
 
-/** Hunk line text: includes its newline; null when the bytes are not UTF-8 (Part A). */
+/** Hunk line text: includes its newline; null when the bytes are not UTF-8 (docs/decisions.md). */
 const lineText = v.nullable(v.string());
 
 /** A hunk line in the commit endpoint's key order. */
@@ -53,7 +53,7 @@ export type DiffStats = v.InferOutput<typeof diffStatsSchema>;
 /**
  * The schemas of one diff shape, built around its hunk line. A hunk's `header` is the whole
  * `@@ … @@ context\n` line, decoded lossily (U+FFFD) when not UTF-8. `tooLarge: true`
- * (behaviour.md Part A "Bounded diffs"): git's output was longer than the server's cap (8 MiB)
+ * (docs/decisions.md "Bounded diffs"): git's output was longer than the server's cap (8 MiB)
  * before this file's hunks, so `hunks` is empty and `stats` are git's numstat counts.
  */
 function diffSchemas<L extends typeof commitDiffLineSchema | typeof rangeDiffLineSchema>(line: L) {

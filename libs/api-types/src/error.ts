@@ -1,5 +1,5 @@
 /**
- * Error bodies (behaviour.md Part A "Errors"): `error` is the message (`"Not Found"`,
+ * Error bodies (docs/decisions.md "Errors"): `error` is the message (`"Not Found"`,
  * `"Method Not Allowed"`, `"Internal Server Error"` or a 400 message naming the parameter),
  * `code` repeats the HTTP status. Keys in this order.
  */
@@ -12,6 +12,6 @@ export const errorBodySchema = v.object({
 });
 export type ErrorBody = v.InferOutput<typeof errorBodySchema>;
 
-/** Body of the one non-object error answer: 413 for a blob or readme above 4 MiB (api.md). */
+/** Body of the one non-object error answer: 413 for a blob or readme above 4 MiB (docs/api.md). */
 export const tooLargeBodySchema = v.strictTuple([]);
 export type TooLargeBody = v.InferOutput<typeof tooLargeBodySchema>;

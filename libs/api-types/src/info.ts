@@ -1,6 +1,6 @@
 /**
  * Informational routes `GET /`, `GET /api`, `GET /api/v1`, `GET /api/v1/stats` and
- * `GET /api/v1/info` (behaviour.md Part A "Routes", B §2.1, §11).
+ * `GET /api/v1/info` (docs/decisions.md "Routes", docs/radicle-httpd.md §2.1, §11).
  */
 import * as v from 'valibot';
 import { nodeInfoSchema } from './node.js';

@@ -1,5 +1,5 @@
 /**
- * Issues (api.md 20–21; behaviour.md B §6.4). Keys are listed in the order the server writes
+ * Issues (docs/api.md 20–21; docs/radicle-httpd.md §6.4). Keys are listed in the order the server writes
  * them; timestamps are seconds.
  */
 import * as v from 'valibot';

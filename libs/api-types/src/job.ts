@@ -1,5 +1,5 @@
 /**
- * `/repos/{rid}/jobs/{sha}` (api.md 19; behaviour.md B §5.19).
+ * `/repos/{rid}/jobs/{sha}` (docs/api.md 19; docs/radicle-httpd.md §5.19).
  */
 import * as v from 'valibot';
 import { authorSchema } from './issue.js';

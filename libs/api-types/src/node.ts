@@ -1,5 +1,5 @@
 /**
- * Node-scoped operations (api.md 1–5; behaviour.md B §5.1–5.5, §4.7). Keys are listed in the
+ * Node-scoped operations (docs/api.md 1–5; docs/radicle-httpd.md §5.1–5.5, §4.7). Keys are listed in the
  * order the server writes them.
  */
 import * as v from 'valibot';
@@ -9,7 +9,7 @@ import { didSchema, ridSchema } from './scalars.js';
 export const nodeStateSchema = v.picklist(['running', 'stopped']);
 export type NodeState = v.InferOutput<typeof nodeStateSchema>;
 
-/** `GET /node` (api.md "Node info"). Optional keys are omitted when not configured. */
+/** `GET /node` (docs/api.md "Node info"). Optional keys are omitted when not configured. */
 export const nodeInfoSchema = v.object({
   id: v.string(),
   agent: v.nullable(v.string()),
@@ -26,7 +26,7 @@ export type NodeInfo = v.InferOutput<typeof nodeInfoSchema>;
 export const seedingScopeSchema = v.picklist(['all', 'followed']);
 export type SeedingScope = v.InferOutput<typeof seedingScopeSchema>;
 
-/** A seeding policy: `{policy: "allow", scope}` or `{policy: "block"}` (B §4.7). */
+/** A seeding policy: `{policy: "allow", scope}` or `{policy: "block"}` (docs/radicle-httpd.md §4.7). */
 export const seedingPolicySchema = v.union([
   v.object({ policy: v.literal('allow'), scope: seedingScopeSchema }),
   v.object({ policy: v.literal('block') }),
@@ -40,7 +40,7 @@ export const repoPolicySchema = v.object({
 });
 export type RepoPolicy = v.InferOutput<typeof repoPolicySchema>;
 
-/** `GET /nodes/{nid}` (api.md "Node identity"); `alias` is null when unknown. */
+/** `GET /nodes/{nid}` (docs/api.md "Node identity"); `alias` is null when unknown. */
 export const nodeIdentitySchema = v.object({
   alias: v.nullable(v.string()),
   did: didSchema,

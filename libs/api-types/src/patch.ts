@@ -1,5 +1,5 @@
 /**
- * Patches (api.md 22–23; behaviour.md B §6.5). Keys are listed in the order the server writes
+ * Patches (docs/api.md 22–23; docs/radicle-httpd.md §6.5). Keys are listed in the order the server writes
  * them; timestamps are seconds.
  */
 import * as v from 'valibot';

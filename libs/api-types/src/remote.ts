@@ -1,5 +1,5 @@
 /**
- * Remotes (api.md "Remote info", operations 15–16; behaviour.md B §4.6).
+ * Remotes (docs/api.md "Remote info", operations 15–16; docs/radicle-httpd.md §4.6).
  */
 import * as v from 'valibot';
 import { nidSchema, oidSchema } from './scalars.js';

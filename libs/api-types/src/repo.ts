@@ -1,5 +1,5 @@
 /**
- * Repository listings (api.md 6–8, 24; behaviour.md B §4.1, §4.2). Keys are listed in the
+ * Repository listings (docs/api.md 6–8, 24; docs/radicle-httpd.md §4.1, §4.2). Keys are listed in the
  * order the server writes them.
  */
 import * as v from 'valibot';
@@ -60,14 +60,14 @@ export const repoTagSchema = v.object({
 });
 export type RepoTag = v.InferOutput<typeof repoTagSchema>;
 
-/** Canonical refs of a repository: tags first, then branch refs (B §4.1). */
+/** Canonical refs of a repository: tags first, then branch refs (docs/radicle-httpd.md §4.1). */
 export const repoRefsSchema = v.object({
   tags: v.record(v.string(), repoTagSchema),
   refs: v.record(v.string(), oidSchema),
 });
 export type RepoRefs = v.InferOutput<typeof repoRefsSchema>;
 
-/** `GET /repos` items, `GET /repos/{rid}`, `GET /delegates/{did}/repos` items (B §4.1). */
+/** `GET /repos` items, `GET /repos/{rid}`, `GET /delegates/{did}/repos` items (docs/radicle-httpd.md §4.1). */
 export const repoInfoSchema = v.object({
   /** Keyed by payload id, sorted; the flavour's project payload is a project entry. */
   payloads: v.record(v.string(), v.union([projectPayloadEntrySchema, otherPayloadEntrySchema])),
@@ -81,7 +81,7 @@ export const repoInfoSchema = v.object({
 });
 export type RepoInfo = v.InferOutput<typeof repoInfoSchema>;
 
-/** `GET /repos/search` item (B §4.2): raw payloads, no data/meta level. */
+/** `GET /repos/search` item (docs/radicle-httpd.md §4.2): raw payloads, no data/meta level. */
 export const repoSearchResultSchema = v.object({
   rid: ridSchema,
   payloads: v.record(v.string(), v.unknown()),

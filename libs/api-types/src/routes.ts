@@ -32,7 +32,7 @@ export const PARAMETER_KINDS = {
   string: { pattern: '', description: '' },
 } as const;
 
-/** Cache-Control classes of successful answers (behaviour.md B §2.2). */
+/** Cache-Control classes of successful answers (docs/radicle-httpd.md §2.2). */
 export type CacheClass = 'immutable' | 'short' | 'activity' | 'none';
 
 /** Exact Cache-Control value per class (`none`: no header). */

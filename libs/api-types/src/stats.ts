@@ -1,5 +1,5 @@
 /**
- * Statistics (api.md "Tree statistics", operation 14; behaviour.md B §5.14; radicle-httpd 0.26).
+ * Statistics (docs/api.md "Tree statistics", operation 14; docs/radicle-httpd.md §5.14; radicle-httpd 0.26).
  */
 import * as v from 'valibot';
 import { countSchema } from './scalars.js';

@@ -1,5 +1,5 @@
 /**
- * Trees (api.md "Tree", operation 13; behaviour.md B §4.4).
+ * Trees (docs/api.md "Tree", operation 13; docs/radicle-httpd.md §4.4).
  */
 import * as v from 'valibot';
 import { commitSchema } from './commit.js';

@@ -2,7 +2,7 @@ import type { Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 
 /**
- * One loaded COB change (storage-format §6): a signed commit whose tree holds a manifest and
+ * One loaded COB change (docs/node-home.md §6): a signed commit whose tree holds a manifest and
  * numbered action blobs. Immutable once built, so it can be cached by commit id.
  */
 export interface Change {

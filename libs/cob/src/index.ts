@@ -1,6 +1,6 @@
 // Errors
 export { CobApplyError, CobNotFoundError, CobWriteError, InvalidChangeError, UnknownCobActionError } from './errors.js';
-// Changes and evaluation (storage-format §6)
+// Changes and evaluation (docs/node-home.md §6)
 export type { Change } from './change.js';
 export { ChangeGraph, compareOids } from './dag/change-graph.js';
 export { orderChanges } from './dag/order-changes.js';
@@ -23,21 +23,21 @@ export { isLabel, isReaction } from './model/values.js';
 export type { Edit, ReactionGroup } from './model/thread.js';
 export type { CommentView } from './model/comment-view.js';
 export { compareNids } from './model/compare.js';
-// Issues (storage-format §7.1)
+// Issues (docs/node-home.md §7.1)
 export { issueFolder } from './issue/fold-issue.js';
 export { parseIssueAction } from './issue/issue-action.js';
 export type { IssueAction, IssueLifecycle } from './issue/issue-action.js';
 export type { IssueState } from './issue/issue-state.js';
 export { viewIssue } from './issue/issue-view.js';
 export type { Issue } from './issue/issue-view.js';
-// Patches (storage-format §7.2)
+// Patches (docs/node-home.md §7.2)
 export { patchFolder } from './patch/fold-patch.js';
 export { parsePatchAction } from './patch/patch-action.js';
 export type { MergeTarget, PatchAction, PatchLifecycle, ReviewEditAction, Verdict } from './patch/patch-action.js';
 export type { Merge, PatchState, PatchStatus } from './patch/patch-state.js';
 export { viewPatch } from './patch/patch-view.js';
 export type { Patch, RevisionReaction, RevisionRefsResolver, RevisionView, ReviewView } from './patch/patch-view.js';
-// Identity COB (storage-format §4.3–4.4)
+// Identity COB (docs/node-home.md §4.3–4.4)
 export { identityFolder } from './identity/fold-identity.js';
 export type { IdentityEnv } from './identity/fold-identity.js';
 export { parseIdentityAction } from './identity/identity-action.js';

@@ -1,5 +1,5 @@
 /**
- * Which blobs accompany a diff in the API's `files` map (behaviour §5.10), in a stable order.
+ * Which blobs accompany a diff in the API's `files` map (docs/radicle-httpd.md §5.10), in a stable order.
  */
 import type { FileDiff } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * The "is this blob binary?" heuristic of behaviour Part A (libgit2's `git_blob_is_binary`
+ * The "is this blob binary?" heuristic of docs/decisions.md (libgit2's `git_blob_is_binary`
  * without its UTF-16 BOM rule).
  */
 

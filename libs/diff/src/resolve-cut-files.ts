@@ -1,6 +1,6 @@
 /**
  * Gives the files of a cut diff (content `tooLarge`) what git's numstat knows about them, so
- * that every file carries a content type clients understand (behaviour.md Part A, "Bounded
+ * that every file carries a content type clients understand (docs/decisions.md, "Bounded
  * diffs"): line counts without hunks, or `binary` / `empty` when that is what git says.
  */
 import type { NumstatRecord } from './parse-numstat.js';

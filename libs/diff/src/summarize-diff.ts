@@ -1,5 +1,5 @@
 /**
- * Diff totals, as radicle-httpd reports them (behaviour §6.1).
+ * Diff totals, as radicle-httpd reports them (docs/radicle-httpd.md §6.1).
  */
 import type { DiffSummary, FileDiff } from './types.js';
 

@@ -1,6 +1,6 @@
 /**
  * Byte ↔ text helpers. Decoding is strict where the wire format uses `null` for non-UTF-8
- * (diff lines and hunk headers, behaviour Part A) and lossy for paths.
+ * (diff lines and hunk headers, docs/decisions.md) and lossy for paths.
  */
 import { isUtf8 } from 'node:buffer';
 import type { LineText } from './types.js';

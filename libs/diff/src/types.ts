@@ -99,7 +99,7 @@ export interface FileDiff {
   readonly content: DiffContent;
 }
 
-/** Totals over a diff (behaviour §6.1: moved/copied content is not counted). */
+/** Totals over a diff (docs/radicle-httpd.md §6.1: moved/copied content is not counted). */
 export interface DiffSummary {
   readonly filesChanged: number;
   readonly insertions: number;

@@ -14,7 +14,7 @@ const SHORT_ESCAPES: Record<string, string> = {
 };
 
 /**
- * Encodes a value as heartwood canonical JSON (storage-format §4.2), used for identity documents
+ * Encodes a value as heartwood canonical JSON (docs/node-home.md §4.2), used for identity documents
  * and every COB action blob: no whitespace; object keys ordered by the UTF-8 bytes of the quoted,
  * escaped key (so `"a!"` sorts before `"a"`); strings NFC-normalised with minimal escapes;
  * integers only. Object properties whose value is `undefined` are omitted (serde's skip).

@@ -5,7 +5,7 @@ import { parseNid } from './nid.js';
 const DID_PREFIX = 'did:key:';
 
 /**
- * Parses a DID of the form `did:key:` + NID (storage-format §2.2).
+ * Parses a DID of the form `did:key:` + NID (docs/node-home.md §2.2).
  * @param text - candidate DID text
  * @returns the same text, branded
  * @throws InvalidDidError when the prefix or the NID part is wrong

@@ -19,7 +19,7 @@ import {
   ridFromOid,
 } from '@forge-httpd/identity';
 
-// storage-format Appendix A: seed 32 × 0xff, alias alice.
+// docs/node-home.md Appendix A: seed 32 × 0xff, alias alice.
 const ALICE_NID = 'z6MknSLrJoTcukLrE435hVNQT4JUhbvWLX4kUzqkEStBU8Vi';
 const HEARTWOOD_RID = 'rad:z42hL2jL4XNk6K8oHQaSWfMgCL7ji';
 const INITIAL_DOC =

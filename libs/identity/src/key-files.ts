@@ -6,7 +6,7 @@ import { formatSshPublicKey, parseSshPublicKeyLine } from './ssh-public-key.js';
 
 /**
  * Writes `keys/radicle` (OpenSSH private key, mode 0600) and `keys/radicle.pub`
- * (`ssh-ed25519 <base64> radicle\n`) under a node home, as `rad auth` does (storage-format §2.5).
+ * (`ssh-ed25519 <base64> radicle\n`) under a node home, as `rad auth` does (docs/node-home.md §2.5).
  * @param homeDir - the node home directory
  * @param keyPair - the node's key pair
  */

@@ -7,7 +7,7 @@ import { nidFromPublicKey } from './nid.js';
 // noble needs a synchronous SHA-512 for its sync API; node:crypto provides one.
 ed.hashes.sha512 = (message) => new Uint8Array(createHash('sha512').update(message).digest());
 
-/** An Ed25519 key pair of a node (storage-format §2.1). */
+/** An Ed25519 key pair of a node (docs/node-home.md §2.1). */
 export interface KeyPair {
   /** 32-byte secret seed (RFC 8032 private key). */
   readonly seed: Uint8Array;

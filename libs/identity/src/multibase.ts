@@ -3,7 +3,7 @@ import { InvalidMultibaseError } from './errors.js';
 
 /**
  * Encodes bytes as multibase base58btc (`z` + Bitcoin-alphabet base58), the only base
- * heartwood writes (storage-format §2.2).
+ * heartwood writes (docs/node-home.md §2.2).
  * @param bytes - the raw bytes (NID key bytes, RID oid, a 64-byte signature…)
  * @returns the text, starting with `z`
  */

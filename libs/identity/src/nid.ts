@@ -6,7 +6,7 @@ import { decodeMultibase, encodeMultibase } from './multibase.js';
 const ED25519_PUB_PREFIX = Uint8Array.of(0xed, 0x01);
 
 /**
- * Parses a Node ID: `z` + base58btc of `0xED 0x01` ‖ 32 key bytes (storage-format §2.2).
+ * Parses a Node ID: `z` + base58btc of `0xED 0x01` ‖ 32 key bytes (docs/node-home.md §2.2).
  * @param text - candidate NID text
  * @returns the same text, branded
  * @throws InvalidNidError when the text is not exactly such an encoding

@@ -9,7 +9,7 @@ const COMMENT = 'radicle';
 
 /**
  * Encodes the unencrypted OpenSSH private key file `keys/radicle` exactly as heartwood's
- * `ssh-key` crate writes it (storage-format §2.5): deterministic checkint (XOR of the seed's
+ * `ssh-key` crate writes it (docs/node-home.md §2.5): deterministic checkint (XOR of the seed's
  * eight big-endian words), comment `radicle`, padding 1,2,3…, base64 wrapped at 70.
  * @param keyPair - the node's key pair
  * @returns the file text, ending with a newline

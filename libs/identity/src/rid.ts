@@ -6,7 +6,7 @@ const RID_PREFIX = 'rad:';
 const OID_HEX = /^[0-9a-f]{40}$/;
 
 /**
- * Parses a Repository ID (storage-format §2.3). Accepts `rad:z…` and the bare `z…` form; the
+ * Parses a Repository ID (docs/node-home.md §2.3). Accepts `rad:z…` and the bare `z…` form; the
  * base58 part must decode to exactly 20 bytes.
  * @param text - candidate RID text
  * @returns the canonical `rad:z…` form

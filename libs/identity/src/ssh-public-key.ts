@@ -6,7 +6,7 @@ const KEY_TYPE = 'ssh-ed25519';
 
 /**
  * Builds the 51-byte SSH wire blob of an Ed25519 key: string("ssh-ed25519") ‖ string(key)
- * (storage-format §2.4).
+ * (docs/node-home.md §2.4).
  * @param publicKey - 32-byte public key
  * @returns the wire blob
  */

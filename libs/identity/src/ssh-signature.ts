@@ -14,7 +14,7 @@ export interface SshSignature {
 
 /**
  * Packages a raw Ed25519 signature as an armored SSHSIG blob, the way COB change commits carry
- * it in `gpgsig` (storage-format §6.2). Only the packaging is SSHSIG: the signature itself is
+ * it in `gpgsig` (docs/node-home.md §6.2). Only the packaging is SSHSIG: the signature itself is
  * over whatever the caller signed (for COBs the 20 raw tree-oid bytes).
  * @param publicKey - 32-byte key of the signer
  * @param signature - 64-byte Ed25519 signature

@@ -68,7 +68,7 @@ async function writeRef(gitDir: string, name: string, content: string): Promise<
   await writeFile(path.join(gitDir, name), content);
 }
 
-/** The sigrefs commit of storage-format §5 over `refs` (the same bytes writeSignedRefs writes). */
+/** The sigrefs commit of docs/node-home.md §5 over `refs` (the same bytes writeSignedRefs writes). */
 async function writeSigrefs(context: HomeContext, input: { gitDir: string; refs: Map<string, Oid>; time: number }): Promise<Oid> {
   const { gitDir } = input;
   const blob = formatSignedRefs(input.refs);

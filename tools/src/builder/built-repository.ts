@@ -24,7 +24,7 @@ export interface BuiltRepository {
   headTip: HistoryTip | null;
 }
 
-/** Full name of a ref inside a peer's namespace (storage-format §3.1). */
+/** Full name of a ref inside a peer's namespace (docs/node-home.md §3.1). */
 export function namespacedRef(nid: string, name: string): string {
   return `refs/namespaces/${nid}/${name}`;
 }

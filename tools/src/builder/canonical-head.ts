@@ -4,7 +4,7 @@ import { runGit } from './git-cli.js';
 
 /**
  * Computes the canonical head of a branch from the delegates' tips with heartwood 0.15's quorum
- * (storage-format §3.3): one vote per tip, +1 for the older tip of every ancestor pair, keep
+ * (docs/node-home.md §3.3): one vote per tip, +1 for the older tip of every ancestor pair, keep
  * tips with ≥ threshold votes, then take the longest of those in ascending-oid order.
  * @param options - repository, delegates (NIDs), threshold, branch name (without refs/heads/)
  * @returns the head, or null when no delegate has the branch or no candidate reaches quorum

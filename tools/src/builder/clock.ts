@@ -1,6 +1,6 @@
 /**
  * A deterministic clock for generated node homes: every write takes its time from here, so the
- * same recipe always yields the same object ids (storage-format §11).
+ * same recipe always yields the same object ids (docs/node-home.md §11).
  */
 export interface FixedClock {
   /** Current time in seconds since the epoch (does not advance). */

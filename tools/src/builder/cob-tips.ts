@@ -2,7 +2,7 @@ import type { Oid } from '@forge-httpd/storage';
 import { runGit } from './git-cli.js';
 
 /**
- * The current tips of a COB (storage-format §6.4, §6.5): the targets of every namespace's
+ * The current tips of a COB (docs/node-home.md §6.4, §6.5): the targets of every namespace's
  * `refs/cobs/<type>/<id>` ref, without those that are ancestors of another tip, ascending.
  * New changes take these as parents.
  * @param options - repository, COB type name and object id

@@ -22,7 +22,7 @@ export interface ControlSocketServer {
 }
 
 /**
- * Starts a real Unix-socket server speaking the node's control protocol (storage-format §9):
+ * Starts a real Unix-socket server speaking the node's control protocol (docs/node-home.md §9):
  * one JSON request line per connection, one JSON answer line, then close. `status` → `{}`,
  * `config` → the node config, `nodeId` → the NID; unknown commands get `{"error":…}`. In mode
  * `hang` connections are accepted and never answered; in mode `error` every request gets an

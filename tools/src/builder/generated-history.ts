@@ -69,7 +69,7 @@ function applyChanges(
 }
 
 /**
- * The working repository of heartwood's CLI tests (`fixtures::repository`, storage-format
+ * The working repository of heartwood's CLI tests (`fixtures::repository`, docs/node-home.md
  * Appendix A): "Initial commit" (empty tree) and "Second commit" (`README`), both by
  * `anonymous <anonymous@radicle.xyz> 1514817556 +0000`, libgit2 messages without final newline.
  * @returns the two commits, oldest first

@@ -18,7 +18,7 @@ export interface HeartwoodHome {
 }
 
 /**
- * Reproduces heartwood's CLI test setup (storage-format Appendix A): alice (seed 32 × 0xff)
+ * Reproduces heartwood's CLI test setup (docs/node-home.md Appendix A): alice (seed 32 × 0xff)
  * runs `rad auth` and `rad init` of the `heartwood` fixture repository with
  * `GIT_COMMITTER_DATE=1671125284`; bob (seed 32 × 0xfe) forks it; alice proposes the
  * "Add Bob" revision (delegates alice+bob, threshold 2), adopted by her single vote.

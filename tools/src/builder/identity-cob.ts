@@ -19,7 +19,7 @@ function signDocument(keyPair: KeyPair, blob: Oid): string {
 }
 
 /**
- * Writes the identity root change (`rad init` step 3, storage-format §4.3, §10.2): the doc blob,
+ * Writes the identity root change (`rad init` step 3, docs/node-home.md §4.3, §10.2): the doc blob,
  * then a change of type `xyz.<flavour>.id` with one `revision` action (`parent: null`, title
  * "Initial revision"), `embeds/radicle.json`, message "Initialize identity", no parents.
  * @param author - the founder (first delegate)

@@ -1,7 +1,7 @@
 import { canonicalJson, type Did } from '@forge-httpd/identity';
 import { payloadId, type Flavour } from '@forge-httpd/storage';
 
-/** The typed project payload (`xyz.<flavour>.project`, storage-format §4.1). */
+/** The typed project payload (`xyz.<flavour>.project`, docs/node-home.md §4.1). */
 export interface ProjectPayload {
   readonly name: string;
   readonly description: string;
@@ -37,7 +37,7 @@ export interface IdentityDocumentSpec {
 
 /**
  * Encodes an identity document as the canonical JSON blob heartwood stores in
- * `embeds/radicle.json` (storage-format §4.1, §4.2): duplicate delegates removed (order kept),
+ * `embeds/radicle.json` (docs/node-home.md §4.1, §4.2): duplicate delegates removed (order kept),
  * `visibility` omitted when public, a private `allow` list sorted and omitted when empty,
  * `version` omitted (1), payload ids renamed by flavour.
  * @param flavour - `radicle` keeps heartwood's payload ids

@@ -27,7 +27,7 @@ export interface IdentityUpdate {
 }
 
 /**
- * Proposes an identity revision and collects accepts (storage-format §4.3, §4.4): the author's
+ * Proposes an identity revision and collects accepts (docs/node-home.md §4.3, §4.4): the author's
  * "Propose revision" change, then "Accept revision" changes from approvers until a majority of
  * the CURRENT delegates (len/2 + 1, not the threshold) holds it. When adopted, top-level
  * `refs/rad/id` moves to the revision and the canonical head is recomputed for the new

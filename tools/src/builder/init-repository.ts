@@ -36,7 +36,7 @@ export interface InitRepositoryOptions {
 
 /**
  * Initialises a repository exactly like `rad init` with `GIT_COMMITTER_DATE` set
- * (storage-format §10.2): identity root COB, the local namespace's branch, `rad/id` (symbolic),
+ * (docs/node-home.md §10.2): identity root COB, the local namespace's branch, `rad/id` (symbolic),
  * `rad/root`, top-level `refs/rad/id`, canonical default branch and `HEAD`, signed refs,
  * a seeding policy (scope all) and, when public, a routing row for the local node.
  * @param context - the home

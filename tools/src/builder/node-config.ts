@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * Reads the `node` object of a home's config.json: what a running node's control socket
- * answers to `config` (storage-format §9). Handy as `startControlSocket({config})`.
+ * answers to `config` (docs/node-home.md §9). Handy as `startControlSocket({config})`.
  * @param home - the node home directory
  * @returns the `node` object as JSON
  * @throws Error when config.json is missing or has no `node` object

@@ -48,11 +48,11 @@ export interface CreateNodeHomeOptions {
   readonly agent?: string;
 }
 
-/** heartwood's CLI test date (`GIT_COMMITTER_DATE`, storage-format Appendix A). */
+/** heartwood's CLI test date (`GIT_COMMITTER_DATE`, docs/node-home.md Appendix A). */
 export const HEARTWOOD_TEST_TIME = 1671125284;
 
 /**
- * Writes a fresh node home like `rad auth --alias A` (storage-format §10.1): `storage/`, keys,
+ * Writes a fresh node home like `rad auth --alias A` (docs/node-home.md §10.1): `storage/`, keys,
  * `config.json`, node.db (migrated, one `nodes` row for itself), policies.db,
  * notifications.db and cobs/cache.db with their exact schemas.
  * @param options - location, key seed, alias, flavour, clock and profile settings

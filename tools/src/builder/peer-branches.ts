@@ -59,7 +59,7 @@ export async function setBranches(
 }
 
 /**
- * A peer pushes new commits to one of its branches (storage-format §10.2 "after pushes by a
+ * A peer pushes new commits to one of its branches (docs/node-home.md §10.2 "after pushes by a
  * delegate"): the namespace branch moves, refs are re-signed, and when a delegate moved the
  * default branch the canonical head is recomputed. Non-default branches can be published as
  * canonical top-level refs (for `xyz.<flavour>.crefs` rules, §3.4).

@@ -6,7 +6,7 @@ import { CacheableResponse } from '../response-cache/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { BlobService } from './blob.service.js';
 
-/** api.md 17–18. Above 4 MiB the platform's filter answers 413 `[]` with `no-cache`. */
+/** docs/api.md 17–18. Above 4 MiB the platform's filter answers 413 `[]` with `no-cache`. */
 @Controller('repos/:rid')
 export class BlobController {
   constructor(private readonly blobs: BlobService) {}

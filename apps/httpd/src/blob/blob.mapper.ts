@@ -2,7 +2,7 @@ import type { Blob, Commit } from '@forge-httpd/api-types';
 import { toBlobContent } from '../git-content/blob-content.mapper.js';
 
 /**
- * A file → wire Blob (behaviour B §4.5), keys `binary, name, content, path, lastCommit`.
+ * A file → wire Blob (docs/radicle-httpd.md §4.5), keys `binary, name, content, path, lastCommit`.
  * @param input - requested (or readme candidate) path, the bytes, the last commit touching it
  * @returns the wire blob; `name` is the last path segment
  */

@@ -8,16 +8,16 @@ import { TooLargeError } from '../platform/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { toBlob } from './blob.mapper.js';
 
-/** Largest blob served (api.md "Limits"); larger ones answer 413. */
+/** Largest blob served (docs/api.md "Limits"); larger ones answer 413. */
 export const BLOB_MAX_BYTES = 4_194_304;
 
-/** Readme names in the order of api.md operation 18 (the last lower-case form repeats one). */
+/** Readme names in the order of docs/api.md operation 18 (the last lower-case form repeats one). */
 export const README_CANDIDATES: readonly string[] = (() => {
   const names = ['README', 'README.md', 'README.markdown', 'README.txt', 'README.rst', 'README.org', 'Readme.md'];
   return [...names, ...names.map((name) => name.toLowerCase())];
 })();
 
-/** Files and readmes at a commit (api.md 17–18). */
+/** Files and readmes at a commit (docs/api.md 17–18). */
 @Injectable()
 export class BlobService {
   constructor(
@@ -26,7 +26,7 @@ export class BlobService {
   ) {}
 
   /**
-   * `GET /blob/{sha}/{path}` (B §5.17).
+   * `GET /blob/{sha}/{path}` (docs/radicle-httpd.md §5.17).
    * @throws CommitNotFoundError; PathNotFoundError when the path is empty, ends with `/`, is
    *   missing or names a directory or submodule; TooLargeError above 4 MiB
    */
@@ -40,7 +40,7 @@ export class BlobService {
   }
 
   /**
-   * `GET /readme/{sha}` (B §5.18): the first candidate that is a file in the root tree.
+   * `GET /readme/{sha}` (docs/radicle-httpd.md §5.18): the first candidate that is a file in the root tree.
    * @throws CommitNotFoundError; PathNotFoundError when none exists; TooLargeError above 4 MiB
    */
   async getReadme(ridText: string, sha: Oid): Promise<Blob> {

@@ -15,8 +15,8 @@ export class CobCountsService {
   constructor(private readonly cobs: CobStoreService) {}
 
   /**
-   * Counts by status (B §4.1 `meta.issues`, `meta.patches`).
-   * @throws when the COBs cannot be evaluated (the project entry is then left out, B §4.1)
+   * Counts by status (docs/radicle-httpd.md §4.1 `meta.issues`, `meta.patches`).
+   * @throws when the COBs cannot be evaluated (the project entry is then left out, docs/radicle-httpd.md §4.1)
    */
   async countCobs(repository: StoredRepository): Promise<CobCounts> {
     const { snapshot } = await this.cobs.view(repository);

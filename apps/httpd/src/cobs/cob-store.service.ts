@@ -19,7 +19,7 @@ export interface CobView {
 
 /**
  * Holds one {@link CobStore} per repository for the server's lifetime, so evaluated issues,
- * patches and jobs are reused until their refs move (behaviour Part A "Collaborative objects").
+ * patches and jobs are reused until their refs move (docs/decisions.md "Collaborative objects").
  */
 @Injectable()
 export class CobStoreService {

@@ -1,6 +1,6 @@
 /**
  * Pure mappers shared by issues and patches: authors, edits, embeds, reactions, comments
- * (behaviour B §6.4; Part A: alias omitted when unknown, timestamps in seconds).
+ * (docs/radicle-httpd.md §6.4; docs/decisions.md: alias omitted when unknown, timestamps in seconds).
  */
 import type { Author, CommentEdit, Embed, IssueComment, Reaction } from '@forge-httpd/api-types';
 import type { CommentView, Edit, Embed as CobEmbed, ReactionGroup } from '@forge-httpd/cob';

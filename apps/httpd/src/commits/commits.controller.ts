@@ -10,13 +10,13 @@ import { type CommitsQuery, CommitsService } from './commits.service.js';
 
 const COMMITS_QUERY = { parent: 'oid', since: 'int', until: 'int', ...PAGE_QUERY } as const;
 
-/** Only a list anchored at an explicit commit is immutable (B §2.2, §5.9). */
+/** Only a list anchored at an explicit commit is immutable (docs/radicle-httpd.md §2.2, §5.9). */
 function hasParent(request: FastifyRequest): boolean {
   const query = request.query as Record<string, unknown> | undefined;
   return query !== undefined && Object.hasOwn(query, 'parent');
 }
 
-/** api.md 9–12: history, one commit, a range diff, activity; and radicle-httpd 0.26's counts. */
+/** docs/api.md 9–12: history, one commit, a range diff, activity; and radicle-httpd 0.26's counts. */
 @Controller('repos/:rid')
 export class CommitsController {
   constructor(private readonly commits: CommitsService) {}

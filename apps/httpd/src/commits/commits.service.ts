@@ -22,10 +22,10 @@ export interface CommitsQuery {
 /** Bytes of numstat output read for diff stats: ~100 bytes per file, so about 300,000 files. */
 const NUMSTAT_MAX_BYTES = 32 * 1024 * 1024;
 
-/** Default page size of the commit list (api.md "Limits"). */
+/** Default page size of the commit list (docs/api.md "Limits"). */
 export const DEFAULT_COMMITS_PER_PAGE = 30;
 
-/** History, single commits, ranges and activity (api.md 9–12). */
+/** History, single commits, ranges and activity (docs/api.md 9–12). */
 @Injectable()
 export class CommitsService {
   constructor(
@@ -34,10 +34,10 @@ export class CommitsService {
     private readonly cache: GitContentCache,
   ) {}
 
-  /** `GET /commits` (B §5.9): newest first from `parent` or the head, filtered, paginated. */
+  /** `GET /commits` (docs/radicle-httpd.md §5.9): newest first from `parent` or the head, filtered, paginated. */
   async listCommits(ridText: string, query: CommitsQuery): Promise<Commit[]> {
     const repository = await this.access.openPublic(ridText);
-    // The head is resolved even when `parent` is given (B §5.9): an unresolvable head fails.
+    // The head is resolved even when `parent` is given (docs/radicle-httpd.md §5.9): an unresolvable head fails.
     const head = await repository.head();
     if (query.parent !== undefined) await this.content.requireCommit(repository.git, query.parent);
     const window = pageWindow(query);
@@ -48,7 +48,7 @@ export class CommitsService {
     return commits.map(toCommit);
   }
 
-  /** `GET /commits/{sha}` (B §5.10): the commit, its diff against the first parent, its branches. */
+  /** `GET /commits/{sha}` (docs/radicle-httpd.md §5.10): the commit, its diff against the first parent, its branches. */
   async getCommit(ridText: string, sha: Oid): Promise<CommitDetail> {
     const { git } = await this.access.openPublic(ridText);
     const commit = await this.content.requireCommit(git, sha);
@@ -60,7 +60,7 @@ export class CommitsService {
     return { commit: toCommit(commit), diff: toDiff(diff.files, 'typeFirst'), files: toDiffFiles(diff.blobs), branches };
   }
 
-  /** `GET /diff/{base}/{oid}` (B §5.11): tree diff and the commits from `oid` back to `base`. */
+  /** `GET /diff/{base}/{oid}` (docs/radicle-httpd.md §5.11): tree diff and the commits from `oid` back to `base`. */
   async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse> {
     const { git } = await this.access.openPublic(ridText);
     await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
@@ -90,7 +90,7 @@ export class CommitsService {
     return { commits: await git.countCommits(sha) };
   }
 
-  /** `GET /activity` (B §5.12): committer times of the last 52 weeks; the history is read once per head. */
+  /** `GET /activity` (docs/radicle-httpd.md §5.12): committer times of the last 52 weeks; the history is read once per head. */
   async getActivity(ridText: string): Promise<Activity> {
     const repository = await this.access.openPublic(ridText);
     const head = await repository.head();
@@ -102,7 +102,7 @@ export class CommitsService {
 }
 
 /**
- * skip/maxCount of a page (B §2.4, §5.9): perPage defaults to 30, or to no limit when
+ * skip/maxCount of a page (docs/radicle-httpd.md §2.4, §5.9): perPage defaults to 30, or to no limit when
  * `since`/`until` is given (then only page 0 has items); null when the page is empty.
  */
 function pageWindow(query: CommitsQuery): { skip: number; maxCount?: number } | null {
@@ -122,7 +122,7 @@ function branchesContaining(git: GitRepository, sha: Oid): Promise<string[]> {
 
 /**
  * The history of `oid`, newest first, up to (excluding) the first commit equal to `base`;
- * all of it when `base` never comes (B §5.11). Read in doubling chunks so a near base costs
+ * all of it when `base` never comes (docs/radicle-httpd.md §5.11). Read in doubling chunks so a near base costs
  * little and a far one stays O(n log n).
  */
 async function commitsUntil(git: GitRepository, range: { base: Oid; oid: Oid }): Promise<GitCommit[]> {

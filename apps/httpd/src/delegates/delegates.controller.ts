@@ -7,7 +7,7 @@ import { LIST_REPOS_QUERY } from '../repos/repos.controller.js';
 import type { ListReposQuery } from '../repos/repos.service.js';
 import { DelegatesService } from './delegates.service.js';
 
-/** api.md 24. */
+/** docs/api.md 24. */
 @Controller('delegates/:did')
 export class DelegatesController {
   constructor(private readonly delegates: DelegatesService) {}

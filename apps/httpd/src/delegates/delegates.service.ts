@@ -6,7 +6,7 @@ import { buildPage } from '../repos/listing-page.js';
 import { RepoInfoService } from '../repos/repo-info.service.js';
 import { DEFAULT_PER_PAGE, type ListReposQuery, ReposService } from '../repos/repos.service.js';
 
-/** `GET /delegates/{did}/repos` (api.md 24, B §5.24). */
+/** `GET /delegates/{did}/repos` (docs/api.md 24, docs/radicle-httpd.md §5.24). */
 @Injectable()
 export class DelegatesService {
   constructor(

@@ -1,7 +1,7 @@
 import { decodeUtf8OrNull, isBinaryContent } from '@forge-httpd/diff';
 
 /**
- * How blob bytes travel (behaviour B §4.5, §6.3): UTF-8 text when the bytes are valid UTF-8,
+ * How blob bytes travel (docs/radicle-httpd.md §4.5, §6.3): UTF-8 text when the bytes are valid UTF-8,
  * else standard base64; `binary` is git's heuristic, independent of that choice.
  * @param bytes - blob content
  * @returns `{binary, content}`

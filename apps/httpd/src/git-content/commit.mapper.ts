@@ -2,7 +2,7 @@ import type { Commit } from '@forge-httpd/api-types';
 import type { GitCommit } from '@forge-httpd/storage';
 
 /**
- * Commit → wire Commit (behaviour B §4.3, Part A "Commit summary"). Text that is not UTF-8
+ * Commit → wire Commit (docs/radicle-httpd.md §4.3, docs/decisions.md "Commit summary"). Text that is not UTF-8
  * shows with U+FFFD (as decoded by the storage layer) rather than failing the request.
  */
 
@@ -47,7 +47,7 @@ export function commitSummary(message: string): string {
 }
 
 /**
- * The description (B §4.3): the message after the summary, trimmed; when the summary is not
+ * The description (docs/radicle-httpd.md §4.3): the message after the summary, trimmed; when the summary is not
  * a literal prefix of the message (a multi-line first paragraph), the whole message trimmed.
  * @param message - the commit message
  * @param summary - its {@link commitSummary}

@@ -4,7 +4,7 @@ import {
 } from '@forge-httpd/diff';
 
 /**
- * Parsed diff → wire Diff (behaviour B §6.1–6.3). The two endpoints differ only in the key
+ * Parsed diff → wire Diff (docs/radicle-httpd.md §6.1–6.3). The two endpoints differ only in the key
  * order of hunk lines: the commit endpoint writes `type` first (httpd's own serializer, §6.1),
  * the `/diff` endpoint last (radicle-surf's, §6.2).
  */
@@ -86,7 +86,7 @@ function toContent(content: DiffContent, order: LineKeyOrder): Api.DiffContent {
 
 /**
  * The explorer's schema requires a string header, so a header that is not UTF-8 is decoded
- * lossily (U+FFFD) rather than sent as null (behaviour.md Part A, "General rule").
+ * lossily (U+FFFD) rather than sent as null (docs/decisions.md, "General rule").
  */
 function headerText(hunk: Hunk): string {
   return hunk.header ?? formatHunkHeader(hunk).toString('utf8');

@@ -20,6 +20,6 @@ export class GitContentCache {
   readonly commitTimes = new LruCache<number[]>(32);
   /** Commit → history statistics (stats/tree). */
   readonly historyStats = new LruCache<HistoryStats>(256);
-  /** Repository + commit + requested path → tree answer (B §9's tree LRU, 100 entries). */
+  /** Repository + commit + requested path → tree answer (docs/radicle-httpd.md §9's tree LRU, 100 entries). */
   readonly trees = new LruCache<Tree>(100);
 }

@@ -1,5 +1,5 @@
 /**
- * A bounded least-recently-used memo for per-head and per-commit results (behaviour B §9:
+ * A bounded least-recently-used memo for per-head and per-commit results (docs/radicle-httpd.md §9:
  * derive once, reuse). Keys are content-addressed ids, so entries never go stale. The promise
  * is stored, so concurrent requests for one key share one computation; failures are dropped.
  */

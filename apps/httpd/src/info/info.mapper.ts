@@ -1,13 +1,13 @@
 import type { ApiInfo, ApiV1Info, InfoLink, NodeStats, RootInfo } from '@forge-httpd/api-types';
 
-/** The compatible radicle-httpd API level (behaviour Part A "Routes"). */
+/** The compatible radicle-httpd API level (docs/decisions.md "Routes"). */
 export const API_VERSION = '6.1.0';
 
 function link(href: string, rel: string): InfoLink {
   return { href, rel, type: 'GET' };
 }
 
-/** `GET /` (B §2.1 with Part A's changes: our name, only the `/api` link). */
+/** `GET /` (docs/radicle-httpd.md §2.1 with docs/decisions.md's changes: our name, only the `/api` link). */
 export function toRootInfo(version: string): RootInfo {
   return {
     welcome: "Welcome to the forge-httpd JSON API, this service doesn't serve a web client.",
@@ -22,7 +22,7 @@ export function toApiInfo(): ApiInfo {
   return { path: '/api', links: [link('/v1', 'v1')] };
 }
 
-/** `GET /api/v1`, links as B §2.1. */
+/** `GET /api/v1`, links as docs/radicle-httpd.md §2.1. */
 export function toApiV1Info(parts: { version: string; nid: string }): ApiV1Info {
   return {
     message: 'Welcome!',
@@ -43,7 +43,7 @@ export function toApiV1Info(parts: { version: string; nid: string }): ApiV1Info 
   };
 }
 
-/** `GET /api/v1/stats` (B §11). */
+/** `GET /api/v1/stats` (docs/radicle-httpd.md §11). */
 export function toNodeStats(routingRows: number): NodeStats {
   return { repos: { total: routingRows } };
 }

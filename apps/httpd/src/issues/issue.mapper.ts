@@ -6,7 +6,7 @@ import { toAuthor, toIssueComment } from '../cobs/comment.mapper.js';
 
 /**
  * Maps an evaluated issue to `{id, author, title, state, assignees, discussion, labels}`
- * (behaviour B §6.4).
+ * (docs/radicle-httpd.md §6.4).
  */
 export function toIssue(issue: Issue, aliasOf: AliasLookup): WireIssue {
   return {

@@ -7,7 +7,7 @@ import { IssuesService } from './issues.service.js';
 
 const LIST_QUERY = { page: 'uint', perPage: 'uint', status: ['open', 'closed', 'all'] } as const;
 
-/** api.md 20–21. */
+/** docs/api.md 20–21. */
 @Controller('repos/:rid/issues')
 export class IssuesController {
   constructor(private readonly issues: IssuesService) {}

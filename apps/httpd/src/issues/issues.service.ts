@@ -6,7 +6,7 @@ import { type PageRequest, paginate } from '../platform/pagination.js';
 import { CobStoreService } from '../cobs/cob-store.service.js';
 import { toIssue } from './issue.mapper.js';
 
-/** Issues of a public repository, evaluated from git (api.md 20–21). */
+/** Issues of a public repository, evaluated from git (docs/api.md 20–21). */
 @Injectable()
 export class IssuesService {
   constructor(private readonly cobs: CobStoreService) {}

@@ -3,7 +3,7 @@ import type { Job } from '@forge-httpd/cob';
 import type { AliasLookup } from '../cobs/cob-store.service.js';
 import { toAuthor } from '../cobs/comment.mapper.js';
 
-/** `{jobId, commit, runs: [{runId, node, status, log}]}` (behaviour B §5.19). */
+/** `{jobId, commit, runs: [{runId, node, status, log}]}` (docs/radicle-httpd.md §5.19). */
 export function toJob(job: Job, aliasOf: AliasLookup): WireJob {
   return {
     jobId: job.id,

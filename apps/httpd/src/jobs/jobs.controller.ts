@@ -4,7 +4,7 @@ import type { Oid } from '@forge-httpd/storage';
 import { OidPipe } from '../platform/params.pipes.js';
 import { JobsService } from './jobs.service.js';
 
-/** api.md 19. */
+/** docs/api.md 19. */
 @Controller('repos/:rid/jobs')
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}

@@ -4,7 +4,7 @@ import type { Oid } from '@forge-httpd/storage';
 import { CobStoreService } from '../cobs/cob-store.service.js';
 import { toJob } from './job.mapper.js';
 
-/** Jobs of a commit (api.md 19, behaviour B §5.19). */
+/** Jobs of a commit (docs/api.md 19, docs/radicle-httpd.md §5.19). */
 @Injectable()
 export class JobsService {
   constructor(private readonly cobs: CobStoreService) {}

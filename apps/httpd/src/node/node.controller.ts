@@ -5,7 +5,7 @@ import { CacheControl } from '../platform/cache-control.js';
 import { RidPipe } from '../platform/params.pipes.js';
 import { NodeService } from './node.service.js';
 
-/** api.md 1–3: the local node. */
+/** docs/api.md 1–3: the local node. */
 @Controller('node')
 export class NodeController {
   constructor(private readonly node: NodeService) {}

@@ -10,7 +10,7 @@ export interface NodeInfoParts {
   web: WebConfig;
 }
 
-/** `GET /node` body, keys in B §5.1 order; web texts omitted when unset. */
+/** `GET /node` body, keys in docs/radicle-httpd.md §5.1 order; web texts omitted when unset. */
 export function toNodeInfo(parts: NodeInfoParts): NodeInfo {
   const info: NodeInfo = {
     id: parts.nid,
@@ -24,7 +24,7 @@ export function toNodeInfo(parts: NodeInfoParts): NodeInfo {
   return info;
 }
 
-/** A seeding policy, `policy` first and `scope` only for allow (B §4.7). */
+/** A seeding policy, `policy` first and `scope` only for allow (docs/radicle-httpd.md §4.7). */
 export function toSeedingPolicy(policy: StoredSeedingPolicy): SeedingPolicy {
   return policy.policy === 'allow' ? { policy: 'allow', scope: policy.scope } : { policy: 'block' };
 }

@@ -5,7 +5,7 @@ import type { NodeHome } from '@forge-httpd/storage';
 import { NODE_HOME } from '../platform/tokens.js';
 import { toNodeInfo, toRepoPolicy, toSeedingPolicy } from './node.mapper.js';
 
-/** Timeout of each control-socket query (api.md "Limits"). */
+/** Timeout of each control-socket query (docs/api.md "Limits"). */
 export const SOCKET_QUERY_TIMEOUT_MS = 500;
 /** Our own bound around each query, in case the client outlives its timeout. */
 const SOCKET_QUERY_GUARD_MS = 750;
@@ -18,14 +18,14 @@ function withGuard<T>(promise: Promise<T>, fallback: T): Promise<T> {
   return Promise.race([promise.catch(() => fallback), guard]).finally(() => clearTimeout(timer));
 }
 
-/** The local node: identity, liveness, configuration, seeding policies (api.md 1–3). */
+/** The local node: identity, liveness, configuration, seeding policies (docs/api.md 1–3). */
 @Injectable()
 export class NodeService {
   constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
 
   /**
    * `GET /node`. The two socket queries run concurrently, so the answer takes at most about
-   * 500 ms even when the socket accepts and never answers (Part A "Node and configuration").
+   * 500 ms even when the socket accepts and never answers (docs/decisions.md "Node and configuration").
    */
   async nodeInfo(): Promise<NodeInfo> {
     const socket = this.home.controlSocket;
@@ -42,12 +42,12 @@ export class NodeService {
     });
   }
 
-  /** `GET /node/policies/repos`: stored rows in table order, unfiltered (B §5.2). */
+  /** `GET /node/policies/repos`: stored rows in table order, unfiltered (docs/radicle-httpd.md §5.2). */
   policies(): RepoPolicy[] {
     return this.home.policiesDb.seedingPolicies().map(toRepoPolicy);
   }
 
-  /** `GET /node/policies/repos/{rid}`: the stored row, else the startup default (B §5.3). */
+  /** `GET /node/policies/repos/{rid}`: the stored row, else the startup default (docs/radicle-httpd.md §5.3). */
   policy(rid: Rid): SeedingPolicy {
     return toSeedingPolicy(this.home.effectiveSeedingPolicy(rid));
   }

@@ -4,7 +4,7 @@ import type { Nid } from '@forge-httpd/identity';
 import { NidPipe } from '../platform/params.pipes.js';
 import { NodesService } from './nodes.service.js';
 
-/** api.md 4–5: other nodes. */
+/** docs/api.md 4–5: other nodes. */
 @Controller('nodes/:nid')
 export class NodesController {
   constructor(private readonly nodes: NodesService) {}

@@ -5,7 +5,7 @@ import { type NodeHome, resolveAlias } from '@forge-httpd/storage';
 import { NODE_HOME } from '../platform/tokens.js';
 import { toNodeIdentity } from './nodes.mapper.js';
 
-/** Any node by id: identity forms and announced inventory (api.md 4–5). */
+/** Any node by id: identity forms and announced inventory (docs/api.md 4–5). */
 @Injectable()
 export class NodesService {
   constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
@@ -21,7 +21,7 @@ export class NodesService {
     });
   }
 
-  /** `GET /nodes/{nid}/inventory`: RIDs ascending (Part A), `[]` for unknown nodes. */
+  /** `GET /nodes/{nid}/inventory`: RIDs ascending (docs/decisions.md), `[]` for unknown nodes. */
   inventory(nid: Nid): string[] {
     return this.home.nodeDb.inventory(nid);
   }

@@ -1,5 +1,5 @@
 /**
- * Pure mappers of evaluated patches to the wire format (behaviour B §6.5): key orders as
+ * Pure mappers of evaluated patches to the wire format (docs/radicle-httpd.md §6.5): key orders as
  * radicle-httpd writes them, timestamps in seconds, aliases omitted when unknown.
  */
 import type { CodeLocation, CodeRange, Patch as WirePatch, PatchComment, PatchState, Review, Revision, RevisionReaction } from '@forge-httpd/api-types';

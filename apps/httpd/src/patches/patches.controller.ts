@@ -7,7 +7,7 @@ import { PatchesService } from './patches.service.js';
 
 const LIST_QUERY = { page: 'uint', perPage: 'uint', status: ['open', 'draft', 'archived', 'merged', 'all'] } as const;
 
-/** api.md 22–23. */
+/** docs/api.md 22–23. */
 @Controller('repos/:rid/patches')
 export class PatchesController {
   constructor(private readonly patches: PatchesService) {}

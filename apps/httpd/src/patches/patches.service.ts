@@ -6,7 +6,7 @@ import { CobStoreService } from '../cobs/cob-store.service.js';
 import { type PageRequest, paginate } from '../platform/pagination.js';
 import { toPatch } from './patch.mapper.js';
 
-/** Patches of a public repository, evaluated from git (api.md 22–23). */
+/** Patches of a public repository, evaluated from git (docs/api.md 22–23). */
 @Injectable()
 export class PatchesService {
   constructor(private readonly cobs: CobStoreService) {}

@@ -9,10 +9,10 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Observable, tap } from 'rxjs';
 
-/** The caching classes of behaviour.md B §2.2. */
+/** The caching classes of docs/radicle-httpd.md §2.2. */
 export type CacheClass = 'immutable' | 'short' | 'activity' | 'no-cache';
 
-/** Exact Cache-Control values per class (B §2.2). */
+/** Exact Cache-Control values per class (docs/radicle-httpd.md §2.2). */
 export const CACHE_CONTROL_VALUES: Readonly<Record<CacheClass, string>> = {
   immutable: 'public, max-age=604800, immutable',
   short: 'public, max-age=600, must-revalidate',

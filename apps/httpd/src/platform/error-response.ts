@@ -23,13 +23,13 @@ const REASONS: Readonly<Record<number, string>> = {
 /** Seconds a client is asked to wait when every git server process is busy. */
 export const BUSY_RETRY_AFTER_SECONDS = 10;
 
-/** `{"error": <reason phrase>, "code": status}` — the fixed bodies of behaviour Part A. */
+/** `{"error": <reason phrase>, "code": status}` — the fixed bodies of docs/decisions.md. */
 export function plainErrorBody(status: number): ErrorBody {
   return { error: REASONS[status] ?? REASONS[500] ?? '', code: status };
 }
 
 /**
- * Maps any thrown value to a response (ARCHITECTURE.md "Errors", behaviour Part A): a `code`
+ * Maps any thrown value to a response (ARCHITECTURE.md "Errors", docs/decisions.md): a `code`
  * ending in `_NOT_FOUND` → 404, starting with `INVALID_` → 400 with the error's message,
  * ending in `_TOO_LARGE` → 413 `[]` (the JSON blob routes); ending in `_OVER_LIMIT` → 413 and
  * `_FORBIDDEN` → 403 with their reason phrase; ending in `_BUSY` → 503 with `retry-after`; Nest

@@ -4,7 +4,7 @@ import { toErrorResponse } from './error-response.js';
 
 /**
  * The one global exception filter: typed domain errors become their status and the exact
- * bodies of behaviour.md Part A; an unexpected error becomes a generic 500 and is logged once,
+ * bodies of docs/decisions.md; an unexpected error becomes a generic 500 and is logged once,
  * with its detail, here and nowhere else.
  */
 @Catch()
@@ -23,7 +23,7 @@ export class ErrorFilter implements ExceptionFilter {
       const path = query === -1 ? request.url : request.url.slice(0, query);
       this.logger.error(`${request.method} ${path} failed (request ${request.id}): ${detail}`);
     }
-    // Headers a handler set describe its successful answer (caching B §2.2, a raw file's or an
+    // Headers a handler set describe its successful answer (caching docs/radicle-httpd.md §2.2, a raw file's or an
     // archive's type and name); an error answer has only its own (CORS is added on send).
     for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
     reply.code(response.status).headers(response.headers).send(response.body);

@@ -24,7 +24,7 @@ export class InvalidParameterError extends Error {
   }
 }
 
-/** A blob or readme is above the served size; answered 413 `[]` with `no-cache` (api.md 17). */
+/** A blob or readme is above the served size; answered 413 `[]` with `no-cache` (docs/api.md 17). */
 export class TooLargeError extends Error {
   readonly code = 'BLOB_TOO_LARGE';
 

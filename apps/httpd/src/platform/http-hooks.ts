@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { plainErrorBody } from './error-response.js';
 
-/** CORS headers on every answer (behaviour.md B §2.3, tower-http CorsLayer). */
+/** CORS headers on every answer (docs/radicle-httpd.md §2.3, tower-http CorsLayer). */
 const CORS_VARY = ['origin', 'access-control-request-method', 'access-control-request-headers'];
 
-/** Extra headers of the answer to any OPTIONS request (B §2.3). */
+/** Extra headers of the answer to any OPTIONS request (docs/radicle-httpd.md §2.3). */
 const PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET',

@@ -1,4 +1,4 @@
-/** A zero-based page of `perPage` items (api.md "Pagination rule"). */
+/** A zero-based page of `perPage` items (docs/api.md "Pagination rule"). */
 export interface PageRequest {
   page: number;
   perPage: number;
@@ -24,7 +24,7 @@ export function paginate<T>(items: readonly T[], request: PageRequest): T[] {
 
 /**
  * Builds items lazily and paginates what builds: candidates whose `build` returns null are
- * skipped and do not count (behaviour B §5.6: repos that fail to load are left out), and no
+ * skipped and do not count (docs/radicle-httpd.md §5.6: repos that fail to load are left out), and no
  * candidate after the requested page is built.
  */
 export async function collectPage<C, T>(

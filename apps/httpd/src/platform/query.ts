@@ -68,7 +68,7 @@ function parseValue(key: string, text: string, kind: QueryKind): unknown {
 
 /**
  * Parses a query object as Fastify hands it over (repeated keys become arrays) against a
- * schema (behaviour.md Part A "Errors"): a repeated known key, an empty or malformed numeric
+ * schema (docs/decisions.md "Errors"): a repeated known key, an empty or malformed numeric
  * value, an unknown choice or a malformed oid is a 400 naming the key; unknown keys are ignored.
  * @throws InvalidParameterError
  */

@@ -12,7 +12,7 @@ export interface PeeledRemote {
 const KEPT = /^refs\/(heads|tags)\/./;
 
 /**
- * A peer → wire Remote (behaviour B §4.6), keys `id, alias?, heads, refs, delegate`:
+ * A peer → wire Remote (docs/radicle-httpd.md §4.6), keys `id, alias?, heads, refs, delegate`:
  * `refs/heads/*` go to `heads` (without the prefix) and `refs`, `refs/tags/*` to `refs`
  * only; anything else is dropped. Maps are sorted by name bytes.
  * @param remote - the peer, its alias (null: omitted), its peeled refs, delegate flag

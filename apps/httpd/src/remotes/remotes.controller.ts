@@ -4,7 +4,7 @@ import type { Nid } from '@forge-httpd/identity';
 import { NidPipe } from '../platform/params.pipes.js';
 import { RemotesService } from './remotes.service.js';
 
-/** api.md 15–16 (no Cache-Control: signed refs move). */
+/** docs/api.md 15–16 (no Cache-Control: signed refs move). */
 @Controller('repos/:rid')
 export class RemotesController {
   constructor(private readonly remotes: RemotesService) {}

@@ -7,7 +7,7 @@ import { RepositoryAccess } from '../repository-access/repository-access.service
 import { NODE_HOME } from '../platform/tokens.js';
 import { isShownRemoteRef, toRemote } from './remote.mapper.js';
 
-/** Peers of a repository from their verified signed refs (api.md 15–16). */
+/** Peers of a repository from their verified signed refs (docs/api.md 15–16). */
 @Injectable()
 export class RemotesService {
   constructor(
@@ -15,7 +15,7 @@ export class RemotesService {
     private readonly access: RepositoryAccess,
   ) {}
 
-  /** `GET /remotes` (B §5.15): every peer with verified signed refs, by NID. */
+  /** `GET /remotes` (docs/radicle-httpd.md §5.15): every peer with verified signed refs, by NID. */
   async listRemotes(ridText: string): Promise<Remote[]> {
     const repository = await this.access.openPublic(ridText);
     const remotes = await repository.remotes();
@@ -23,7 +23,7 @@ export class RemotesService {
   }
 
   /**
-   * `GET /remotes/{peer}` (B §5.16).
+   * `GET /remotes/{peer}` (docs/radicle-httpd.md §5.16).
    * @throws RemoteNotFoundError when the peer has no (verified) signed refs here
    */
   async getRemote(ridText: string, peer: Nid): Promise<Remote> {
@@ -37,7 +37,7 @@ export class RemotesService {
     const refs: [string, string][] = [];
     for (const [name, oid] of remote.refs) {
       if (!isShownRemoteRef(name)) continue;
-      // Refs that do not lead to a commit are left out (B §4.6).
+      // Refs that do not lead to a commit are left out (docs/radicle-httpd.md §4.6).
       const commit = await repository.git.peelToCommit(oid);
       if (commit !== null) refs.push([name, commit]);
     }

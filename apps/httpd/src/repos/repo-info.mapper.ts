@@ -21,7 +21,7 @@ export function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string,
   return Object.fromEntries(keys.map((key) => [key, record[key] as T]));
 }
 
-/** A delegate reference; `alias` omitted when unknown (Part A "Wire format"). */
+/** A delegate reference; `alias` omitted when unknown (docs/decisions.md "Wire format"). */
 export function toDelegateRef(did: string, alias: string | null): DelegateRef {
   return alias === null ? { id: did } : { id: did, alias };
 }
@@ -33,7 +33,7 @@ export interface RepoInfoParts {
   payloads: Readonly<Record<string, unknown>>;
   /** The flavour's project payload id, e.g. `xyz.forge.project`. */
   projectPayloadId: string;
-  /** `meta` of the project entry; null drops that entry (head or counts failed, B §4.1). */
+  /** `meta` of the project entry; null drops that entry (head or counts failed, docs/radicle-httpd.md §4.1). */
   projectMeta: ProjectMeta | null;
   /** True when the project payload is valid; otherwise it is shown like any other payload. */
   projectValid: boolean;
@@ -49,7 +49,7 @@ function toPayloadEntry(parts: RepoInfoParts, id: string, value: unknown): Proje
   return { data: value as ProjectPayload, meta: parts.projectMeta };
 }
 
-/** Repository info, keys in B §4.1 order, payloads sorted by id. */
+/** Repository info, keys in docs/radicle-httpd.md §4.1 order, payloads sorted by id. */
 export function toRepoInfo(parts: RepoInfoParts): RepoInfo {
   const payloads: RepoInfo['payloads'] = {};
   for (const [id, value] of Object.entries(sortKeys(parts.payloads))) {
@@ -67,7 +67,7 @@ export function toRepoInfo(parts: RepoInfoParts): RepoInfo {
   };
 }
 
-/** `meta` of the project entry: `head, issues, patches` (B §0.2 item 3). */
+/** `meta` of the project entry: `head, issues, patches` (docs/radicle-httpd.md §0.2 item 3). */
 export function toProjectMeta(parts: { head: string; counts: Pick<ProjectMeta, 'issues' | 'patches'> }): ProjectMeta {
   const { issues, patches } = parts.counts;
   return {
@@ -77,7 +77,7 @@ export function toProjectMeta(parts: { head: string; counts: Pick<ProjectMeta, '
   };
 }
 
-/** A tag entry: `commit`, then `tagger` and `message` for annotated tags (B §4.1). */
+/** A tag entry: `commit`, then `tagger` and `message` for annotated tags (docs/radicle-httpd.md §4.1). */
 export function toRepoTag(tag: RepoTag): RepoTag {
   const result: RepoTag = { commit: tag.commit };
   if (tag.tagger !== undefined) {
@@ -94,7 +94,7 @@ export function toRepoRefs(refs: { tags: Readonly<Record<string, RepoTag>>; refs
   return { tags, refs: sortKeys(refs.refs) };
 }
 
-/** A search item (B §4.2): raw payloads sorted by id, no data/meta level. */
+/** A search item (docs/radicle-httpd.md §4.2): raw payloads sorted by id, no data/meta level. */
 export function toSearchResult(parts: {
   rid: string;
   payloads: Readonly<Record<string, unknown>>;

@@ -8,7 +8,7 @@ import { CobCountsService } from '../cobs/cob-counts.service.js';
 import { toDelegateRef, toProjectMeta, toRepoInfo, toRepoRefs } from './repo-info.mapper.js';
 
 /**
- * Builds repository info (B §4.1) for `/repos`, `/repos/{rid}` and `/delegates/{did}/repos`,
+ * Builds repository info (docs/radicle-httpd.md §4.1) for `/repos`, `/repos/{rid}` and `/delegates/{did}/repos`,
  * and delegate references for search.
  */
 @Injectable()
@@ -41,7 +41,7 @@ export class RepoInfoService {
   /**
    * Repository info for a listing, or null when it cannot be built (logged) or has no project
    * entry with its `meta` (a foreign-flavour or invalid project, or a head that cannot be
-   * resolved): radicle-explorer rejects a whole listing for one such item (behaviour.md Part A,
+   * resolved): radicle-explorer rejects a whole listing for one such item (docs/decisions.md,
    * "General rule"), so listings skip these repos as they skip those that fail to build.
    */
   async tryListedRepoInfo(repository: StoredRepository): Promise<RepoInfo | null> {
@@ -60,7 +60,7 @@ export class RepoInfoService {
     return delegates.map((did) => toDelegateRef(did, resolveAlias(this.home, nidFromDid(did))));
   }
 
-  // B §4.1: a failure computing the head or the counts drops the project entry only.
+  // docs/radicle-httpd.md §4.1: a failure computing the head or the counts drops the project entry only.
   private async projectMeta(repository: StoredRepository): Promise<ProjectMeta | null> {
     try {
       const [head, counts] = await Promise.all([repository.head(), this.cobCounts.countCobs(repository)]);
@@ -71,7 +71,7 @@ export class RepoInfoService {
     }
   }
 
-  // B §4.1: failure computing the canonical refs shows empty maps.
+  // docs/radicle-httpd.md §4.1: failure computing the canonical refs shows empty maps.
   private async canonicalRefs(repository: StoredRepository): Promise<RepoRefs> {
     try {
       return toRepoRefs(await repository.canonicalRefs());

@@ -10,7 +10,7 @@ const SEARCH_QUERY = { q: 'string', ...PAGE_QUERY } as const;
 /** `/repos` also takes `sort` (radicle-httpd 0.27); the delegate listing does not. */
 const REPOS_QUERY = { ...LIST_REPOS_QUERY, sort: ['rid', 'activity', 'seeding'] } as const;
 
-/** api.md 6–8. */
+/** docs/api.md 6–8. */
 @Controller('repos')
 export class ReposController {
   constructor(private readonly repos: ReposService) {}

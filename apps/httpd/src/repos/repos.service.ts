@@ -11,7 +11,7 @@ import { toSearchResult } from './repo-info.mapper.js';
 import { SearchRanking } from './search-ranking.js';
 import { SeedCounts } from './seed-counts.js';
 
-/** Default `perPage` of the listings (api.md "Limits"). */
+/** Default `perPage` of the listings (docs/api.md "Limits"). */
 export const DEFAULT_PER_PAGE = 10;
 
 /** Query of `GET /repos`. */
@@ -30,7 +30,7 @@ export interface SearchReposQuery {
 }
 
 /**
- * Repository listings and single repository info (api.md 6–8). Listings and search filter,
+ * Repository listings and single repository info (docs/api.md 6–8). Listings and search filter,
  * sort and paginate the storage index (libs/storage StorageIndex) and read only the
  * repositories of the requested page; `/repos/{rid}` reads the repository itself.
  */
@@ -79,7 +79,7 @@ export class ReposService implements OnApplicationBootstrap {
   }
 
   /**
-   * `GET /repos` (B §5.6): public, seeded (effective policy allow), loadable repositories, in
+   * `GET /repos` (docs/radicle-httpd.md §5.6): public, seeded (effective policy allow), loadable repositories, in
    * RID order or (`sort`, radicle-httpd 0.27) by activity or seeds.
    */
   async listRepos(query: ListReposQuery): Promise<RepoInfo[]> {
@@ -110,7 +110,7 @@ export class ReposService implements OnApplicationBootstrap {
   }
 
   /**
-   * `GET /repos/search` (Part A "Listings"): public repos whose project name contains q,
+   * `GET /repos/search` (docs/decisions.md "Listings"): public repos whose project name contains q,
    * matched on the index's lower-cased names; each shown item is re-checked against its
    * repository's identity refs first (a repository made private or removed is never shown).
    */

@@ -9,7 +9,7 @@ export interface SearchMatch {
 }
 
 /**
- * Where `query` occurs in `name`, both lower-cased, or -1 (behaviour Part A "Listings");
+ * Where `query` occurs in `name`, both lower-cased, or -1 (docs/decisions.md "Listings");
  * an empty query matches every name at 0.
  */
 export function searchMatchIndex(name: string, query: string): number {
@@ -17,7 +17,7 @@ export function searchMatchIndex(name: string, query: string): number {
 }
 
 /**
- * Search order (Part A): matches at position 0 first, then seeds descending, then RID raw
+ * Search order (docs/decisions.md): matches at position 0 first, then seeds descending, then RID raw
  * bytes ascending; the position of a non-zero match is not used otherwise.
  */
 export function compareSearchMatches(a: SearchMatch, b: SearchMatch): number {

@@ -14,7 +14,7 @@ interface Ranking {
 }
 
 /**
- * The ordered search matches of a query (behaviour Part A "Listings"): names from the storage
+ * The ordered search matches of a query (docs/decisions.md "Listings"): names from the storage
  * index, seeds from {@link SeedCounts}. A ranking is reused while neither the index changed nor
  * the seed counts were refreshed (at most a second), so repeated queries — the common case —
  * cost a map lookup, however many repositories match.
@@ -42,7 +42,7 @@ export class SearchRanking {
   private compute(query: string): SearchMatch[] {
     const found = this.names.find({ version: this.index.version, summaries: this.index.list() }, query);
     const matches = found.map(({ summary, index }) => ({ rid: summary.rid as Rid, index, seeds: this.seeds.count(summary.rid) }));
-    // Found in RID order and sorted stably: ties stay in RID order (Part A step 3).
+    // Found in RID order and sorted stably: ties stay in RID order (docs/decisions.md step 3).
     return matches.sort(compareSearchRank);
   }
 }

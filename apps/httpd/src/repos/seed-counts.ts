@@ -7,7 +7,7 @@ export const SEED_COUNT_TTL_MS = 1000;
  * Seed counts (node.db `routing` rows per RID) for ordering search results, each read at most
  * once per {@link SEED_COUNT_TTL_MS}: a search over many matches would otherwise query SQLite
  * once per match on every request. The same bound as the storage index's freshness; search
- * answers carry `max-age=600` anyway (B §5.7).
+ * answers carry `max-age=600` anyway (docs/radicle-httpd.md §5.7).
  */
 export class SeedCounts {
   private counts = new Map<string, number>();

@@ -6,7 +6,7 @@ import { NODE_HOME } from '../platform/tokens.js';
 
 /**
  * The single gate to repositories for every `/repos/{rid}/…` route: a private repository is
- * indistinguishable from an absent one (api.md rule 2, behaviour Part A "Private == absent").
+ * indistinguishable from an absent one (docs/api.md rule 2, docs/decisions.md "Private == absent").
  */
 @Injectable()
 export class RepositoryAccess {
@@ -43,7 +43,7 @@ export class RepositoryAccess {
 
   /**
    * Opens a public repository for a listing: null instead of an error when it is absent,
-   * private or fails to load (listings skip such repositories, B §5.6).
+   * private or fails to load (listings skip such repositories, docs/radicle-httpd.md §5.6).
    */
   async tryOpenPublic(rid: Rid): Promise<StoredRepository | null> {
     try {

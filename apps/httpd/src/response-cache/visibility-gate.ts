@@ -13,7 +13,7 @@ const MAX_VERDICTS = 4096;
 
 /**
  * Answers "may a cached answer of this repository be served?" before every cache hit
- * (behaviour Part A: private == absent, also for answers rendered while it was public). The
+ * (docs/decisions.md: private == absent, also for answers rendered while it was public). The
  * verdict comes from {@link RepositoryAccess} (the same gate every handler uses) and is
  * remembered with the repository's identity state; while that state is unchanged (a few
  * `stat` calls) the verdict stands, so a hit costs no git round trip. A moved `refs/rad/id`,

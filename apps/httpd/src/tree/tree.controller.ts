@@ -6,7 +6,7 @@ import { CacheableResponse } from '../response-cache/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { TreeService } from './tree.service.js';
 
-/** api.md 13–14. `/tree/{sha}/` reaches the wildcard route with an empty path (the root). */
+/** docs/api.md 13–14. `/tree/{sha}/` reaches the wildcard route with an empty path (the root). */
 @Controller('repos/:rid')
 export class TreeController {
   constructor(private readonly trees: TreeService) {}

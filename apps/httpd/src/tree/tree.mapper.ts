@@ -2,7 +2,7 @@ import type { Commit, Tree, TreeEntry as WireTreeEntry } from '@forge-httpd/api-
 import type { TreeEntry } from '@forge-httpd/storage';
 
 /**
- * Tree entries → wire Tree (behaviour B §4.4): trees and submodules first, then blobs, each
+ * Tree entries → wire Tree (docs/radicle-httpd.md §4.4): trees and submodules first, then blobs, each
  * group by name bytes; entry paths join the requested path (without its trailing slash).
  * @param input - requested path verbatim, the tree's entries, the requested commit
  * @returns the wire tree

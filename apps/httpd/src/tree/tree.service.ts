@@ -8,7 +8,7 @@ import { PathNotFoundError } from '../git-content/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { toTree } from './tree.mapper.js';
 
-/** Directory listings and per-commit statistics (api.md 13–14). */
+/** Directory listings and per-commit statistics (docs/api.md 13–14). */
 @Injectable()
 export class TreeService {
   constructor(
@@ -18,7 +18,7 @@ export class TreeService {
   ) {}
 
   /**
-   * `GET /tree/{sha}/{path}` (B §5.13): the directory at `path` ('' = root).
+   * `GET /tree/{sha}/{path}` (docs/radicle-httpd.md §5.13): the directory at `path` ('' = root).
    * @throws CommitNotFoundError, PathNotFoundError (also when the path names a file or submodule)
    */
   async getTree(ridText: string, request: { sha: Oid; path: string }): Promise<Tree> {
@@ -35,7 +35,7 @@ export class TreeService {
   }
 
   /**
-   * `GET /stats/tree/{sha}` (B §5.14): commits and contributors reachable from `sha` (cached
+   * `GET /stats/tree/{sha}` (docs/radicle-httpd.md §5.14): commits and contributors reachable from `sha` (cached
    * per commit), and the repository's number of branches.
    * @throws CommitNotFoundError
    */

@@ -12,7 +12,7 @@ export function goldenText(body: unknown): string {
 /**
  * Compares a response body with `apps/httpd/test/golden/<name>.json` as text, so key order is
  * part of the contract. `UPDATE_GOLDEN=1` rewrites the file instead (review the diff by hand
- * against api.md and behaviour.md before keeping it).
+ * against docs/api.md and docs/decisions.md before keeping it).
  */
 export function expectGolden(name: string, body: unknown): void {
   const path = join(GOLDEN_DIR, `${name}.json`);

@@ -10,7 +10,7 @@ export interface DagEntry {
 
 /**
  * The change graph of one object: edges exist only between loaded changes, like radicle-dag
- * (a change whose parent failed to load keeps its other edges; storage-format §6.5).
+ * (a change whose parent failed to load keeps its other edges; docs/node-home.md §6.5).
  */
 export class ChangeGraph<T extends DagEntry> {
   private readonly nodes: Map<Oid, T>;

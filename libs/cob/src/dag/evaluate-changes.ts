@@ -45,7 +45,7 @@ export interface Evaluation<S> {
 }
 
 /**
- * Evaluates an object from its loaded changes (storage-format §6.5): the root must be present
+ * Evaluates an object from its loaded changes (docs/node-home.md §6.5): the root must be present
  * with a valid signature and initialise the state; the other changes apply in radicle's order;
  * a change with a bad signature or an apply error ({@link CobApplyError}) is pruned with its
  * descendants.

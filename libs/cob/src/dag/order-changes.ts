@@ -3,7 +3,7 @@ import { type ChangeGraph, compareOids, type DagEntry } from './change-graph.js'
 
 /**
  * Orders the changes of an object for evaluation exactly like radicle-dag `prune_by` with
- * the chronological ordering (storage-format §6.5 step 4): a reverse post-order DFS where the
+ * the chronological ordering (docs/node-home.md §6.5 step 4): a reverse post-order DFS where the
  * children of every node are visited in reverse (time, oid) order, while the root's own
  * children are visited in ascending oid order, so their subtrees apply largest oid first.
  * Iterative, so long histories cannot overflow the stack.

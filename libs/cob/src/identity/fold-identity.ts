@@ -1,5 +1,5 @@
 /**
- * The identity reducer (storage-format §4.3–4.4; radicle `Identity::from_root` / `op`).
+ * The identity reducer (docs/node-home.md §4.3–4.4; radicle `Identity::from_root` / `op`).
  */
 import { type Nid, didFromNid, publicKeyFromNid, verifySignature } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';

@@ -1,5 +1,5 @@
 /**
- * `xyz.radicle.id` actions (storage-format §4.3). Note the undotted `RevisionEdit` tag.
+ * `xyz.radicle.id` actions (docs/node-home.md §4.3). Note the undotted `RevisionEdit` tag.
  */
 import { decodeMultibase } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';

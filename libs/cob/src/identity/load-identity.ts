@@ -1,5 +1,5 @@
 /**
- * Evaluates a repository's identity COB from git (storage-format §4.4 slow path): the object
+ * Evaluates a repository's identity COB from git (docs/node-home.md §4.4 slow path): the object
  * of type `xyz.<flavour>.id` whose root document blob is the RID, from the tips of every
  * namespace.
  */

@@ -10,7 +10,7 @@ import type { IssueState } from './issue-state.js';
 export type Authorization = 'allow' | 'deny' | 'unknown';
 
 /**
- * Decides whether `actor` may apply an issue action (storage-format §7.1, radicle
+ * Decides whether `actor` may apply an issue action (docs/node-home.md §7.1, radicle
  * `Issue::authorization`): delegates may do anything; the issue author may edit and change the
  * lifecycle; anyone may comment and react; comment authors edit and redact their own comments;
  * others may only re-assert the current assignees or labels.

@@ -1,5 +1,5 @@
 /**
- * The issue reducer (storage-format §7.1; radicle `Issue::from_root` / `Issue::op`).
+ * The issue reducer (docs/node-home.md §7.1; radicle `Issue::from_root` / `Issue::op`).
  */
 import type { Nid } from '@forge-httpd/identity';
 import type { Change } from '../change.js';

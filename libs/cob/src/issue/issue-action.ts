@@ -1,5 +1,5 @@
 /**
- * `xyz.radicle.issue` actions (storage-format §7.1), decoded and validated like the node's
+ * `xyz.radicle.issue` actions (docs/node-home.md §7.1), decoded and validated like the node's
  * serde derive: one bad action rejects the whole change before anything is applied.
  */
 import type { Did } from '@forge-httpd/identity';

@@ -15,7 +15,7 @@ export interface JobRunView {
 export interface Job {
   readonly id: Oid;
   readonly commit: Oid;
-  /** Flattened per node (key order), then by run id (behaviour §5.19). */
+  /** Flattened per node (key order), then by run id (docs/radicle-httpd.md §5.19). */
   readonly runs: readonly JobRunView[];
 }
 

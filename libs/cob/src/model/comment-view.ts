@@ -3,7 +3,7 @@ import type { Oid } from '@forge-httpd/storage';
 import { type Comment, type Edit, groupReactions, type ReactionGroup, type Thread, threadComments } from './thread.js';
 import type { Embed } from './values.js';
 
-/** A comment as the API presents it (storage-format §7, behaviour §6.4). */
+/** A comment as the API presents it (docs/node-home.md §7, docs/radicle-httpd.md §6.4). */
 export interface CommentView<L> {
   readonly id: Oid;
   readonly author: Nid;

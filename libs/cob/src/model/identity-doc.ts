@@ -1,5 +1,5 @@
 /**
- * The parts of an identity document (storage-format §4.1) that COB evaluation needs:
+ * The parts of an identity document (docs/node-home.md §4.1) that COB evaluation needs:
  * delegates and threshold for authorisation and merges, the project's default branch for
  * merges, and a canonical form to tell whether a revision changes anything.
  */

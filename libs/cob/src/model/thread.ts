@@ -1,7 +1,7 @@
 /**
  * A discussion thread (radicle `cob::thread`), used by issues, revision discussions and review
  * comments. Comments are keyed by the id of the change that created them; `timeline` records the
- * change id of every thread action in application order (storage-format §7.1).
+ * change id of every thread action in application order (docs/node-home.md §7.1).
  */
 import { compareUtf8, type Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';

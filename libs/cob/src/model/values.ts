@@ -1,5 +1,5 @@
 /**
- * Value types shared by issue and patch actions (storage-format §7 "Common shapes"), validated
+ * Value types shared by issue and patch actions (docs/node-home.md §7 "Common shapes"), validated
  * the way the node deserialises them.
  */
 import { type Did, parseDid } from '@forge-httpd/identity';

@@ -9,7 +9,7 @@ import { lookupReview, lookupRevision } from './patch-lookup.js';
 import type { PatchState } from './patch-state.js';
 
 /**
- * Decides whether `actor` may apply a patch action (storage-format §7.2, radicle
+ * Decides whether `actor` may apply a patch action (docs/node-home.md §7.2, radicle
  * `Patch::authorization`). Delegates may do anything; the patch author may edit and change the
  * lifecycle; anyone may propose revisions, review, comment and react; authors of revisions,
  * reviews and comments edit or redact their own; resolving belongs to the comment author, the

@@ -1,5 +1,5 @@
 /**
- * The patch reducer (storage-format §7.2; radicle `Patch::from_root` / `Patch::op`).
+ * The patch reducer (docs/node-home.md §7.2; radicle `Patch::from_root` / `Patch::op`).
  */
 import type { Change } from '../change.js';
 import type { CobFolder } from '../dag/evaluate-changes.js';

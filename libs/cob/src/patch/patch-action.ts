@@ -1,5 +1,5 @@
 /**
- * `xyz.radicle.patch` actions (storage-format §7.2), decoded like the node's serde derive.
+ * `xyz.radicle.patch` actions (docs/node-home.md §7.2), decoded like the node's serde derive.
  * Field names follow the node exactly: `revision.comment` uses `replyTo`, while
  * `review.comment` uses `reply_to` (the node's enum renames variants, not fields); `replyTo`
  * is accepted there too for tolerance.

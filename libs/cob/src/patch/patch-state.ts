@@ -4,7 +4,7 @@ import type { Edit, Thread } from '../model/thread.js';
 import type { CodeLocation } from '../model/values.js';
 import type { MergeTarget, Verdict } from './patch-action.js';
 
-/** Patch state (storage-format §7.2 "State values"). */
+/** Patch state (docs/node-home.md §7.2 "State values"). */
 export type PatchStatus =
   | { readonly status: 'draft' }
   | { readonly status: 'open'; readonly conflicts: readonly (readonly [Oid, Oid])[] }

@@ -1,6 +1,6 @@
 /**
  * One `for-each-ref` listing of every namespace, indexed for COB work: the tips of each
- * object per type (storage-format §6.5 step 1) and a name → oid map for the other refs a
+ * object per type (docs/node-home.md §6.5 step 1) and a name → oid map for the other refs a
  * fold consults (merge branches, signed refs).
  */
 import type { GitRepository, Oid, RefEntry } from '@forge-httpd/storage';

@@ -1,6 +1,6 @@
 /**
  * Commit trailers as libgit2 `message_trailers` finds them (the last paragraph of the message,
- * when every line of it is `Token: value`), and the two radicle uses (storage-format §6.2).
+ * when every line of it is `Token: value`), and the two radicle uses (docs/node-home.md §6.2).
  */
 import type { Oid } from '@forge-httpd/storage';
 

@@ -1,5 +1,5 @@
 /**
- * Reads one COB change commit from git into a {@link Change} (storage-format §6.1–6.4),
+ * Reads one COB change commit from git into a {@link Change} (docs/node-home.md §6.1–6.4),
  * returning null for what the node cannot load (it then skips the change and what is only
  * reachable through it).
  */

@@ -6,7 +6,7 @@ import { loadChange } from './load-change.js';
 export type ChangeCache = Map<Oid, Promise<Change | null>>;
 
 /**
- * Walks an object's history from its tips (storage-format §6.5 step 2), loading changes of
+ * Walks an object's history from its tips (docs/node-home.md §6.5 step 2), loading changes of
  * `typeName`. A change that cannot be loaded, or has another type, is skipped and its history
  * is not walked through it. Each wave of the walk is read concurrently (git reads pipeline).
  * @param args.git - the repository

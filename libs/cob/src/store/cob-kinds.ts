@@ -71,7 +71,7 @@ export function cobKinds(flavour: Flavour): CobKinds {
 async function evaluatePatch({ id, changes, env, repo, dependOn, onReject }: EvaluateInput): Promise<Patch | null> {
   const result = evaluateChanges({ rootId: id, changes, folder: patchFolder(env), onReject });
   if (result === null) return null;
-  // Revision refs come from each author's verified signed refs (behaviour §6.5).
+  // Revision refs come from each author's verified signed refs (docs/radicle-httpd.md §6.5).
   const authors = [...new Set(liveRevisions(result.state).map((revision) => revision.author))];
   const remotes = new Map<Nid, ReadonlyMap<string, Oid>>();
   await Promise.all(

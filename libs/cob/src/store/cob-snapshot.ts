@@ -11,9 +11,9 @@ import type { CobRefIndex } from '../read/cob-ref-index.js';
 import type { CobKind, CobRepository } from './cob-kinds.js';
 import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
 
-/** Issue list filter (behaviour §5.20). */
+/** Issue list filter (docs/radicle-httpd.md §5.20). */
 export type IssueStatusFilter = 'open' | 'closed' | 'all';
-/** Patch list filter (behaviour §5.22). */
+/** Patch list filter (docs/radicle-httpd.md §5.22). */
 export type PatchStatusFilter = 'open' | 'draft' | 'archived' | 'merged' | 'all';
 
 /** Issue and patch counts for repository info (`payloads[…].meta`). */
@@ -52,7 +52,7 @@ export class CobSnapshot {
     return this.one(this.store.kinds.patch, id);
   }
 
-  /** Jobs whose commit is `commit`, sorted by job id (behaviour §5.19). */
+  /** Jobs whose commit is `commit`, sorted by job id (docs/radicle-httpd.md §5.19). */
   async jobs(commit: Oid): Promise<readonly Job[]> {
     const all = await this.evaluateAll(this.store.kinds.job);
     return all.map((entry) => entry.value).filter((job): job is Job => job !== null && job.commit === commit);

@@ -1,6 +1,6 @@
 import { compareUtf8 } from '@forge-httpd/identity';
 /**
- * Issue operations as `rad issue` performs them (storage-format §7.1: actions and messages).
+ * Issue operations as `rad issue` performs them (docs/node-home.md §7.1: actions and messages).
  */
 import type { Did } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';

@@ -1,5 +1,5 @@
 /**
- * Patch operations as the CLI and remote helper perform them (storage-format §7.2, heartwood
+ * Patch operations as the CLI and remote helper perform them (docs/node-home.md §7.2, heartwood
  * `PatchMut` messages). Creating or revising a patch also moves the author's
  * `refs/heads/patches/<patch id>` to the revision head, like the remote helper.
  */

@@ -1,5 +1,5 @@
 /**
- * Writes one COB change commit exactly as a node does (storage-format §6.1–6.4, §11): manifest,
+ * Writes one COB change commit exactly as a node does (docs/node-home.md §6.1–6.4, §11): manifest,
  * canonical-JSON action blobs, an `embeds` tree, parents tips ++ related ++ resource, an SSHSIG
  * `gpgsig` over the raw tree oid, and the trailers. Reproduces heartwood's commit ids.
  */

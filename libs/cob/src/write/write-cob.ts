@@ -1,7 +1,7 @@
 /**
  * Creates and updates COBs as a node does: evaluate the object, write the change on top of
  * its tips, check the node would accept it, move the author's ref and re-sign the author's
- * refs (storage-format §6, §10.2 "Issues/patches afterwards").
+ * refs (docs/node-home.md §6, §10.2 "Issues/patches afterwards").
  */
 import type { KeyPair } from '@forge-httpd/identity';
 import {

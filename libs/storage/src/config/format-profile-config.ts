@@ -81,7 +81,7 @@ function nodeSection(options: ProfileConfigOptions): Record<string, unknown> {
 }
 
 /**
- * Renders config.json as `rad auth` writes it (storage-format §1.1): serde_json's pretty
+ * Renders config.json as `rad auth` writes it (docs/node-home.md §1.1): serde_json's pretty
  * printer (2-space indent, `": "`), heartwood's field order, floats as `5.0`, final newline.
  */
 export function formatProfileConfig(options: ProfileConfigOptions): string {

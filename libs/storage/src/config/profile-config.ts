@@ -2,7 +2,7 @@ import { parseRid, type Rid } from '@forge-httpd/identity';
 import { DEFAULT_SEEDING_POLICY, type SeedingPolicy } from '../db/seeding-policy.js';
 import { ConfigInvalidError } from './errors.js';
 
-/** The reloadable display settings: config.json `web` (storage-format §1.1). */
+/** The reloadable display settings: config.json `web` (docs/node-home.md §1.1). */
 export interface WebConfig {
   /** `web.pinned.repositories`, canonical `rad:z…`, duplicates removed, file order kept. */
   pinnedRepositories: Rid[];
@@ -51,7 +51,7 @@ export function parseProfileConfig(text: string): ProfileConfig {
 }
 
 /**
- * Validates the `web` value of config.json (§1.1, behaviour Part A). An absent `web` means
+ * Validates the `web` value of config.json (§1.1, docs/decisions.md). An absent `web` means
  * nothing pinned and no texts.
  * @throws ConfigInvalidError when `web` is not an object, has no `pinned.repositories` array,
  *   holds a pin that is not a RID, or a text field that is not a string

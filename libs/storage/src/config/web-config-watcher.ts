@@ -16,7 +16,7 @@ function statKey(path: string): string | null {
 }
 
 /**
- * Keeps the `web` section of config.json current (behaviour Part A, "Node and configuration"):
+ * Keeps the `web` section of config.json current (docs/decisions.md, "Node and configuration"):
  * each {@link current} call stats the file and re-reads it when its (inode, size, mtime ns,
  * ctime ns) changed or the previous read failed. Only `web` is taken from a re-read. An
  * invalid file keeps the last good `web` and is logged once per file version.

@@ -9,7 +9,7 @@ import {
   createPoliciesDatabase,
 } from './create-databases.js';
 
-// The DDL of storage-format §8, as printed there (comments dropped).
+// The DDL of docs/node-home.md §8, as printed there (comments dropped).
 const SPEC_DDL: Record<string, string[]> = {
   node: [
     `CREATE TABLE "nodes" ("id" text primary key not null, "features" integer not null,
@@ -90,7 +90,7 @@ describe('node-home database creation', () => {
   });
 
   it.each(Object.keys(CREATORS) as (keyof typeof CREATORS)[])(
-    'creates the %s database with exactly the tables of storage-format §8',
+    'creates the %s database with exactly the tables of docs/node-home.md §8',
     (kind) => {
       const db = CREATORS[kind](path.join(dir, kind, `${kind}.db`));
       const expected = new Database(':memory:');

@@ -28,7 +28,7 @@ function createWithSchema(
 }
 
 /**
- * Creates `node/node.db` with heartwood's schema after migrations 1–6 (storage-format §8.1):
+ * Creates `node/node.db` with heartwood's schema after migrations 1–6 (docs/node-home.md §8.1):
  * WAL journal, `user_version` 6, foreign keys on. The caller closes the returned connection.
  */
 export function createNodeDatabase(path: string): WritableDatabase {

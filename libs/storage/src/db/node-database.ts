@@ -2,7 +2,7 @@ import { compareUtf8 } from '@forge-httpd/identity';
 import { ReadonlyDatabase } from './readonly-database.js';
 
 /**
- * Read-only view of `node/node.db` (storage-format §8.1). Only the columns named below are
+ * Read-only view of `node/node.db` (docs/node-home.md §8.1). Only the columns named below are
  * read, so tables and columns added by newer nodes are ignored and `user_version` is never
  * checked. A missing file reads as empty (see {@link ReadonlyDatabase}).
  */

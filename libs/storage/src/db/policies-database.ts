@@ -14,7 +14,7 @@ interface SeedingRow {
 }
 
 /**
- * Read-only view of `node/policies.db` (storage-format §8.2). Only stored rows are reported;
+ * Read-only view of `node/policies.db` (docs/node-home.md §8.2). Only stored rows are reported;
  * the default policy from config.json is the caller's business. A missing file reads as empty.
  */
 export class PoliciesDatabase {

@@ -2,7 +2,7 @@ import type { NodeDatabase } from './node-database.js';
 import type { PoliciesDatabase } from './policies-database.js';
 
 /**
- * The alias shown for `nid` (storage-format §8.1, behaviour B §1): the non-empty alias of its
+ * The alias shown for `nid` (docs/node-home.md §8.1, docs/radicle-httpd.md §1): the non-empty alias of its
  * `following` row in policies.db, else its announced alias in node.db, else null.
  */
 export function resolveAlias(

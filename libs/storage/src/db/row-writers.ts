@@ -1,7 +1,7 @@
 import type { WritableDatabase } from './create-databases.js';
 import type { SeedingPolicy } from './seeding-policy.js';
 
-/** A `nodes` row (storage-format §8.1); omitted fields take heartwood's `rad auth` values. */
+/** A `nodes` row (docs/node-home.md §8.1); omitted fields take heartwood's `rad auth` values. */
 export interface NodeRow {
   id: string;
   alias: string;

@@ -1,5 +1,5 @@
 /**
- * DDL of the node-home SQLite databases (storage-format §8). The statements are applied in
+ * DDL of the node-home SQLite databases (docs/node-home.md §8). The statements are applied in
  * heartwood's migration order, so `ALTER TABLE … ADD COLUMN` appends the later columns to the
  * stored `sqlite_master.sql` text exactly where heartwood's do (e.g. `nodes` ends with
  * `"penalty" …, "version" …, "agent" … default "/radicle/") strict`).

@@ -2,7 +2,7 @@
 export type SeedingScope = 'all' | 'followed';
 
 /**
- * A repository seeding policy (storage-format §8.2, behaviour B §4.7). Shaped like the API's
+ * A repository seeding policy (docs/node-home.md §8.2, docs/radicle-httpd.md §4.7). Shaped like the API's
  * policy object so callers can pass it through: the scope exists only for `allow`.
  */
 export type SeedingPolicy = { policy: 'allow'; scope: SeedingScope } | { policy: 'block' };

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { runGit } from './run-git.js';
 
-/** Identity written to the new repository's config (storage-format §3: COB authors). */
+/** Identity written to the new repository's config (docs/node-home.md §3: COB authors). */
 export interface InitBareOptions {
   readonly userName?: string;
   readonly userEmail?: string;

@@ -1,7 +1,7 @@
 import { runGit } from './run-git.js';
 
 /**
- * Packs objects and refs the way a long-running node leaves storage (storage-format §3:
+ * Packs objects and refs the way a long-running node leaves storage (docs/node-home.md §3:
  * packfiles and `packed-refs` are normal): `git gc --quiet` (with a commit-graph) and
  * `git pack-refs --all`. Symbolic refs stay loose.
  * @param gitDir - the repository's git directory

@@ -17,7 +17,7 @@ export interface CommitInput {
 }
 
 /**
- * Serializes a commit object exactly (git's commit format, storage-format §5 and §6.2):
+ * Serializes a commit object exactly (git's commit format, docs/node-home.md §5 and §6.2):
  * `tree`, `parent`×N, `author`, `committer`, extra headers with continuation lines prefixed
  * by one space, a blank line, then the message bytes unchanged.
  * @param input - commit fields

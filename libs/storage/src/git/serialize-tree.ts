@@ -15,7 +15,7 @@ const MODES: ReadonlySet<string> = new Set(['100644', '100755', '120000', '40000
 /**
  * Serializes a tree object: entries `"<mode> <name>\0<20-byte id>"` in git's tree order,
  * i.e. names compared bytewise with tree names compared as if suffixed by `/`
- * (storage-format §6.1). Input order does not matter.
+ * (docs/node-home.md §6.1). Input order does not matter.
  * @param entries - the entries; names must be unique, non-empty, without `/` or NUL
  * @returns the tree content (without object header)
  * @throws Error on an invalid name, mode or id, or a duplicate name

@@ -18,7 +18,7 @@ export interface FlavourDetection {
 /**
  * Tells the protocol flavour of a node home from its stored repositories: the COB type of the
  * identity change that each repository's `refs/rad/id` points to (the `typeName` of that
- * commit's `manifest` blob, storage-format §6): `xyz.radicle.id` → radicle, `xyz.forge.id` →
+ * commit's `manifest` blob, docs/node-home.md §6): `xyz.radicle.id` → radicle, `xyz.forge.id` →
  * forge. The first few repositories in name order are read; the first one that tells decides.
  * @param home - the node home directory
  * @returns the flavour, or null when no repository tells (empty storage, unreadable repositories)

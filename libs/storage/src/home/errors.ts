@@ -1,6 +1,6 @@
 /**
  * The node home cannot be used: the directory or `keys/radicle.pub` is missing or unreadable
- * (storage-format §1, §2.5). Fatal at startup.
+ * (docs/node-home.md §1, §2.5). Fatal at startup.
  */
 export class HomeInvalidError extends Error {
   readonly code = 'HOME_INVALID';

@@ -1,5 +1,5 @@
 /**
- * Protocol flavour (behaviour Part A, "Protocol flavour"): `forge` renames exactly the
+ * Protocol flavour (docs/decisions.md, "Protocol flavour"): `forge` renames exactly the
  * identifiers `xyz.radicle.<x>` of the project and crefs payloads and of the id, issue and
  * patch COB types to `xyz.forge.<x>`; `radicle` keeps heartwood's names.
  */

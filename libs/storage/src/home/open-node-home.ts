@@ -29,7 +29,7 @@ export interface OpenNodeHomeOptions {
   index?: Partial<SweeperOptions>;
 }
 
-/** An opened node home: everything the API reads (storage-format §1). */
+/** An opened node home: everything the API reads (docs/node-home.md §1). */
 export interface NodeHome {
   /** Canonical absolute path of the home. */
   readonly home: string;
@@ -38,7 +38,7 @@ export interface NodeHome {
   readonly nid: Nid;
   /** config.json as parsed at startup. */
   readonly profile: ProfileConfig;
-  /** `node.seedingPolicy` read at startup (never reloaded, behaviour B §1). */
+  /** `node.seedingPolicy` read at startup (never reloaded, docs/radicle-httpd.md §1). */
   readonly defaultSeedingPolicy: SeedingPolicy;
   readonly storage: Storage;
   /** Summaries of every repository, kept fresh in the background once `ready()` was called. */
@@ -46,7 +46,7 @@ export interface NodeHome {
   readonly nodeDb: NodeDatabase;
   readonly policiesDb: PoliciesDatabase;
   readonly controlSocket: ControlSocketClient;
-  /** The `web` settings, re-read first when config.json changed (behaviour Part A). */
+  /** The `web` settings, re-read first when config.json changed (docs/decisions.md). */
   currentWebConfig(): WebConfig;
   /** Re-reads config.json now (SIGHUP). */
   reloadWebConfig(): WebConfig;

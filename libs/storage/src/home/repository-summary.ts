@@ -8,7 +8,7 @@ import { type Flavour, payloadId } from './flavour.js';
 
 /**
  * What the storage index knows about one repository: everything listings filter, sort and
- * search on, derived from its current identity document only (storage-format §3.2, §4).
+ * search on, derived from its current identity document only (docs/node-home.md §3.2, §4).
  */
 export interface RepositorySummary {
   readonly rid: Rid;
@@ -18,7 +18,7 @@ export interface RepositorySummary {
   readonly document: IdentityDocument | null;
   /** The valid `xyz.<flavour>.project` payload, or null. */
   readonly project: ProjectPayload | null;
-  /** `project.name` lower-cased (search is case-insensitive, behaviour Part A). */
+  /** `project.name` lower-cased (search is case-insensitive, docs/decisions.md). */
   readonly searchName: string | null;
   /** Why the repository cannot be loaded; null when it can. */
   readonly error: string | null;
@@ -93,7 +93,7 @@ export async function loadSummaryThroughGit(load: SummaryLoad): Promise<Reposito
 /**
  * Loads a repository's summary: from its files when its identity objects are loose (no git
  * process), else through git. Never throws: an unloadable repository gets a summary with
- * `error` set (listings skip it, B §5.6).
+ * `error` set (listings skip it, docs/radicle-httpd.md §5.6).
  * @returns the summary, or null when the repository directory is gone
  */
 export async function loadRepositorySummary(load: SummaryLoad): Promise<RepositorySummary | null> {

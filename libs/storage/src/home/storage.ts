@@ -7,7 +7,7 @@ import type { Flavour } from './flavour.js';
 import { listStorageEntries } from './storage-entries.js';
 
 /**
- * The node's `storage/` directory: one bare git repository per RID (storage-format §1, §3).
+ * The node's `storage/` directory: one bare git repository per RID (docs/node-home.md §1, §3).
  * Opened repositories are kept (one {@link StoredRepository}, hence one git reader, per RID)
  * so their memoised data survives between requests.
  */

@@ -1,9 +1,9 @@
 import { compareUtf8, type Did, parseDid } from '@forge-httpd/identity';
 
-/** Who may see a repository (storage-format §4.1). */
+/** Who may see a repository (docs/node-home.md §4.1). */
 export type Visibility = { type: 'public' } | { type: 'private'; allow: Did[] };
 
-/** A repository identity document (storage-format §4.1). */
+/** A repository identity document (docs/node-home.md §4.1). */
 export interface IdentityDocument {
   /** Payload id → payload JSON as stored, ids in the document's (sorted) order. */
   payloads: Record<string, unknown>;
@@ -31,7 +31,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Parses the `embeds/radicle.json` blob of an identity revision (storage-format §4.1):
+ * Parses the `embeds/radicle.json` blob of an identity revision (docs/node-home.md §4.1):
  * delegates are DIDs (deduplicated, order kept), 1 ≤ threshold ≤ delegates, visibility
  * defaults to public, unknown top-level keys are ignored.
  * @throws IdentityDocumentError when the document violates those rules

@@ -6,14 +6,14 @@ import {
   parseIdentityDocument,
 } from './identity-document.js';
 
-/** Path of the document blob in an identity revision's tree (storage-format §4.3). */
+/** Path of the document blob in an identity revision's tree (docs/node-home.md §4.3). */
 export const IDENTITY_DOC_PATH = 'embeds/radicle.json';
 
 /** Top-level ref holding the currently accepted identity revision (§3.1, §4.4). */
 export const IDENTITY_REF = 'refs/rad/id';
 
 /**
- * Reads the identity document of the revision commit `identityHead` (storage-format §3.2
+ * Reads the identity document of the revision commit `identityHead` (docs/node-home.md §3.2
  * step 2: `embeds/radicle.json` of its tree).
  * @throws IdentityDocumentError when the commit or its document is missing or malformed
  */

@@ -31,7 +31,7 @@ function looseTreeEntry(gitDir: string, tree: Oid, name: string): { kind: string
 }
 
 /**
- * The identity document of revision `head` read from loose objects (storage-format §4.3,
+ * The identity document of revision `head` read from loose objects (docs/node-home.md §4.3,
  * `embeds/radicle.json` of the commit's tree).
  * @returns the document, or undefined when an object on the way is not loose (ask git)
  * @throws IdentityDocumentError when the document blob is found but malformed

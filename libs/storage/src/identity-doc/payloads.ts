@@ -1,4 +1,4 @@
-/** The typed view of the `xyz.<flavour>.project` payload (storage-format §4.1). */
+/** The typed view of the `xyz.<flavour>.project` payload (docs/node-home.md §4.1). */
 export interface ProjectPayload {
   name: string;
   description: string;

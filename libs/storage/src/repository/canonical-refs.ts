@@ -5,7 +5,7 @@ import type { Oid } from '../git/oid.js';
 import { isValidRefPrefix } from '../git/ref-name.js';
 import { compileRefGlob, isRefGlob, refGlobPrefix } from './ref-glob.js';
 
-/** A canonical tag (behaviour B §4.1): annotated tags carry tagger and message. */
+/** A canonical tag (docs/radicle-httpd.md §4.1): annotated tags carry tagger and message. */
 export interface CanonicalTag {
   /** The annotated tag's direct target (not peeled further), or the lightweight tag's commit. */
   commit: Oid;
@@ -33,7 +33,7 @@ const NAMESPACES = 'refs/namespaces/';
 const MAX_CACHED_OBJECTS = 10_000;
 
 /**
- * Reads canonical refs (storage-format §3.4, behaviour B §4.1): the top-level refs matching
+ * Reads canonical refs (docs/node-home.md §3.4, docs/radicle-httpd.md §4.1): the top-level refs matching
  * any rule pattern (libgit2 glob, `*` crosses `/`); names under `refs/tags/` become tags,
  * the rest are peeled to commits. Results per object id are memoised since objects never
  * change; only the ref listing is re-read on each call.

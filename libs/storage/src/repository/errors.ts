@@ -1,5 +1,5 @@
 /**
- * The repository head cannot be determined (storage-format §3.2–3.3): no project payload, no
+ * The repository head cannot be determined (docs/node-home.md §3.2–3.3): no project payload, no
  * votes reaching the threshold, or diverging delegate branches. Maps to 500; listings skip
  * such repositories.
  */

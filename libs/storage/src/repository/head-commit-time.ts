@@ -31,7 +31,7 @@ export function readHeadCommitTimeFromFiles(gitDir: string, previous?: HeadCommi
 }
 
 /**
- * The committer time of the repository head (storage-format §3.2 step 3) through git.
+ * The committer time of the repository head (docs/node-home.md §3.2 step 3) through git.
  * @returns the head and its time, or null when the repository has no usable head
  */
 export async function readHeadCommitTime(repository: StoredRepository): Promise<HeadCommitTime | null> {

@@ -15,7 +15,7 @@ export interface QuorumInput {
 }
 
 /**
- * Computes the canonical head of a branch by delegate quorum (storage-format §3.3, heartwood
+ * Computes the canonical head of a branch by delegate quorum (docs/node-home.md §3.3, heartwood
  * 0.15): each delegate's tip votes for itself, and for every pair of distinct tips where one
  * is an ancestor of the other the older one gains a vote; of the candidates reaching the
  * threshold, in ascending oid order, the one every other candidate is an ancestor of wins.

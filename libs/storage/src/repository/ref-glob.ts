@@ -1,5 +1,5 @@
 /**
- * Ref-name globs as libgit2 matches them for canonical-ref rules (behaviour B §4.1): without
+ * Ref-name globs as libgit2 matches them for canonical-ref rules (docs/radicle-httpd.md §4.1): without
  * the path-name flag, so `*` also matches `/`; `?` matches one character; everything else is
  * literal (rule patterns cannot contain other glob syntax, §3.4).
  */

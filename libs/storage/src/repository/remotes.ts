@@ -3,7 +3,7 @@ import type { GitRepository } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { readSignedRefs, type SignedRefs } from '../sigrefs/read-signed-refs.js';
 
-/** A peer of a repository and its verified signed refs (storage-format §3.1, §5). */
+/** A peer of a repository and its verified signed refs (docs/node-home.md §3.1, §5). */
 export interface RemoteRefs {
   nid: Nid;
   /** Namespace-relative ref names (`refs/heads/main`) → oids, sorted by name. */

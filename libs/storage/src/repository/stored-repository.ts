@@ -19,7 +19,7 @@ export interface RepositoryHead {
 }
 
 /**
- * One repository of the node's storage (storage-format §3). Derived data is memoised by the
+ * One repository of the node's storage (docs/node-home.md §3). Derived data is memoised by the
  * ref oids it depends on, so repeated calls are cheap and a moved ref shows on the next call.
  */
 export class StoredRepository {
@@ -92,7 +92,7 @@ export class StoredRepository {
   }
 
   /**
-   * Canonical refs (§3.4, behaviour B §4.1) under the rules of this flavour's crefs payload;
+   * Canonical refs (§3.4, docs/radicle-httpd.md §4.1) under the rules of this flavour's crefs payload;
    * without one only the default branch. A malformed payload or no project gives empty maps.
    */
   async canonicalRefs(): Promise<CanonicalRefs> {

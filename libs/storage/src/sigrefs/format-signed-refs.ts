@@ -1,7 +1,7 @@
 import { compareUtf8 } from '@forge-httpd/identity';
 import { isOid, type Oid } from '../git/oid.js';
 
-/** The ref holding a peer's signed refs, relative to its namespace (storage-format §5). */
+/** The ref holding a peer's signed refs, relative to its namespace (docs/node-home.md §5). */
 export const SIGREFS_REF = 'refs/rad/sigrefs';
 
 /** The ≥1.7 pseudo-ref naming the previous sigrefs commit; not a real ref (§5). */
@@ -10,7 +10,7 @@ export const SIGREFS_PARENT_REF = 'refs/rad/sigrefs-parent';
 const ZERO_OID = '0'.repeat(40);
 
 /**
- * Renders the `refs` blob of a sigrefs commit (storage-format §5): one `"<oid> <name>\n"` line
+ * Renders the `refs` blob of a sigrefs commit (docs/node-home.md §5): one `"<oid> <name>\n"` line
  * per ref, sorted by name bytes. `refs/rad/sigrefs` itself and zero oids are left out.
  * @param refs - namespace-relative ref names (`refs/heads/main`) and their oids
  * @returns the blob bytes that get signed

@@ -8,7 +8,7 @@ import type { GitRepository } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { parseSignedRefsBlob, SIGREFS_PARENT_REF, SIGREFS_REF } from './format-signed-refs.js';
 
-/** A peer's signed refs as read from its sigrefs commit (storage-format §5). */
+/** A peer's signed refs as read from its sigrefs commit (docs/node-home.md §5). */
 export interface SignedRefs {
   /** The sigrefs commit. */
   commit: Oid;
@@ -28,7 +28,7 @@ export interface SignedRefsTarget {
 const DOC_PATH = 'embeds/radicle.json';
 
 /**
- * Reads and verifies `refs/namespaces/<nid>/refs/rad/sigrefs` (storage-format §5): the
+ * Reads and verifies `refs/namespaces/<nid>/refs/rad/sigrefs` (docs/node-home.md §5): the
  * Ed25519 signature over the `refs` blob must verify with the namespace key; a listed
  * `refs/rad/sigrefs-parent` (Radicle ≥ 1.7) must equal the commit's parent and is not
  * reported as a ref; a listed `refs/rad/root` must hold the document blob the RID names.

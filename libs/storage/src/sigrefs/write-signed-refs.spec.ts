@@ -8,7 +8,7 @@ import { runGit } from '../git/run-git.js';
 import { formatSignedRefs } from './format-signed-refs.js';
 import { writeSignedRefs } from './write-signed-refs.js';
 
-// storage-format Appendix A (radicle flavour, seed ff…ff, GIT_COMMITTER_DATE=1671125284).
+// docs/node-home.md Appendix A (radicle flavour, seed ff…ff, GIT_COMMITTER_DATE=1671125284).
 const ALICE = keyPairFromSeed(new Uint8Array(32).fill(0xff));
 const ROOT = '0656c217f917c3e06234771e9ecae53aba5e173e' as Oid;
 const HEAD = 'f2de534b5e81d7c6e2dcaf58c3dd91573c0a0354' as Oid;

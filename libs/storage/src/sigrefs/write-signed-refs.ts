@@ -30,7 +30,7 @@ const SIGNED_CATEGORIES = new Set(['heads', 'tags', 'notes', 'rad', 'cobs']);
 const MESSAGE = 'Update signed refs\n';
 
 /**
- * Signs a peer's refs and stores the sigrefs commit (storage-format §5): a tree with the
+ * Signs a peer's refs and stores the sigrefs commit (docs/node-home.md §5): a tree with the
  * `refs` blob and the raw 64-byte `signature` blob, authored `radicle <nid> <time> +0000`,
  * then points `refs/namespaces/<nid>/refs/rad/sigrefs` at it. When the refs equal those of
  * the parent, nothing is written and the parent is returned (heartwood writes a new commit

@@ -18,7 +18,7 @@ function parseObjectLine(line: string | null): JsonObject | null {
 }
 
 /**
- * Client of the node's control socket (storage-format §9, behaviour B §8 and Part A): one new
+ * Client of the node's control socket (docs/node-home.md §9, docs/radicle-httpd.md §8 and docs/decisions.md): one new
  * connection per command, one JSON line written, the first reply line read. Every call has a
  * hard timeout after which the socket is destroyed, never throws, and may run concurrently
  * with others.

@@ -1,7 +1,7 @@
 /**
  * Repository listings, repository info, search and remotes as radicle-explorer's http-client
  * accepts them (its `lib/repo.ts`). The explorer reads the project payload under
- * `xyz.radicle.project`; a flavour F serves it as `xyz.F.project` (behaviour.md Part A,
+ * `xyz.radicle.project`; a flavour F serves it as `xyz.F.project` (docs/decisions.md,
  * "Protocol flavour"), so these schemas take the key from the flavour: under `radicle` they are
  * exactly the explorer's, under `forge` they are the explorer's with that one key renamed.
  */

@@ -1,7 +1,7 @@
 /**
  * Checks a response the e2e suites fetched: a 2xx JSON body against the explorer schema of its
- * route (behaviour.md Part A, "General rule": no value the explorer rejects), an error body
- * against our one error shape `{error, code}` (the 413 of blob/readme is `[]`, api.md).
+ * route (docs/decisions.md, "General rule": no value the explorer rejects), an error body
+ * against our one error shape `{error, code}` (the 413 of blob/readme is `[]`, docs/api.md).
  */
 import { z } from 'zod';
 import { explorerRoutes, matchExplorerRoute, UNPARSED_PATHS, type ExplorerRoute } from './routes.js';
