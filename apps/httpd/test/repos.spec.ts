@@ -12,7 +12,7 @@ async function listRids(path: string): Promise<string[]> {
 }
 
 function byRawBytes(rids: readonly string[]): string[] {
-  return [...rids].sort((a, b) => oidHexFromRid(a as Rid).localeCompare(oidHexFromRid(b as Rid)));
+  return [...rids].sort((a, b) => oidHexFromRid(a).localeCompare(oidHexFromRid(b)));
 }
 
 describe('GET /repos', () => {

@@ -68,7 +68,7 @@ type RouteDefaults = { readonly query: {}; readonly errors: readonly []; readonl
 type RouteSpec = Omit<JsonRoute, keyof RouteDefaults> & Partial<JsonRoute>;
 
 function route<const R extends RouteSpec>(spec: R): Omit<RouteDefaults, keyof R> & R {
-  return { query: {}, errors: [], cache: 'none', ...spec } as Omit<RouteDefaults, keyof R> & R;
+  return { query: {}, errors: [], cache: 'none', ...spec };
 }
 
 /** Every JSON route, in the order of the API document. */

@@ -41,7 +41,7 @@ export class SearchRanking {
 
   private compute(query: string): SearchMatch[] {
     const found = this.names.find({ version: this.index.version, summaries: this.index.list() }, query);
-    const matches = found.map(({ summary, index }) => ({ rid: summary.rid as Rid, index, seeds: this.seeds.count(summary.rid) }));
+    const matches = found.map(({ summary, index }) => ({ rid: summary.rid, index, seeds: this.seeds.count(summary.rid) }));
     // Found in RID order and sorted stably: ties stay in RID order (docs/decisions.md step 3).
     return matches.sort(compareSearchRank);
   }

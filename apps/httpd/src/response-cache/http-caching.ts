@@ -198,7 +198,7 @@ export class HttpCaching {
       miss?.settle?.(stored);
       return done(null, payload);
     }
-    const encoded = typeof payload === 'string' ? encodeUtf8(payload) : (payload as Buffer);
+    const encoded = typeof payload === 'string' ? encodeUtf8(payload) : (payload);
     if (Buffer.isBuffer(encoded)) this.finishJson({ request, reply, body: encoded, miss, done });
     else encoded.then((body) => this.finishJson({ request, reply, body, miss, done }), done);
   }

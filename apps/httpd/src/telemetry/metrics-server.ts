@@ -41,7 +41,7 @@ export async function startMetricsServer(options: { listen: ListenAddress; regis
   const bound = server.address();
   const address: ListenAddress =
     options.listen.kind === 'tcp' && bound !== null && typeof bound === 'object'
-      ? { kind: 'tcp', host: options.listen.host, port: (bound as AddressInfo).port }
+      ? { kind: 'tcp', host: options.listen.host, port: (bound).port }
       : options.listen;
   return {
     address,

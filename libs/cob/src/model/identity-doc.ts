@@ -38,7 +38,7 @@ export function parseIdentityDoc(bytes: Uint8Array): IdentityDoc {
     delegateNids: new Set(delegates.map((did) => nidFromDid(did))),
     threshold,
     payload: payloads,
-    canonical: canonicalJson({ payload: payloads, delegates, threshold, visibility } as JsonValue),
+    canonical: canonicalJson({ payload: payloads, delegates, threshold, visibility }),
   };
 }
 

@@ -115,7 +115,7 @@ async function resolveReachability(args: {
   const head = await args.refs(name);
   args.deps.set(name, head);
   const reachable = head !== null && (head === commit || (await isAncestor({ git: args.git, commit, head, caches: args.caches })));
-  args.onBranch.set(`${change.author as Nid} ${branch} ${commit}`, reachable);
+  args.onBranch.set(`${change.author} ${branch} ${commit}`, reachable);
 }
 
 /**

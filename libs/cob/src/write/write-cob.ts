@@ -97,7 +97,7 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
     if (evaluation === null) throw new CobWriteError(`no valid ${request.kind} ${request.id}`);
     const head = await writeChange({ ...context, ...request, typeName, tips: request.tips ?? evaluation.tips, resource });
     const next = await changeEnv(context, { git, id: head });
-    if (!context.force) check(() => folderFor(request.kind, next.env).apply(evaluation.state as never, next.change, { hasConcurrent: () => false }));
+    if (!context.force) check(() => folderFor(request.kind, next.env).apply(evaluation.state, next.change, { hasConcurrent: () => false }));
     await publish(context, { typeName, id: request.id, head, refs: request.refs });
     return head;
   });
@@ -129,11 +129,11 @@ function refLookup(git: GitRepository): RefLookup {
 function folderFor(kind: CobKindName, env: FoldEnv): CobFolder<unknown> {
   switch (kind) {
     case 'issue':
-      return issueFolder(env) as CobFolder<unknown>;
+      return issueFolder(env);
     case 'patch':
-      return patchFolder(env) as CobFolder<unknown>;
+      return patchFolder(env);
     case 'job':
-      return jobFolder(env) as CobFolder<unknown>;
+      return jobFolder(env);
   }
 }
 
