@@ -5,7 +5,7 @@ import type { Rid } from '@forge-httpd/identity';
 import { updateRefs } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, namespacedRef, repositoryByName } from '@forge-httpd/tools';
 import {
-  childProcesses, homeChanges, type HomeSnapshot, isPlainError, pause, snapshotHome,
+  childProcesses, eventually, homeChanges, type HomeSnapshot, isPlainError, snapshotHome,
 } from './support/faults.js';
 import { FIXTURE_TIME, getJson, type JsonResponse, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
@@ -57,15 +57,6 @@ function blobsAtHead(name: string): { path: string; oid: string }[] {
 
 function looseObjectPath(name: string, oid: string): string {
   return join(repositoryByName(built, name).gitDir, 'objects', oid.slice(0, 2), oid.slice(2));
-}
-
-/** Polls `condition` until it holds (up to 10 s: a bound on recovery, not a timing assertion). */
-async function eventually(condition: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 200; tries += 1) {
-    if (await condition()) return;
-    await pause(50);
-  }
-  throw new Error('the condition never held');
 }
 
 /** New log lines since `from`. */

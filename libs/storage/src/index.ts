@@ -67,6 +67,7 @@ export {
 export type { AddressRow, FollowPolicyRow, NodeRow, RoutingRow } from './db/row-writers.js';
 export { DEFAULT_SEEDING_POLICY } from './db/seeding-policy.js';
 export type { SeedingPolicy, SeedingScope } from './db/seeding-policy.js';
+export { DatabaseBusyError } from './db/database-busy-error.js';
 export { NodeDatabase } from './db/node-database.js';
 export { PoliciesDatabase } from './db/policies-database.js';
 export type { SeedingPolicyEntry } from './db/policies-database.js';

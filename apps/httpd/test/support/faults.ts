@@ -85,3 +85,12 @@ export function isPlainError(response: Pick<JsonResponse, 'status' | 'text'>): b
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Polls `condition` until it holds (up to 10 s: a bound on recovery, not a timing assertion). */
+export async function eventually(condition: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    if (await condition()) return;
+    await pause(50);
+  }
+  throw new Error('the condition never held');
+}
