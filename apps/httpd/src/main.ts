@@ -2,6 +2,7 @@
 // forge-httpd command line: parse flags and environment once, then serve (bootstrap only).
 import 'reflect-metadata';
 import { homedir } from 'node:os';
+import { checkGit } from '@forge-httpd/storage';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE } from './config/command-line.js';
 import { demoCacheRoot, demoRecipeFingerprint, ensureDemoHome } from './config/demo-home.js';
@@ -25,6 +26,8 @@ async function configure(args: readonly string[]): Promise<ServerConfig | null> 
     process.stdout.write(`forge-httpd ${version}\n`);
     return null;
   }
+  // Without git no repository can be read: say so once and stop (README "Faults and fuzzing").
+  await checkGit();
   const userHome = homedir();
   return resolveServerConfig({
     options: commandLine.options,

@@ -1,5 +1,6 @@
 // git (libs/storage/src/git)
 export { gitEnvironment } from './git/git-command.js';
+export { checkGit, GitUnavailableError, MIN_GIT_VERSION } from './git/check-git.js';
 export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/oid.js';
 export type { Oid } from './git/oid.js';
 export { GitCommandError, GitObjectFormatError, InvalidRefNameError } from './git/errors.js';

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
 import { GitCommandError } from './errors.js';
-import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
 import { catFileProcessLimit, type LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
+import { spawnGit } from './spawn-git.js';
 
 interface Request {
   readonly line: string;
@@ -96,7 +96,16 @@ export class CatFileProcess implements StoppableProcess {
 
   private send(request: Request): void {
     clearTimeout(this.idleTimer);
-    const session = this.session ?? this.start();
+    let session = this.session;
+    if (session === undefined) {
+      try {
+        session = this.start();
+      } catch (error) {
+        // Also reached from a crash handler (a retry): fail this request, never the server.
+        request.reject(error as Error);
+        return;
+      }
+    }
     request.attempts += 1;
     session.inFlight.push(request);
     session.child.stdin.write(request.line);
@@ -104,11 +113,7 @@ export class CatFileProcess implements StoppableProcess {
   }
 
   private start(): Session {
-    const child = spawn(GIT_BINARY, gitArguments(this.gitDir, ['cat-file', '--batch-command']), {
-      env: gitEnvironment(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-    });
+    const child = spawnGit(this.gitDir, ['cat-file', '--batch-command']);
     const session: Session = { child, inFlight: [], broken: false, stderr: '' };
     const parser = new BatchResponseParser(
       () => session.inFlight[0]?.content ?? false,
