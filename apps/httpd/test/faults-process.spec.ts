@@ -1,14 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
 import { isPlainError, pause } from './support/faults.js';
+import { getJson } from './support/index.js';
 import { buildFixtureHome, makeTempDir, removeTempDir } from './support/index.js';
 
-// Faults of the server's own process, so the real CLI runs as a child: git missing from PATH,
-// and a process out of file descriptors.
+// Faults of the server's own process, so the real CLI runs as a child (its memory and
+// descriptors are its own): git missing from PATH, a process out of file descriptors, and a
+// flood of distinct URLs.
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 const describeCli = existsSync(MAIN) ? describe : describe.skip;
 
@@ -119,6 +121,48 @@ describeCli('running out of file descriptors', () => {
       probe.destroy();
     } finally {
       for (const socket of hogs) socket.destroy();
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+    }
+  });
+});
+
+/** Resident set size of a process, from /proc (bytes). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+}
+
+describeCli('a flood of distinct URLs', () => {
+  it('answers thousands of concurrent cache-missing tree and commit URLs with 404, keeps /node answering, and keeps memory bounded', async () => {
+    const cli = runCli(['--home', built.home, '--listen', '127.0.0.1:0', '--flavour', 'forge'], { env: { RAD_SOCKET: join(dir, 'no.sock') } });
+    try {
+      const port = Number((await waitForLine(cli, / on http:\/\/127\.0\.0\.1:(\d+)\/api\/v1/))[1]);
+      await waitForLine(cli, /ready: /);
+      const base = `http://127.0.0.1:${port}/api/v1`;
+      const repo = repositoryByName(built, 'alpha');
+      const rssBefore = rssOf(cli.child.pid ?? 0);
+      const urls = Array.from({ length: 3000 }, (_, i) =>
+        i % 2 === 0 ? `/repos/${repo.rid}/tree/${repo.head}/no-such-dir-${i}/` : `/repos/${repo.rid}/commits/${i.toString(16).padStart(40, 'a')}`,
+      );
+      const statuses = new Set<number>();
+      const flood = (async () => {
+        for (let start = 0; start < urls.length; start += 300) {
+          const batch = await Promise.all(urls.slice(start, start + 300).map((url) => fetch(`${base}${url}`).then(async (response) => {
+            await response.arrayBuffer();
+            return response.status;
+          })));
+          for (const status of batch) statuses.add(status);
+        }
+      })();
+      const node = await getJson(`${base}/node`);
+      await flood;
+      expect(node.status).toBe(200);
+      expect([...statuses]).toEqual([404]);
+      // Errors are not cached: what the flood leaves behind is garbage V8 has not collected yet.
+      expect(rssOf(cli.child.pid ?? 0) - rssBefore).toBeLessThan(128 * 1024 * 1024);
+      expect((await getJson(`${base}/repos/${repo.rid}/tree/${repo.head}/`)).status).toBe(200);
+    } finally {
       cli.child.kill('SIGTERM');
       await cli.exited;
     }
