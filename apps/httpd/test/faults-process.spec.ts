@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
-import { isPlainError, pause } from './support/faults.js';
+import { eventually, isPlainError, pause } from './support/faults.js';
 import { getJson } from './support/index.js';
 import { buildFixtureHome, makeTempDir, removeTempDir } from './support/index.js';
 
@@ -106,15 +106,15 @@ describeCli('running out of file descriptors', () => {
         socket.on('error', () => undefined);
         hogs.push(socket);
       }
-      await pause(300);
-      expect(readdirSync(`/proc/${pid}/fd`).length).toBeGreaterThanOrEqual(250);
+      const descriptors = (): number => readdirSync(`/proc/${pid}/fd`).length;
+      await eventually(async () => descriptors() >= 250);
       // A repository whose git processes are not running yet: they cannot start now.
       const beta = repositoryByName(built, 'beta');
       const starved = await askOver(probe, `/api/v1/repos/${beta.rid}/tree/${beta.head}/`);
       expect([starved.status, isPlainError(starved)]).toEqual([500, true]);
       expect(cli.stderr().match(/ failed: /g)).toHaveLength(1);
       for (const socket of hogs) socket.destroy();
-      await pause(300);
+      await eventually(async () => descriptors() < 100);
       const recovered = await askOver(probe, `/api/v1/repos/${beta.rid}/tree/${beta.head}/`);
       expect(recovered.status).toBe(200);
       expect(cli.child.exitCode).toBeNull();
