@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
@@ -79,7 +80,14 @@ function open(port: number): Promise<Socket> {
 
 describeCli('git missing from PATH', () => {
   it('stops at start with one clear line and exit code 1 instead of serving 500s', async () => {
-    const cli = runCli(['--home', built.home, '--listen', '127.0.0.1:0'], { env: { PATH: '/nonexistent' } });
+    // A PATH with the usual tools but no git (some environments wrap node in `env bash` scripts).
+    const bin = join(dir, 'bin-without-git');
+    await mkdir(bin);
+    for (const tool of ['bash', 'env', 'node', 'sh']) {
+      const target = tool === 'node' ? process.execPath : `/usr/bin/${tool}`;
+      if (existsSync(target)) await symlink(target, join(bin, tool));
+    }
+    const cli = runCli(['--home', built.home, '--listen', '127.0.0.1:0'], { env: { PATH: bin } });
     expect(await cli.exited).toBe(1);
     expect(cli.stderr()).toBe('forge-httpd: git was not found on PATH (forge-httpd reads repositories with git 2.36 or newer)\n');
   });
