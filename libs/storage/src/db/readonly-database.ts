@@ -33,7 +33,11 @@ export class ReadonlyDatabase {
     private readonly onError: (message: string, error: unknown) => void = () => {},
   ) {}
 
-  /** Returns the prepared statement for `sql`, or null while the database is unavailable. */
+  /**
+   * Returns the prepared statement for `sql`, or null while the database is unavailable or the
+   * query does not fit its schema.
+   * @throws DatabaseBusyError when the schema is locked; SQLite's error for a damaged file
+   */
   statement(sql: string): Database.Statement | null {
     const db = this.connection();
     if (!db) return null;

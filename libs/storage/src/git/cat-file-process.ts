@@ -144,14 +144,13 @@ export class CatFileProcess implements StoppableProcess {
    * git writes nothing to stderr for a missing object, so anything there is a storage problem
    * (a corrupt object, a pack that no longer matches its index). git remembers such packs and
    * objects as bad for the life of the process: later reads go to a new process, so the
-   * repository recovers as soon as the files are repaired. Logged once (not again while the
-   * next processes repeat the same complaint).
+   * repository recovers as soon as the files are repaired. Each distinct complaint is logged
+   * once (a fault that persists makes every new process repeat it).
    */
   private complained(session: Session, chunk: Buffer): void {
     session.stderr = (session.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
     if (session !== this.session) return;
     this.detach(session);
-    // A fault that persists makes every new process say the same: once is enough.
     const complaint = session.stderr.trim().split('\n')[0] ?? '';
     if (complaint !== this.lastComplaint) this.log(`git cat-file for ${this.gitDir} reported: ${complaint}; later reads use a new process`);
     this.lastComplaint = complaint;
