@@ -83,6 +83,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     http: { connectionsCheckingInterval: Math.min(2000, (options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) / 2) },
   });
   const fastify = adapter.getInstance();
+  const routes: RegisteredRoute[] = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   fastify.server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   fastify.server.on('connect', refuseConnect);
   installHttpHooks(fastify);
@@ -99,5 +103,19 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   await app.init();
   // The index build started with the app (ReposService); this shares it.
   readiness.track(options.home.storageIndex.ready());
+  registeredRoutes.set(app, routes);
   return app;
+}
+
+/** One method and URL template (`/api/v1/repos/:rid/tree/:sha/*`) Fastify registered. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
+const registeredRoutes = new WeakMap<NestFastifyApplication, readonly RegisteredRoute[]>();
+
+/** Every route of an app built by {@link createApp}, in registration order (the fuzzer's list). */
+export function routesOf(app: NestFastifyApplication): readonly RegisteredRoute[] {
+  return registeredRoutes.get(app) ?? [];
 }

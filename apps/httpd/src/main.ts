@@ -2,6 +2,7 @@
 // forge-httpd command line: parse flags and environment once, then serve (bootstrap only).
 import 'reflect-metadata';
 import { homedir } from 'node:os';
+import { checkGit } from '@forge-httpd/storage';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { type CommandLineOptions, parseCommandLine, USAGE } from './config/command-line.js';
@@ -22,6 +23,8 @@ function exit(code: number): never {
 }
 
 async function configure(options: CommandLineOptions, logger: Logger, version: string): Promise<ServerConfig> {
+  // Without git no repository can be read: say so once and stop (README "Faults and fuzzing").
+  await checkGit();
   const userHome = homedir();
   return resolveServerConfig({
     options,

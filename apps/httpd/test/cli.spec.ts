@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildFixtureHome, makeTempDir, removeTempDir, tempSocketPath } from './support/index.js';
+import { buildFixtureHome, logLines, makeTempDir, removeTempDir, tempSocketPath } from './support/index.js';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 const hasDist = existsSync(MAIN);
@@ -15,11 +15,6 @@ const describeCli = hasDist ? describe : describe.skip;
 
 /** The start-up line saying where the server listens (logs are JSON lines off a terminal). */
 const SERVING = '"msg":"serving ';
-
-/** The JSON log lines of a server's stderr. */
-function logLines(stderr: string): Array<Record<string, unknown>> {
-  return stderr.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 interface Exit {
   code: number | null;

@@ -1,5 +1,6 @@
 // git (libs/storage/src/git)
 export { gitEnvironment } from './git/git-command.js';
+export { checkGit, GitUnavailableError, MIN_GIT_VERSION } from './git/check-git.js';
 export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/oid.js';
 export type { Oid } from './git/oid.js';
 export { GitCommandError, GitObjectFormatError, InvalidRefNameError } from './git/errors.js';
@@ -69,6 +70,7 @@ export {
 export type { AddressRow, FollowPolicyRow, NodeRow, RoutingRow } from './db/row-writers.js';
 export { DEFAULT_SEEDING_POLICY } from './db/seeding-policy.js';
 export type { SeedingPolicy, SeedingScope } from './db/seeding-policy.js';
+export { DatabaseBusyError } from './db/database-busy-error.js';
 export { NodeDatabase } from './db/node-database.js';
 export { PoliciesDatabase } from './db/policies-database.js';
 export type { SeedingPolicyEntry } from './db/policies-database.js';

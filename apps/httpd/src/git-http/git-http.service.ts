@@ -62,16 +62,17 @@ export class GitHttpService {
   /**
    * `POST /{rid}.git[/{nid}]/git-upload-pack`: one fetch negotiation or pack, streamed.
    * @throws RepoNotFoundError (404); InvalidParameterError (400) for a content encoding other
-   *   than gzip or identity; GitServerBusyError (503)
+   *   than gzip or identity (and as the stream's error for a body that does not gunzip);
+   *   GitServerBusyError (503)
    */
   async serve(target: GitTarget, request: { body: Readable; headers: GitRequestHeaders }): Promise<BinaryAnswer> {
     const { gitDir, namespace } = await this.open(target);
     const body = decodedBody(request.body, request.headers['content-encoding']);
     const protocolVersion = parseGitProtocolVersion(request.headers['git-protocol']);
-    return {
-      headers: { 'content-type': 'application/x-git-upload-pack-result', ...NO_CACHE },
-      body: uploadPack(this.processes.pool, { gitDir, namespace, mode: 'serve', protocolVersion, body }),
-    };
+    const output = uploadPack(this.processes.pool, { gitDir, namespace, mode: 'serve', protocolVersion, body });
+    // A body that does not decompress is the client's fault (400), not a failed git (500).
+    if (body !== request.body) body.once('error', () => output.destroy(new InvalidParameterError('Invalid request body: expected gzip data')));
+    return { headers: { 'content-type': 'application/x-git-upload-pack-result', ...NO_CACHE }, body: output };
   }
 
   /**

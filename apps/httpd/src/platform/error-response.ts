@@ -16,6 +16,7 @@ const REASONS: Readonly<Record<number, string>> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -32,7 +33,8 @@ export function plainErrorBody(status: number): ErrorBody {
  * Maps any thrown value to a response (ARCHITECTURE.md "Errors", docs/decisions.md): a `code`
  * ending in `_NOT_FOUND` → 404, starting with `INVALID_` → 400 with the error's message,
  * ending in `_TOO_LARGE` → 413 `[]` (the JSON blob routes); ending in `_OVER_LIMIT` → 413 and
- * `_FORBIDDEN` → 403 with their reason phrase; ending in `_BUSY` → 503 with `retry-after`; Nest
+ * `_FORBIDDEN` → 403 with their reason phrase; ending in `_BUSY` → 503 with `retry-after` (a
+ * locked database: the plain reason phrase); Nest
  * HTTP exceptions keep their 4xx status with a fixed reason phrase; everything else → 500 with
  * a generic body.
  */
@@ -47,6 +49,9 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   }
   if (code?.endsWith('_OVER_LIMIT')) return expected(413, plainErrorBody(413));
   if (code?.endsWith('_FORBIDDEN')) return expected(403, plainErrorBody(403));
+  if (code === 'DATABASE_BUSY') {
+    return { status: 503, body: plainErrorBody(503), headers: { 'retry-after': '1' }, unexpected: false };
+  }
   if (code?.endsWith('_BUSY')) {
     return {
       status: 503,

@@ -9,3 +9,4 @@ export { type ScratchServer, startScratchServer } from './scratch-server.js';
 export { type GitClientOutput, runGitClient } from './git-client.js';
 export { readZipEntries, type ZipEntry } from './zip-entries.js';
 export { type CobWriter, cobWriter } from './cob-writer.js';
+export { logLines } from './log-lines.js';

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
 import { GitCommandError } from './errors.js';
-import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
 import { countGitProcess } from './git-process-counts.js';
 import { catFileProcessLimit, type LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
+import { spawnGit } from './spawn-git.js';
 
 interface Request {
   readonly line: string;
@@ -18,7 +18,11 @@ interface Session {
   readonly inFlight: Request[];
   /** Set once the output could not be parsed: nothing more from this process is trusted. */
   broken: boolean;
+  /** The end of what git wrote to stderr, for the log line and errors of an unexpected exit. */
+  stderr: string;
 }
+
+const STDERR_KEPT = 1024;
 
 /** Default time without requests after which the process is stopped (restarted lazily). */
 export const DEFAULT_IDLE_MS = 30_000;
@@ -35,20 +39,24 @@ export class CatFileProcess implements StoppableProcess {
   private session: Session | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private lastComplaint = '';
 
   private readonly idleMs: number;
   private readonly limit: LiveProcessLimit;
+  private readonly log: (message: string) => void;
 
   /**
    * @param gitDir - repository
-   * @param options - idle timeout (default 30 s) and live-process limit (default process-wide)
+   * @param options - idle timeout (default 30 s), live-process limit (default process-wide) and
+   *   where an unexpected exit of the process is reported (one line per exit)
    */
   constructor(
     private readonly gitDir: string,
-    options: { idleMs?: number; limit?: LiveProcessLimit } = {},
+    options: { idleMs?: number; limit?: LiveProcessLimit; log?: (message: string) => void } = {},
   ) {
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.limit = options.limit ?? catFileProcessLimit;
+    this.log = options.log ?? (() => undefined);
   }
 
   /**
@@ -89,7 +97,16 @@ export class CatFileProcess implements StoppableProcess {
 
   private send(request: Request): void {
     clearTimeout(this.idleTimer);
-    const session = this.session ?? this.start();
+    let session = this.session;
+    if (session === undefined) {
+      try {
+        session = this.start();
+      } catch (error) {
+        // Also reached from a crash handler (a retry): fail this request, never the server.
+        request.reject(error as Error);
+        return;
+      }
+    }
     request.attempts += 1;
     session.inFlight.push(request);
     session.child.stdin.write(request.line);
@@ -97,22 +114,18 @@ export class CatFileProcess implements StoppableProcess {
   }
 
   private start(): Session {
-    const child = spawn(GIT_BINARY, gitArguments(this.gitDir, ['cat-file', '--batch-command']), {
-      env: gitEnvironment(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-    });
+    const child = spawnGit(this.gitDir, ['cat-file', '--batch-command']);
     countGitProcess('cat-file', child);
-    const session: Session = { child, inFlight: [], broken: false };
+    const session: Session = { child, inFlight: [], broken: false, stderr: '' };
     const parser = new BatchResponseParser(
       () => session.inFlight[0]?.content ?? false,
       (answer) => this.answer(session, answer),
     );
     child.stdout.on('data', (chunk: Buffer) => this.feed(session, parser, chunk));
-    child.stderr.resume();
+    child.stderr.on('data', (chunk: Buffer) => this.complained(session, chunk));
     child.stdin.on('error', () => undefined);
-    child.on('error', () => this.crashed(session));
-    child.on('close', () => this.crashed(session));
+    child.on('error', (error) => this.crashed(session, error.message));
+    child.on('close', (code, signal) => this.crashed(session, signal ?? `exit code ${code ?? '?'}`));
     this.session = session;
     return session;
   }
@@ -129,9 +142,31 @@ export class CatFileProcess implements StoppableProcess {
     }
   }
 
+  /**
+   * git writes nothing to stderr for a missing object, so anything there is a storage problem
+   * (a corrupt object, a pack that no longer matches its index). git remembers such packs and
+   * objects as bad for the life of the process: later reads go to a new process, so the
+   * repository recovers as soon as the files are repaired. Each distinct complaint is logged
+   * once (a fault that persists makes every new process repeat it).
+   */
+  private complained(session: Session, chunk: Buffer): void {
+    session.stderr = (session.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+    if (session !== this.session) return;
+    this.detach(session);
+    const complaint = session.stderr.trim().split('\n')[0] ?? '';
+    if (complaint !== this.lastComplaint) this.log(`git cat-file for ${this.gitDir} reported: ${complaint}; later reads use a new process`);
+    this.lastComplaint = complaint;
+    if (session.inFlight.length === 0) this.end(session);
+  }
+
   private answer(session: Session, answer: BatchAnswer): void {
     session.inFlight.shift()?.resolve(answer);
-    if (session.inFlight.length > 0 || session !== this.session) return;
+    if (session.inFlight.length > 0) return;
+    if (session !== this.session) {
+      // A detached process that answered its last request is not needed any more.
+      if (!session.broken) this.end(session);
+      return;
+    }
     this.idleTimer = setTimeout(() => this.stop(), this.idleMs);
     this.idleTimer.unref();
   }
@@ -143,12 +178,23 @@ export class CatFileProcess implements StoppableProcess {
     this.limit.remove(this);
   }
 
-  private crashed(session: Session): void {
+  private crashed(session: Session, cause: string): void {
+    // 'error' and 'close' may both arrive; a process we stopped ourselves is already detached;
+    // one that never started (no pid) fails its requests, whose errors say why.
+    const unexpected = this.session === session && !this.closed && session.child.pid !== undefined;
     this.detach(session);
+    const stderr = session.stderr.trim().split('\n').pop() ?? '';
+    if (unexpected) {
+      const retried = session.inFlight.filter((request) => request.attempts < MAX_ATTEMPTS).length;
+      this.log(
+        `git cat-file (pid ${session.child.pid ?? '?'}) for ${this.gitDir} exited unexpectedly (${cause}${stderr === '' ? '' : `: ${stderr}`}); ` +
+          `restarted on the next read, ${retried} request(s) retried`,
+      );
+    }
     const orphans = session.inFlight.splice(0);
     for (const request of orphans) {
       if (this.closed || request.attempts >= MAX_ATTEMPTS) {
-        request.reject(new GitCommandError('git cat-file process failed'));
+        request.reject(new GitCommandError(`git cat-file process failed (${cause})${stderr === '' ? '' : `: ${stderr}`}`, { stderr }));
       } else {
         this.send(request);
       }
@@ -164,6 +210,10 @@ export class CatFileProcess implements StoppableProcess {
     for (const request of session.inFlight.splice(0)) {
       request.reject(reason ?? new GitCommandError('git cat-file process stopped'));
     }
+    this.end(session);
+  }
+
+  private end(session: Session): void {
     session.child.stdin.end();
     session.child.kill('SIGTERM');
   }

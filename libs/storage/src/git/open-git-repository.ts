@@ -20,6 +20,8 @@ import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 export interface OpenGitRepositoryOptions {
   /** Stop the cat-file process after this long without requests (default 30 s). */
   readonly idleMs?: number;
+  /** Receives one line per unexpected exit of the cat-file process (default: dropped). */
+  readonly log?: (message: string) => void;
 }
 
 /** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
@@ -29,11 +31,11 @@ const MAX_TAG_DEPTH = 16;
  * Opens a repository for reading through the git CLI. Cheap: no process starts until the
  * first read. Keep one instance per repository and reuse it; call `close()` when done.
  * @param gitDir - the repository's git directory (bare repositories: the repository itself)
- * @param options - idle timeout of the cat-file process
+ * @param options - idle timeout of the cat-file process and where its crashes are logged
  * @returns the repository
  */
 export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
-  return new CliGitRepository(gitDir, new CatFileProcess(gitDir, { idleMs: options.idleMs ?? DEFAULT_IDLE_MS }));
+  return new CliGitRepository(gitDir, new CatFileProcess(gitDir, { idleMs: options.idleMs ?? DEFAULT_IDLE_MS, log: options.log }));
 }
 
 class CliGitRepository implements GitRepository {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { GitCommandError } from './errors.js';
-import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
 import { countGitProcess } from './git-process-counts.js';
 import { Semaphore } from './semaphore.js';
+import { spawnGit } from './spawn-git.js';
 
 /** Process-wide bound on concurrently running short-lived git subprocesses. */
 export const gitSpawnLimiter = new Semaphore(4);
@@ -72,11 +71,7 @@ export async function runGit(invocation: GitInvocation & { readonly maxBytes?: n
 
 function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'stop' | void): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const child = spawn(GIT_BINARY, gitArguments(invocation.gitDir, invocation.args), {
-      env: gitEnvironment(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-    });
+    const child = spawnGit(invocation.gitDir, invocation.args);
     countGitProcess('command', child);
     const state = { stopped: false, timedOut: false, stderr: '' };
     const timer = setTimeout(() => {

@@ -21,7 +21,7 @@ export interface OpenNodeHomeOptions {
   flavour: Flavour;
   /** Control socket; default `<home>/node/control.sock` (the caller applies `RAD_SOCKET`). */
   socketPath?: string;
-  /** Receives config.json and database problems found while serving. */
+  /** Receives config.json, database and git reader problems found while serving. */
   log?: ConfigLogger;
   /** Told each time config.json's `web` section was re-read successfully (a change, `SIGHUP`). */
   onWebConfigReload?: () => void;
@@ -108,7 +108,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     log(`${message}: ${error instanceof Error ? error.message : String(error)}`);
   const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);
   const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
-  const storage = new Storage(path.join(home, 'storage'), options.flavour);
+  const storage = new Storage(path.join(home, 'storage'), options.flavour, (message) => log(message));
   const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log });
   return {
     home,

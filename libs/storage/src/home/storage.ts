@@ -15,9 +15,15 @@ export class Storage {
   private readonly repositories = new Map<Rid, StoredRepository>();
   private readonly openListeners = new Set<(rid: Rid) => void>();
 
+  /**
+   * @param root - the `storage/` directory
+   * @param flavour - protocol identifiers of the home
+   * @param log - receives git reader problems (a `cat-file` process that died), one line each
+   */
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
+    private readonly log: (message: string) => void = () => undefined,
   ) {}
 
   /**
@@ -63,7 +69,7 @@ export class Storage {
       return null;
     }
     if (cached) return cached;
-    const repository = new StoredRepository(canonical, openGitRepository(gitDir), this.flavour);
+    const repository = new StoredRepository(canonical, openGitRepository(gitDir, { log: this.log }), this.flavour);
     this.repositories.set(canonical, repository);
     return repository;
   }

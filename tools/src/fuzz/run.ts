@@ -1,0 +1,140 @@
+/**
+ * Long fuzz runs: `npm run fuzz -- --requests 100000 [--seed N] [--concurrency 8]`.
+ * Builds a node home (public repositories, a private one, peers), starts the built server as a
+ * child process, sends generated requests over every route it registered (the generators of
+ * apps/httpd/test/fuzz-routes.spec.ts) and reports requests sent, 5xx answers, other problems,
+ * crashes and the server's RSS before and after. Exits 1 on any 5xx, problem or crash.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
+import fc from 'fast-check';
+import { buildNodeHome, repositoryByName } from '../builder/index.js';
+import { REPO_ROOT } from '../bench/forge-server.js';
+import { freePort, readRss, spawnServer, stopChild, waitForHttp } from '../bench/processes.js';
+import { findFuzzProblem, fuzzRequestArbitrary, type FuzzValues, type PrivateData, type RouteTemplate, sendFuzzRequest } from './fuzz-requests.js';
+
+const CHUNK = 1000;
+
+/** The routes the server registers, read from an in-process app over the same home. */
+async function registeredRoutes(home: string): Promise<readonly RouteTemplate[]> {
+  const dist = path.join(REPO_ROOT, 'apps', 'httpd', 'dist');
+  await import('reflect-metadata');
+  const [{ startServer }, { routesOf }, { ServerConfig }] = await Promise.all([
+    import(path.join(dist, 'server.js')),
+    import(path.join(dist, 'app.factory.js')),
+    import(path.join(dist, 'config', 'server-config.js')),
+  ]);
+  const config = ServerConfig.create({
+    home, homeSource: 'flag', flavour: 'forge', flavourReason: 'fuzz', socketPath: path.join(home, 'no.sock'),
+    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 }, version: 'fuzz',
+  });
+  const server = await startServer({ config, logger: false, log: () => undefined });
+  const routes = [...routesOf(server.app)] as RouteTemplate[];
+  await server.close();
+  return routes;
+}
+
+async function main(): Promise<void> {
+  const { values: flags } = parseArgs({
+    options: { requests: { type: 'string', default: '10000' }, seed: { type: 'string', default: '20261123' }, concurrency: { type: 'string', default: '8' } },
+  });
+  const total = Number(flags.requests);
+  const seed = Number(flags.seed);
+  const concurrency = Number(flags.concurrency);
+  const dir = await mkdtemp(path.join(tmpdir(), 'forge-fuzz-'));
+  try {
+    const built = await buildNodeHome({
+      home: path.join(dir, 'home'), seed: 'f022'.padEnd(64, '0'), alias: 'seed', time: 1700000000,
+      peers: [{ alias: 'bob' }, { alias: 'carol', known: false }],
+      repos: [
+        { name: 'alpha', seeds: ['bob'] },
+        { name: 'beta', delegates: ['bob'], threshold: 1, repack: true },
+        { name: 'secret', private: true },
+      ],
+    });
+    const secret = repositoryByName(built, 'secret');
+    const alpha = repositoryByName(built, 'alpha');
+    const values: FuzzValues = {
+      rids: [...built.repos.map((repo) => repo.rid as string), ridFromOid('0123456789abcdef0123456789abcdef01234567')],
+      oids: built.repos.flatMap((repo) => [repo.head, repo.identityHead]),
+      nids: [built.nid, ...[...built.context.peers.values()].map((peer) => peer.keyPair.nid)],
+      paths: alpha.headTip === null ? ['README.md'] : Object.keys(alpha.headTip.files),
+    };
+    const hidden: PrivateData = {
+      rids: [ridDirectoryName(secret.rid)],
+      secrets: [ridDirectoryName(secret.rid), secret.identityHead],
+      unfilteredPrefixes: ['/api/v1/node/policies/', '/api/v1/nodes/', '/api/v1/stats'],
+    };
+    const routes = await registeredRoutes(built.home);
+    const port = await freePort();
+    const main = path.join(REPO_ROOT, 'apps', 'httpd', 'dist', 'main.js');
+    const server = spawnServer(process.execPath, [main, '--home', built.home, '--listen', `127.0.0.1:${port}`], {
+      env: { ...process.env, RAD_SOCKET: path.join(dir, 'no.sock') },
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    let crashes = 0;
+    server.child.once('exit', (code, signal) => {
+      crashes += 1;
+      process.stderr.write(`server exited (${signal ?? code}):\n${server.log()}\n`);
+    });
+    try {
+      await waitForHttp(`${baseUrl}/api/v1`, 30_000, server.child);
+      const pid = server.child.pid ?? 0;
+      const rssBefore = await readRss(pid);
+      const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+      const arbitrary = fuzzRequestArbitrary(routes, values);
+      const statuses = new Map<number, number>();
+      const problems: string[] = [];
+      let sent = 0;
+      const started = Date.now();
+      for (let chunk = 0; sent < total && crashes === 0; chunk += 1) {
+        const requests = fc.sample(arbitrary, { seed: seed + chunk, numRuns: Math.min(CHUNK, total - sent) });
+        let next = 0;
+        const worker = async (): Promise<void> => {
+          for (let request = requests[next++]; request !== undefined && crashes === 0; request = requests[next++]) {
+            sent += 1;
+            try {
+              const answer = await sendFuzzRequest(baseUrl, request, agent);
+              statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+              const problem = findFuzzProblem(request, answer, hidden);
+              if (problem !== null) problems.push(`${request.method} ${request.path}: ${problem}`);
+            } catch (error) {
+              problems.push(`${request.method} ${request.path}: ${(error as Error).message}`);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: concurrency }, worker));
+        if (chunk % 10 === 9) process.stderr.write(`${sent} requests, ${problems.length} problems\n`);
+      }
+      agent.destroy();
+      const answersApi = crashes === 0 && (await fetch(`${baseUrl}/api/v1`).then((response) => response.ok, () => false));
+      const rssAfter = await readRss(pid);
+      const fivexx = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, count]) => sum + count, 0);
+      const mb = (bytes: number | null): string => (bytes === null ? '–' : `${(bytes / 1048576).toFixed(1)} MB`);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`routes fuzzed:   ${new Set(routes.map((route) => route.url)).size} (${routes.length} with methods), seed ${seed}`);
+      console.log(`requests sent:   ${sent} in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)} req/s, concurrency ${concurrency})`);
+      console.log(`statuses:        ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
+      console.log(`5xx answers:     ${fivexx}`);
+      console.log(`other problems:  ${problems.length - fivexx}`);
+      console.log(`crashes:         ${crashes}${answersApi ? '' : ' (server no longer answers /api/v1)'}`);
+      console.log(`server RSS:      ${mb(rssBefore)} before, ${mb(rssAfter)} after`);
+      for (const problem of problems.slice(0, 20)) console.log(`  ${problem}`);
+      process.exitCode = fivexx > 0 || problems.length > 0 || crashes > 0 || !answersApi ? 1 : 0;
+    } finally {
+      server.child.removeAllListeners('exit');
+      await stopChild(server.child);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
