@@ -34,9 +34,7 @@ describe('the heartwood recipe under flavour radicle (docs/node-home.md Appendix
     expect(built.repo.rid).toBe('rad:z42hL2jL4XNk6K8oHQaSWfMgCL7ji');
     expect(gitDir).toBe(path.join(dir, 'home', 'storage', 'z42hL2jL4XNk6K8oHQaSWfMgCL7ji'));
     expect(git(gitDir, 'cat-file', '-p', `0656c217f917c3e06234771e9ecae53aba5e173e:embeds/radicle.json`)).toContain('"heartwood"');
-    expect(git(gitDir, 'rev-parse', '0656c217f917c3e06234771e9ecae53aba5e173e:embeds/radicle.json')).toBe(
-      'd96f425412c9f8ad5d9a9a05c9831d0728e2338d',
-    );
+    expect(git(gitDir, 'rev-parse', '0656c217f917c3e06234771e9ecae53aba5e173e:embeds/radicle.json')).toBe('d96f425412c9f8ad5d9a9a05c9831d0728e2338d');
   });
 
   it('reproduces the default branch head f2de534', () => {
@@ -61,9 +59,7 @@ describe('the heartwood recipe under flavour radicle (docs/node-home.md Appendix
 
   it('reproduces the Add Bob revision blob 053541ba and commit 0ca42d37, adopted as refs/rad/id', () => {
     expect(built.addBob).toEqual({ revision: '0ca42d376bd566631083c8913cf86bec722da392', adopted: true });
-    expect(git(gitDir, 'rev-parse', '0ca42d376bd566631083c8913cf86bec722da392:embeds/radicle.json')).toBe(
-      '053541ba7b90534b35dd8718e0ceaa408979b02b',
-    );
+    expect(git(gitDir, 'rev-parse', '0ca42d376bd566631083c8913cf86bec722da392:embeds/radicle.json')).toBe('053541ba7b90534b35dd8718e0ceaa408979b02b');
     expect(git(gitDir, 'rev-parse', 'refs/rad/id')).toBe('0ca42d376bd566631083c8913cf86bec722da392');
   });
 

@@ -37,7 +37,11 @@ describe('createNodeHome (rad auth)', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'forge-'));
     context = await createNodeHome({
-      home: path.join(dir, 'home'), seed: seedFromHex('ff'.repeat(32)), alias: 'alice', flavour: 'radicle', agent: '/radicle:1.2.0/',
+      home: path.join(dir, 'home'),
+      seed: seedFromHex('ff'.repeat(32)),
+      alias: 'alice',
+      flavour: 'radicle',
+      agent: '/radicle:1.2.0/',
       profile: { seedingPolicy: { policy: 'allow', scope: 'followed' } },
     });
   });
@@ -68,7 +72,9 @@ describe('createNodeHome (rad auth)', () => {
     const { tables, userVersion, sql } = schema(file);
     expect(tables).toEqual(['addresses', 'announcements', 'ips', 'nodes', 'refs', 'repo-sync-status', 'routing']);
     expect(userVersion).toBe(6);
-    expect(sql.get('nodes')).toMatch(/"penalty" integer not null default 0, "version" integer not null default 1, "agent" text not null default "\/radicle\/"\) strict$/);
+    expect(sql.get('nodes')).toMatch(
+      /"penalty" integer not null default 0, "version" integer not null default 1, "agent" text not null default "\/radicle\/"\) strict$/,
+    );
     const db = new Database(file, { readonly: true });
     const row = db.prepare('select alias, agent, features from nodes where id = ?').get(context.local.keyPair.nid);
     db.close();

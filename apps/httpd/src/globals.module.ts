@@ -31,15 +31,20 @@ export class GlobalsModule {
   /** The module bound to one config and home. */
   static forRoot(options: GlobalsOptions): DynamicModule {
     const { httpCaching } = options;
-    const caching = httpCaching === undefined ? [] : [{
-      provide: HttpCaching,
-      // Cache hits check visibility through the same gate as every handler.
-      useFactory: (access: RepositoryAccess) => {
-        httpCaching.bind(access);
-        return httpCaching;
-      },
-      inject: [RepositoryAccess],
-    }];
+    const caching =
+      httpCaching === undefined
+        ? []
+        : [
+            {
+              provide: HttpCaching,
+              // Cache hits check visibility through the same gate as every handler.
+              useFactory: (access: RepositoryAccess) => {
+                httpCaching.bind(access);
+                return httpCaching;
+              },
+              inject: [RepositoryAccess],
+            },
+          ];
     return {
       module: GlobalsModule,
       providers: [

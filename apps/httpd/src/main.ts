@@ -94,7 +94,14 @@ async function main(): Promise<void> {
   const listen = formatListenAddress(server.address);
   logger.info({ event: 'start', flavour: config.flavour, reason: config.flavourReason }, `flavour ${config.flavour} (${config.flavourReason})`);
   logger.info(
-    { event: 'start', version, home: config.home, homeSource: config.homeSource, listen, metrics: server.metricsAddress && formatListenAddress(server.metricsAddress) },
+    {
+      event: 'start',
+      version,
+      home: config.home,
+      homeSource: config.homeSource,
+      listen,
+      metrics: server.metricsAddress && formatListenAddress(server.metricsAddress),
+    },
     `serving ${config.home} (${config.homeSource}, flavour ${config.flavour}) on ${listen}/api/v1`,
   );
   // The index build started with the app; the warm-up follows it. Operators (and the

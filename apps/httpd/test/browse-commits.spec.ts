@@ -46,7 +46,10 @@ beforeAll(async () => {
   await writeScratchHistory(join(dir, 'recent.git'), recent);
   const source = (name: string) => ({ kind: 'import' as const, from: join(dir, `${name}.git`), sourceRef: 'refs/heads/master' });
   built = await buildNodeHome({
-    home: join(dir, 'home'), seed: 'c0'.repeat(32), alias: 'seed', time: T,
+    home: join(dir, 'home'),
+    seed: 'c0'.repeat(32),
+    alias: 'seed',
+    time: T,
     repos: [
       { name: 'history', history: source('history') },
       { name: 'recent', history: source('recent') },
@@ -71,10 +74,14 @@ const ids = async (path: string): Promise<string[]> => {
 /** git's own walk of the storage repository: `[oid, committer time]`, newest first. */
 async function gitWalk(from: string): Promise<[string, number][]> {
   const out = await execGit({ gitDir: repositoryByName(built, 'history').gitDir, args: ['rev-list', '--timestamp', from] });
-  return out.toString().trim().split('\n').map((line) => {
-    const [time = '', oid = ''] = line.split(' ');
-    return [oid, Number(time)];
-  });
+  return out
+    .toString()
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [time = '', oid = ''] = line.split(' ');
+      return [oid, Number(time)];
+    });
 }
 
 describe('GET /repos/{rid}/commits', () => {
@@ -166,7 +173,11 @@ describe('GET /repos/{rid}/activity', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=3600, must-revalidate');
     const expected = [...RECENT_TIMES].reverse().filter((time) => time > NOW - 364 * DAY);
     const walk = await execGit({ gitDir: repositoryByName(built, 'recent').gitDir, args: ['rev-list', '--timestamp', 'HEAD'] });
-    const walkTimes = walk.toString().trim().split('\n').map((line) => Number(line.split(' ')[0]));
+    const walkTimes = walk
+      .toString()
+      .trim()
+      .split('\n')
+      .map((line) => Number(line.split(' ')[0]));
     expect((response.body as Activity).activity).toEqual(walkTimes.filter((time) => expected.includes(time)));
     expect((response.body as Activity).activity.sort()).toEqual([...expected].sort());
   });

@@ -13,42 +13,65 @@ const HUGE = Array.from({ length: 150_000 }, (_, i) => `line ${String(i).padStar
 
 const COMMITS: ScratchCommit[] = [
   {
-    message: 'Initial import\n', time: T,
+    message: 'Initial import\n',
+    time: T,
     changes: [
-      { path: 'README.md', content: '# Diff\n' }, { path: 'src/main.c', content: MAIN_C }, { path: 'docs/guide.md', content: GUIDE },
-      { path: 'assets/logo.bin', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) }, { path: 'sp ace.txt', content: 'space\n' },
+      { path: 'README.md', content: '# Diff\n' },
+      { path: 'src/main.c', content: MAIN_C },
+      { path: 'docs/guide.md', content: GUIDE },
+      { path: 'assets/logo.bin', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) },
+      { path: 'sp ace.txt', content: 'space\n' },
       { path: 'script.sh', content: 'echo hi\n' },
     ],
   },
   {
-    message: 'Edit main and rename the guide\n\nThe guide is now the manual.\n', time: T + 100,
+    message: 'Edit main and rename the guide\n\nThe guide is now the manual.\n',
+    time: T + 100,
     changes: [
       { path: 'src/main.c', content: MAIN_C.replace('step(6);', 'step(6 * 2);') },
-      { path: 'docs/guide.md', delete: true }, { path: 'docs/manual.md', content: `${GUIDE}Appendix\n` },
+      { path: 'docs/guide.md', delete: true },
+      { path: 'docs/manual.md', content: `${GUIDE}Appendix\n` },
     ],
   },
   { message: 'Side feature\n', time: T + 200, changes: [{ path: 'feature.txt', content: 'feature\n' }] },
   { message: 'Main work\n', time: T + 300, parents: [1], changes: [{ path: 'README.md', content: '# Diff\n\nMain.\n' }] },
   { message: "Merge branch 'side'\n", time: T + 400, parents: [3, 2], changes: [{ path: 'feature.txt', content: 'feature\n' }] },
   {
-    message: 'Odd bytes\n', time: T + 500,
+    message: 'Odd bytes\n',
+    time: T + 500,
     changes: [
-      { path: 'latin1.txt', content: Buffer.from('caf\xe9\nno final newline', 'latin1') }, { path: 'link', link: 'README.md' },
-      { path: 'sub', submodule: 'ab'.repeat(20) }, { path: 'script.sh', content: 'echo hi\n', kind: 'executable' },
+      { path: 'latin1.txt', content: Buffer.from('caf\xe9\nno final newline', 'latin1') },
+      { path: 'link', link: 'README.md' },
+      { path: 'sub', submodule: 'ab'.repeat(20) },
+      { path: 'script.sh', content: 'echo hi\n', kind: 'executable' },
       { path: 'assets/logo.bin', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 9, 9]) },
     ],
   },
   {
-    message: 'Remove docs, move a file\n', time: T + 600,
-    changes: [{ path: 'docs/manual.md', delete: true }, { path: 'sp ace.txt', delete: true }, { path: 'space moved.txt', content: 'space\n' }],
+    message: 'Remove docs, move a file\n',
+    time: T + 600,
+    changes: [
+      { path: 'docs/manual.md', delete: true },
+      { path: 'sp ace.txt', delete: true },
+      { path: 'space moved.txt', content: 'space\n' },
+    ],
   },
   {
-    message: 'Files map limits\n', time: T + 700,
-    changes: [{ path: 'one-mib.txt', content: 'a'.repeat(1_048_576) }, { path: 'over-mib.txt', content: 'b'.repeat(1_048_577) }],
+    message: 'Files map limits\n',
+    time: T + 700,
+    changes: [
+      { path: 'one-mib.txt', content: 'a'.repeat(1_048_576) },
+      { path: 'over-mib.txt', content: 'b'.repeat(1_048_577) },
+    ],
   },
   {
-    message: 'Too large\n', time: T + 800,
-    changes: [{ path: 'a-before.txt', content: 'before\n' }, { path: 'huge.txt', content: HUGE }, { path: 'z-after.txt', content: 'after\n' }],
+    message: 'Too large\n',
+    time: T + 800,
+    changes: [
+      { path: 'a-before.txt', content: 'before\n' },
+      { path: 'huge.txt', content: HUGE },
+      { path: 'z-after.txt', content: 'after\n' },
+    ],
   },
 ];
 
@@ -59,7 +82,10 @@ let ids: Oid[];
 
 beforeAll(async () => {
   scratch = await startScratchServer({
-    name: 'diffs', seed: 'd1'.repeat(32), time: T, commits: COMMITS,
+    name: 'diffs',
+    seed: 'd1'.repeat(32),
+    time: T,
+    commits: COMMITS,
     prepare: (home, oids) => updateRefs(repositoryByName(home, 'diffs').gitDir, [{ name: 'refs/remotes/origin/feature', oid: oids[2] as Oid }]),
   });
   ({ built, server, ids } = scratch);
@@ -106,8 +132,16 @@ describe('GET /repos/{rid}/commits/{sha}', () => {
 
   it('lists deleted directories file by file and a pure move with `current`', async () => {
     const detail = await commit(6);
-    expect(summary(detail.diff.files)).toEqual([['deleted', 'docs/manual.md'], ['moved', 'sp ace.txt', 'space moved.txt']]);
-    expect(detail.diff.files[1]).toEqual({ status: 'moved', oldPath: 'sp ace.txt', newPath: 'space moved.txt', current: { oid: await blobOid(6, 'space moved.txt'), mode: 'blob' } });
+    expect(summary(detail.diff.files)).toEqual([
+      ['deleted', 'docs/manual.md'],
+      ['moved', 'sp ace.txt', 'space moved.txt'],
+    ]);
+    expect(detail.diff.files[1]).toEqual({
+      status: 'moved',
+      oldPath: 'sp ace.txt',
+      newPath: 'space moved.txt',
+      current: { oid: await blobOid(6, 'space moved.txt'), mode: 'blob' },
+    });
     expect(detail.diff.stats).toEqual({ filesChanged: 2, insertions: 0, deletions: 21 });
   });
 

@@ -10,25 +10,56 @@ const LIMIT = 4_194_304;
 const BOB = { name: 'Bob Files', email: 'bob@example.com' };
 
 const FILES: ScratchChange[] = [
-  { path: 'README.md', content: '# Files\n' }, { path: 'src/main.rs', content: 'fn main() {}\n' },
-  { path: 'src/lib/deep/file.rs', content: 'fn deep() {}\n' }, { path: 'B.txt', content: 'B\n' }, { path: 'a.txt', content: 'a\n' },
-  { path: '_under', content: '_\n' }, { path: 'Zdir/x', content: 'x\n' }, { path: 'adir/y', content: 'y\n' },
-  { path: 'with space.txt', content: 'space\n' }, { path: 'ünïcode.md', content: 'ü\n' },
-  { path: 'latin1.txt', content: Buffer.from('caf\xe9\n', 'latin1') }, { path: 'bin.dat', content: Buffer.from([0x89, 0x50, 0, 1, 2]) },
-  { path: 'bom.txt', content: '\ufeffbom\n' }, { path: 'exact.txt', content: 'x'.repeat(LIMIT) }, { path: 'over.txt', content: 'y'.repeat(LIMIT + 1) },
-  { path: 'link', link: 'README.md' }, { path: 'sub', submodule: 'cd'.repeat(20) }, { path: 'run.sh', content: 'echo\n', kind: 'executable' },
+  { path: 'README.md', content: '# Files\n' },
+  { path: 'src/main.rs', content: 'fn main() {}\n' },
+  { path: 'src/lib/deep/file.rs', content: 'fn deep() {}\n' },
+  { path: 'B.txt', content: 'B\n' },
+  { path: 'a.txt', content: 'a\n' },
+  { path: '_under', content: '_\n' },
+  { path: 'Zdir/x', content: 'x\n' },
+  { path: 'adir/y', content: 'y\n' },
+  { path: 'with space.txt', content: 'space\n' },
+  { path: 'ünïcode.md', content: 'ü\n' },
+  { path: 'latin1.txt', content: Buffer.from('caf\xe9\n', 'latin1') },
+  { path: 'bin.dat', content: Buffer.from([0x89, 0x50, 0, 1, 2]) },
+  { path: 'bom.txt', content: '\ufeffbom\n' },
+  { path: 'exact.txt', content: 'x'.repeat(LIMIT) },
+  { path: 'over.txt', content: 'y'.repeat(LIMIT + 1) },
+  { path: 'link', link: 'README.md' },
+  { path: 'sub', submodule: 'cd'.repeat(20) },
+  { path: 'run.sh', content: 'echo\n', kind: 'executable' },
 ];
 
 const COMMITS: ScratchCommit[] = [
   { message: 'Add files\n', time: T, changes: FILES },
   { message: 'Edit the readme\n', time: T + 100, author: BOB, changes: [{ path: 'README.md', content: '# Files\n\nEdited.\n' }] },
   {
-    message: 'Readme variants\n', time: T + 200,
-    changes: [{ path: 'README.md', delete: true }, { path: 'README/inner', content: 'dir\n' }, { path: 'readme.org', content: '* org\n' }, { path: 'Readme.md', content: 'Readme\n' }],
+    message: 'Readme variants\n',
+    time: T + 200,
+    changes: [
+      { path: 'README.md', delete: true },
+      { path: 'README/inner', content: 'dir\n' },
+      { path: 'readme.org', content: '* org\n' },
+      { path: 'Readme.md', content: 'Readme\n' },
+    ],
   },
   { message: 'Lower case only\n', time: T + 300, changes: [{ path: 'Readme.md', delete: true }] },
-  { message: 'No readme\n', time: T + 400, changes: [{ path: 'readme.org', delete: true }, { path: 'README/inner', delete: true }] },
-  { message: 'Huge readme\n', time: T + 500, changes: [{ path: 'README.md', content: 'r'.repeat(LIMIT + 1) }, { path: 'README.txt', content: 'small\n' }] },
+  {
+    message: 'No readme\n',
+    time: T + 400,
+    changes: [
+      { path: 'readme.org', delete: true },
+      { path: 'README/inner', delete: true },
+    ],
+  },
+  {
+    message: 'Huge readme\n',
+    time: T + 500,
+    changes: [
+      { path: 'README.md', content: 'r'.repeat(LIMIT + 1) },
+      { path: 'README.txt', content: 'small\n' },
+    ],
+  },
 ];
 
 let scratch: ScratchServer;
@@ -38,7 +69,10 @@ let ids: Oid[];
 
 beforeAll(async () => {
   scratch = await startScratchServer({
-    name: 'files', seed: 'f1'.repeat(32), time: T, commits: COMMITS,
+    name: 'files',
+    seed: 'f1'.repeat(32),
+    time: T,
+    commits: COMMITS,
     prepare: (home, oids) => updateRefs(repositoryByName(home, 'files').gitDir, [{ name: 'refs/heads/extra', oid: oids[0] as Oid }]),
   });
   ({ built, server, ids } = scratch);
@@ -54,7 +88,11 @@ describe('GET /repos/{rid}/tree/{sha}/{path}', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=604800, immutable');
     const tree = response.body as Tree;
     expect(tree.entries.map((entry) => `${entry.kind}:${entry.name}`).slice(0, 5)).toEqual([
-      'tree:Zdir', 'tree:adir', 'tree:src', 'submodule:sub', 'blob:B.txt',
+      'tree:Zdir',
+      'tree:adir',
+      'tree:src',
+      'submodule:sub',
+      'blob:B.txt',
     ]);
     expect(tree.lastCommit.id).toBe(ids[1]);
     expectGolden('browse-tree-root', tree);
@@ -127,10 +165,24 @@ describe('GET /repos/{rid}/blob/{sha}/{path}', () => {
 
 describe('hostile paths', () => {
   it.each([
-    '/tree/ID/..', '/tree/ID/src/../..', '/tree/ID/%2e%2e/%2e%2e/etc', '/tree/ID//etc', '/tree/ID/src/./lib',
-    '/blob/ID/..%2F..%2Fetc%2Fpasswd', '/blob/ID/../../etc/passwd', '/blob/ID/%2e%2e/README.md', '/blob/ID/--output=x',
-    '/blob/ID//etc/passwd', '/blob/ID/README.md%00', '/blob/ID/%00', '/blob/ID/src/%00/main.rs', '/blob/ID/%ff%fe',
-    '/blob/ID/a%zzb', '/tree/ID/-c%20core.pager=x', '/blob/ID/:(top)README.md', '/blob/ID/*',
+    '/tree/ID/..',
+    '/tree/ID/src/../..',
+    '/tree/ID/%2e%2e/%2e%2e/etc',
+    '/tree/ID//etc',
+    '/tree/ID/src/./lib',
+    '/blob/ID/..%2F..%2Fetc%2Fpasswd',
+    '/blob/ID/../../etc/passwd',
+    '/blob/ID/%2e%2e/README.md',
+    '/blob/ID/--output=x',
+    '/blob/ID//etc/passwd',
+    '/blob/ID/README.md%00',
+    '/blob/ID/%00',
+    '/blob/ID/src/%00/main.rs',
+    '/blob/ID/%ff%fe',
+    '/blob/ID/a%zzb',
+    '/tree/ID/-c%20core.pager=x',
+    '/blob/ID/:(top)README.md',
+    '/blob/ID/*',
   ])('answers %s with 404 or 400, never 5xx', async (path) => {
     const response = await rawRequest(server.baseUrl, {
       path: `/api/v1/repos/${repositoryByName(built, 'files').rid}${path.replace('ID', ids[1] ?? '')}`,

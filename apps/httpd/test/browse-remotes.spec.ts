@@ -17,7 +17,10 @@ let server: TestServer;
 beforeAll(async () => {
   dir = await makeTempDir();
   built = await buildNodeHome({
-    home: join(dir, 'home'), seed: 'e1'.repeat(32), alias: 'seed', time: T,
+    home: join(dir, 'home'),
+    seed: 'e1'.repeat(32),
+    alias: 'seed',
+    time: T,
     peers: [{ alias: 'bob' }, { alias: 'dave', known: false }],
     repos: [
       {
@@ -39,7 +42,13 @@ beforeAll(async () => {
     { name: namespacedRef(bob.keyPair.nid, 'refs/tags/tree-tag'), oid: treeOid as typeof repo.head },
   ]);
   await resignRefs(built.context, repo, bob);
-  await createTags(built.context, repo, { peer: bob, tags: [{ name: 'v1.0', target: repo.head, message: 'Release' }, { name: 'light', target: repo.head }] });
+  await createTags(built.context, repo, {
+    peer: bob,
+    tags: [
+      { name: 'v1.0', target: repo.head, message: 'Release' },
+      { name: 'light', target: repo.head },
+    ],
+  });
   server = await startTestServer({ home: built.home });
 }, 60_000);
 afterAll(async () => {

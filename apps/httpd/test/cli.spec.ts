@@ -38,10 +38,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<Exit>
  * Starts the CLI and resolves once it logs that it is serving, with everything it logged so far
  * (`line`) and a reader of all it logs later; the caller stops it by pid.
  */
-function serveCli(
-  args: string[],
-  env: Record<string, string> = { FORGE_HOME: '' },
-): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
+function serveCli(args: string[], env: Record<string, string> = { FORGE_HOME: '' }): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, FORGE_LOG_LEVEL: '', ...env } });
     let stderr = '';
@@ -107,9 +104,7 @@ describeCli('forge-httpd command line', () => {
   it('exits 1 with one clear line when the home does not exist', async () => {
     const exit = await runCli(['--home', join(dir, 'missing')]);
     expect(exit.code).toBe(1);
-    expect(logLines(exit.stderr)).toEqual([
-      expect.objectContaining({ level: 60, event: 'start', msg: `node home ${join(dir, 'missing')} does not exist` }),
-    ]);
+    expect(logLines(exit.stderr)).toEqual([expect.objectContaining({ level: 60, event: 'start', msg: `node home ${join(dir, 'missing')} does not exist` })]);
   });
 
   it('serves FORGE_HOME on a TCP port and stops on SIGTERM', async () => {
@@ -170,27 +165,38 @@ describeCli('forge-httpd command line', () => {
   it.each([
     ['info', false],
     ['debug', true],
-  ])('at --log-level %s logs one JSON line per request, the query only at debug (%s)', async (level, withQuery) => {
-    const { child, line, stderr } = await serveCli(['--home', home, '--listen', '127.0.0.1:0', '--log-level', level]);
-    const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line)?.[1];
-    try {
-      await waitFor(() => stderr().includes('"event":"ready"'));
-      const response = await fetch(`${url}/api/v1/repos?show=all&per-page=3`, { headers: { 'x-request-id': 'from-the-proxy-1' } });
-      expect(response.status).toBe(200);
-      child.kill('SIGHUP');
-      await waitFor(() => stderr().includes('"event":"reload"'));
-    } finally {
-      expect(await stop(child, 'SIGTERM')).toBe(0);
-    }
-    const lines = logLines(stderr());
-    expect(lines.filter((entry) => entry['reqId'] === 'from-the-proxy-1')).toEqual([
-      expect.objectContaining({ level: 30, msg: 'request', method: 'GET', route: '/api/v1/repos', path: '/api/v1/repos', status: 200, bytes: expect.any(Number), ms: expect.any(Number) }),
-    ]);
-    expect(stderr().includes('show=all')).toBe(withQuery);
-    expect(lines.map((entry) => entry['event']).filter((event) => event !== undefined)).toEqual(
-      expect.arrayContaining(['start', 'ready', 'reload', 'stop']),
-    );
-  }, 20_000);
+  ])(
+    'at --log-level %s logs one JSON line per request, the query only at debug (%s)',
+    async (level, withQuery) => {
+      const { child, line, stderr } = await serveCli(['--home', home, '--listen', '127.0.0.1:0', '--log-level', level]);
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line)?.[1];
+      try {
+        await waitFor(() => stderr().includes('"event":"ready"'));
+        const response = await fetch(`${url}/api/v1/repos?show=all&per-page=3`, { headers: { 'x-request-id': 'from-the-proxy-1' } });
+        expect(response.status).toBe(200);
+        child.kill('SIGHUP');
+        await waitFor(() => stderr().includes('"event":"reload"'));
+      } finally {
+        expect(await stop(child, 'SIGTERM')).toBe(0);
+      }
+      const lines = logLines(stderr());
+      expect(lines.filter((entry) => entry['reqId'] === 'from-the-proxy-1')).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'request',
+          method: 'GET',
+          route: '/api/v1/repos',
+          path: '/api/v1/repos',
+          status: 200,
+          bytes: expect.any(Number),
+          ms: expect.any(Number),
+        }),
+      ]);
+      expect(stderr().includes('show=all')).toBe(withQuery);
+      expect(lines.map((entry) => entry['event']).filter((event) => event !== undefined)).toEqual(expect.arrayContaining(['start', 'ready', 'reload', 'stop']));
+    },
+    20_000,
+  );
 
   it('exits 2 with the usage for an unknown --log-level', async () => {
     const exit = await runCli(['--log-level', 'loud']);

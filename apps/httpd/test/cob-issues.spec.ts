@@ -52,7 +52,12 @@ async function writeIssues(): Promise<void> {
   // Two peers reply to the same state without seeing each other: concurrent changes.
   const seen = [await commentIssue(as('eve'), { issue: crash, body: 'Same here' })];
   ids['spam'] = await commentIssue(as('eve'), { issue: crash, body: 'Spam', tips: seen });
-  ids['parallel'] = await commentIssue(as('bob'), { issue: crash, body: 'Logs attached', tips: seen, embeds: [{ name: 'log.txt', content: Buffer.from('panic\n') }] });
+  ids['parallel'] = await commentIssue(as('bob'), {
+    issue: crash,
+    body: 'Logs attached',
+    tips: seen,
+    embeds: [{ name: 'log.txt', content: Buffer.from('panic\n') }],
+  });
   await redactIssueComment(as('eve'), { issue: crash, comment: ids['spam'] });
   // Ignored like a node ignores them: eve may not label, and a forged change; both with a child.
   const denied = await labelIssue(as('eve', { force: true }), { issue: crash, labels: ['wontfix'] });
@@ -127,7 +132,11 @@ describe('GET /repos/{rid}/issues/{id}', () => {
     expect(response.text).toBe('{"error":"Not Found","code":404}');
   });
 
-  it.each([['f'.repeat(40), 404], ['xyz', 400], ['F'.repeat(40), 404]])('answers %s with %s', async (id, status) => {
+  it.each([
+    ['f'.repeat(40), 404],
+    ['xyz', 400],
+    ['F'.repeat(40), 404],
+  ])('answers %s with %s', async (id, status) => {
     expect((await getJson(url(`/issues/${id}`))).status).toBe(status);
   });
 

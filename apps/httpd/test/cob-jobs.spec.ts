@@ -25,7 +25,13 @@ const RUN = (n: number): string => `00000000-0000-4000-8000-00000000000${n}`;
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  built = await buildNodeHome({ home: `${dir}/home`, seed: 'a'.repeat(64), alias: 'alice', peers: [{ alias: 'ci' }, { alias: 'eve', known: false }], repos: [{ name: 'acme' }] });
+  built = await buildNodeHome({
+    home: `${dir}/home`,
+    seed: 'a'.repeat(64),
+    alias: 'alice',
+    peers: [{ alias: 'ci' }, { alias: 'eve', known: false }],
+    repos: [{ name: 'acme' }],
+  });
   const repo = built.repos[0];
   if (repo === undefined) throw new Error('no repository');
   head = repo.head;
@@ -67,7 +73,11 @@ describe('GET /repos/{rid}/jobs/{sha}', () => {
     expect(jobs.map((job) => [job.commit, job.runs])).toEqual([[parent, []]]);
   });
 
-  it.each([['e'.repeat(40), 200, []], ['0'.repeat(40), 200, []], ['nope', 400, undefined]])('answers %s with %s', async (sha, status, body) => {
+  it.each([
+    ['e'.repeat(40), 200, []],
+    ['0'.repeat(40), 200, []],
+    ['nope', 400, undefined],
+  ])('answers %s with %s', async (sha, status, body) => {
     const response = await getJson(url(`/jobs/${sha}`));
     expect(response.status).toBe(status);
     if (body !== undefined) expect(response.body).toEqual(body);

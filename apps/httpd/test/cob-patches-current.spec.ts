@@ -1,15 +1,5 @@
 import type { Patch } from '@forge-httpd/api-types';
-import {
-  commentRevision,
-  createPatch,
-  editPatchTitle,
-  editReview,
-  mergePatch,
-  reactReview,
-  revisePatch,
-  reviewPatch,
-  updatePatch,
-} from '@forge-httpd/cob';
+import { commentRevision, createPatch, editPatchTitle, editReview, mergePatch, reactReview, revisePatch, reviewPatch, updatePatch } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';
 import { CobRejectionLog } from '../src/cobs/cob-rejection-log.js';

@@ -34,7 +34,9 @@ describe('the contract', () => {
 
   it('throws ContractError naming where a 2xx body breaks the contract', async () => {
     const fakeFetch = (async () => new Response(JSON.stringify({ repos: { total: 'many' } }), { status: 200 })) as typeof fetch;
-    const error = await createClient({ baseUrl: 'http://x', fetch: fakeFetch }).getNodeStats().catch((caught: unknown) => caught);
+    const error = await createClient({ baseUrl: 'http://x', fetch: fakeFetch })
+      .getNodeStats()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ContractError);
     expect((error as ContractError).problems[0]).toContain('repos.total');
   });

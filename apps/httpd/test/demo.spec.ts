@@ -77,8 +77,7 @@ describe('the demo node home', () => {
   it('hides the private repository and does not list the blocked one as seeded', async () => {
     type Item = { rid: string; payloads: Record<string, { name?: string }> };
     const found = (await getJson(`${server.baseUrl}/api/v1/repos/search?perPage=50`)).body as Item[];
-    const ridOf = (name: string): string | undefined =>
-      found.find((item) => item.payloads['xyz.forge.project']?.name === name)?.rid;
+    const ridOf = (name: string): string | undefined => found.find((item) => item.payloads['xyz.forge.project']?.name === name)?.rid;
     expect(ridOf('secret-plans')).toBeUndefined();
     const blocked = ridOf('blocked-repo');
     expect(blocked).toBeDefined();

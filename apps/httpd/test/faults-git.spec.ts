@@ -4,9 +4,7 @@ import { join, relative } from 'node:path';
 import type { Rid } from '@forge-httpd/identity';
 import { updateRefs } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, namespacedRef, repositoryByName } from '@forge-httpd/tools';
-import {
-  childProcesses, eventually, homeChanges, type HomeSnapshot, isPlainError, snapshotHome,
-} from './support/faults.js';
+import { childProcesses, eventually, homeChanges, type HomeSnapshot, isPlainError, snapshotHome } from './support/faults.js';
 import { FIXTURE_TIME, getJson, type JsonResponse, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 // Faults injected into a builder-written node home while the server runs. The promise for
@@ -26,11 +24,11 @@ const REPOS = ['steady', 'loose', 'packed', 'doomed', 'moving'] as const;
 beforeAll(async () => {
   dir = await makeTempDir();
   built = await buildNodeHome({
-    home: join(dir, 'home'), seed: 'fa17'.padEnd(64, '0'), alias: 'seed', time: FIXTURE_TIME,
-    repos: [
-      ...REPOS.map((name) => ({ name, description: `The ${name} repository`, repack: name === 'packed' })),
-      { name: 'secret', private: true },
-    ],
+    home: join(dir, 'home'),
+    seed: 'fa17'.padEnd(64, '0'),
+    alias: 'seed',
+    time: FIXTURE_TIME,
+    repos: [...REPOS.map((name) => ({ name, description: `The ${name} repository`, repack: name === 'packed' })), { name: 'secret', private: true }],
   });
   server = await startTestServer({ home: built.home });
   before = await snapshotHome(built.home);
@@ -49,10 +47,13 @@ const head = (name: string): string => repositoryByName(built, name).head;
 function blobsAtHead(name: string): { path: string; oid: string }[] {
   const { gitDir } = repositoryByName(built, name);
   const listing = execFileSync('git', [`--git-dir=${gitDir}`, 'ls-tree', '-r', '-z', head(name)], { encoding: 'utf8' });
-  return listing.split('\0').filter((line) => line.includes(' blob ')).map((line) => {
-    const [meta = '', path = ''] = line.split('\t');
-    return { path, oid: meta.split(' ')[2] ?? '' };
-  });
+  return listing
+    .split('\0')
+    .filter((line) => line.includes(' blob '))
+    .map((line) => {
+      const [meta = '', path = ''] = line.split('\t');
+      return { path, oid: meta.split(' ')[2] ?? '' };
+    });
 }
 
 function looseObjectPath(name: string, oid: string): string {
@@ -130,7 +131,9 @@ describe('a truncated pack', () => {
     const { gitDir } = repositoryByName(built, name);
     expect((await api(`/repos/${rid(name)}`)).status).toBe(200);
     const packDir = join(gitDir, 'objects', 'pack');
-    const pack = execFileSync('ls', [packDir], { encoding: 'utf8' }).split('\n').find((file) => file.endsWith('.pack'));
+    const pack = execFileSync('ls', [packDir], { encoding: 'utf8' })
+      .split('\n')
+      .find((file) => file.endsWith('.pack'));
     if (pack === undefined) throw new Error('no pack');
     const file = join(packDir, pack);
     const bytes = await readFile(file);
@@ -195,7 +198,10 @@ describe('refs moving during a crawl', () => {
     const mover = (async () => {
       for (let i = 0; moving; i += 1) {
         const oid = (i % 2 === 0 ? older : repo.head) as typeof repo.head;
-        await updateRefs(repo.gitDir, [{ name: branch, oid }, { name: namespacedRef(built.nid, branch), oid }]);
+        await updateRefs(repo.gitDir, [
+          { name: branch, oid },
+          { name: namespacedRef(built.nid, branch), oid },
+        ]);
       }
     })();
     const paths = ['', '/commits', '/remotes', `/remotes/${built.nid}`, '/activity', '/readme/' + repo.head];
@@ -207,7 +213,10 @@ describe('refs moving during a crawl', () => {
     } finally {
       moving = false;
       await mover;
-      await updateRefs(repo.gitDir, [{ name: branch, oid: repo.head }, { name: namespacedRef(built.nid, branch), oid: repo.head }]);
+      await updateRefs(repo.gitDir, [
+        { name: branch, oid: repo.head },
+        { name: namespacedRef(built.nid, branch), oid: repo.head },
+      ]);
     }
     expect(responses.map((response) => response.status).filter((status) => status !== 200)).toEqual([]);
     expect(logsSince(from)).toEqual([]);

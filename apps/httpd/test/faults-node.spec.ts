@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BuiltHome, repositoryByName, startControlSocket } from '@forge-httpd/tools';
 import { eventually, homeChanges, type HomeSnapshot, isPlainError, pause, snapshotHome } from './support/faults.js';
-import {
-  buildFixtureHome, getJson, type JsonResponse, makeTempDir, removeTempDir, startTestServer, tempSocketPath, type TestServer,
-} from './support/index.js';
+import { buildFixtureHome, getJson, type JsonResponse, makeTempDir, removeTempDir, startTestServer, tempSocketPath, type TestServer } from './support/index.js';
 
 // Faults of the node around the repositories (its databases, its control socket) and of the
 // clients (hundreds of slow senders), injected while the server runs.

@@ -161,10 +161,14 @@ describeCli('a flood of distinct URLs', () => {
       const statuses = new Set<number>();
       const flood = (async () => {
         for (let start = 0; start < urls.length; start += 300) {
-          const batch = await Promise.all(urls.slice(start, start + 300).map((url) => fetch(`${base}${url}`).then(async (response) => {
-            await response.arrayBuffer();
-            return response.status;
-          })));
+          const batch = await Promise.all(
+            urls.slice(start, start + 300).map((url) =>
+              fetch(`${base}${url}`).then(async (response) => {
+                await response.arrayBuffer();
+                return response.status;
+              }),
+            ),
+          );
           for (const status of batch) statuses.add(status);
         }
       })();

@@ -49,12 +49,11 @@ describe('a forge server over a radicle home', () => {
     expect((await getJson(`${forge.baseUrl}/api/v1/repos/search`)).body).toEqual([]);
   });
 
-  it.each([
-    ['/api/v1/repos?show=all'],
-    ['/api/v1/repos'],
-    ['/delegates/DID/repos?show=all'],
-  ])('does not list repositories without its own project payload in %s', async (path) => {
-    const response = await getJson(`${forge.baseUrl}${path.replace('/delegates/DID', `/api/v1/delegates/${fixture.did('seed')}`)}`);
-    expect([response.status, response.body]).toEqual([200, []]);
-  });
+  it.each([['/api/v1/repos?show=all'], ['/api/v1/repos'], ['/delegates/DID/repos?show=all']])(
+    'does not list repositories without its own project payload in %s',
+    async (path) => {
+      const response = await getJson(`${forge.baseUrl}${path.replace('/delegates/DID', `/api/v1/delegates/${fixture.did('seed')}`)}`);
+      expect([response.status, response.body]).toEqual([200, []]);
+    },
+  );
 });

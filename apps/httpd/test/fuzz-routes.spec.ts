@@ -43,7 +43,16 @@ describe('fuzzed requests over every registered route', () => {
           seed: SEED,
           numRuns: RUNS,
           // Found by this property: a body labelled gzip that does not gunzip was a 500.
-          examples: [[{ method: 'POST', path: `/${alpha.rid}.git/git-upload-pack`, headers: { 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' }, body: Buffer.from('no gzip') }]],
+          examples: [
+            [
+              {
+                method: 'POST',
+                path: `/${alpha.rid}.git/git-upload-pack`,
+                headers: { 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' },
+                body: Buffer.from('no gzip'),
+              },
+            ],
+          ],
         },
       );
     } finally {

@@ -15,7 +15,9 @@ let ids: Oid[];
 
 beforeAll(async () => {
   scratch = await startScratchServer({
-    name: 'bounded', seed: 'b0'.repeat(32), time: T,
+    name: 'bounded',
+    seed: 'b0'.repeat(32),
+    time: T,
     commits: [{ message: 'One\n', time: T, changes: [{ path: 'README.md', content: 'one\n' }] }],
     gitServerLimits: { maxProcesses: 1, timeoutMs: TIMEOUT_MS },
   });

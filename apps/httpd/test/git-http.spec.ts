@@ -6,9 +6,7 @@ import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
 import { keyPairFromSeed } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
-import {
-  ABSENT_RID, getBytes, makeTempDir, removeTempDir, runGitClient, type ScratchServer, startScratchServer, type TestServer,
-} from './support/index.js';
+import { ABSENT_RID, getBytes, makeTempDir, removeTempDir, runGitClient, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;
 const NOT_FOUND = '{"error":"Not Found","code":404}';
@@ -165,7 +163,9 @@ describe('the protocol endpoints', () => {
     expect(advertised.bytes.toString()).toBe('{"error":"Forbidden","code":403}');
     expect(advertised.headers.get('access-control-allow-origin')).toBe('*');
     const posted = await getBytes(url('/git-receive-pack'), {
-      method: 'POST', body: '0000', headers: { 'content-type': 'application/x-git-receive-pack-request' },
+      method: 'POST',
+      body: '0000',
+      headers: { 'content-type': 'application/x-git-receive-pack-request' },
     });
     expect(posted.status).toBe(403);
     const dir = target();

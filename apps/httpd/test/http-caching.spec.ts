@@ -17,7 +17,16 @@ const CORS_VARY = 'origin, access-control-request-method, access-control-request
 const NOT_FOUND = '{"error":"Not Found","code":404}';
 const lines = (word: string): string => Array.from({ length: 600 }, (_, i) => `${word} line ${i}\n`).join('');
 const COMMITS: ScratchCommit[] = [
-  { message: 'Add files\n', time: T, changes: [{ path: 'README.md', content: '# Cached\n' }, { path: 'data.txt', content: lines('first') }, { path: 'src/a.txt', content: 'a\n' }, { path: 'over.txt', content: 'o'.repeat(4_194_305) }] },
+  {
+    message: 'Add files\n',
+    time: T,
+    changes: [
+      { path: 'README.md', content: '# Cached\n' },
+      { path: 'data.txt', content: lines('first') },
+      { path: 'src/a.txt', content: 'a\n' },
+      { path: 'over.txt', content: 'o'.repeat(4_194_305) },
+    ],
+  },
   { message: 'Edit data\n', time: T + 100, changes: [{ path: 'data.txt', content: lines('second') }] },
 ];
 
@@ -28,24 +37,41 @@ const raw = (url: string, options: { method?: string; headers?: Record<string, s
   new Promise((resolve, reject) => {
     httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('error', reject).on('end', () => {
-        const headers = Object.entries(res.headers).filter((pair): pair is [string, string] => pair[0] !== 'date' && typeof pair[1] === 'string');
-        resolve({ status: res.statusCode ?? 0, headers: Object.fromEntries(headers), body: Buffer.concat(chunks) });
-      });
-    }).on('error', reject).end();
+      res
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('error', reject)
+        .on('end', () => {
+          const headers = Object.entries(res.headers).filter((pair): pair is [string, string] => pair[0] !== 'date' && typeof pair[1] === 'string');
+          resolve({ status: res.statusCode ?? 0, headers: Object.fromEntries(headers), body: Buffer.concat(chunks) });
+        });
+    })
+      .on('error', reject)
+      .end();
   });
 
 /** The real app over `home`, listening on an ephemeral port, with a chosen cache bound. */
 async function serve(homeDir: string, responseCacheBytes?: number): Promise<{ url: string; caching: HttpCaching; close(): Promise<void> }> {
   const config = ServerConfig.create({
-    home: homeDir, homeSource: 'flag', flavour: 'forge', flavourReason: 'test', socketPath: join(homeDir, 'node', 'none.sock'),
-    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 }, version: '0.0.0-test',
+    home: homeDir,
+    homeSource: 'flag',
+    flavour: 'forge',
+    flavourReason: 'test',
+    socketPath: join(homeDir, 'node', 'none.sock'),
+    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
+    version: '0.0.0-test',
   });
   const home: NodeHome = await openNodeHome({ home: homeDir, flavour: 'forge', socketPath: config.socketPath, log: () => undefined });
   const app: NestFastifyApplication = await createApp({ config, home, logger: false, responseCacheBytes });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, caching: app.get(HttpCaching), close: async () => { await app.close(); await home.close(); } };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    caching: app.get(HttpCaching),
+    close: async () => {
+      await app.close();
+      await home.close();
+    },
+  };
 }
 
 let dir: string;
@@ -58,7 +84,10 @@ beforeAll(async () => {
   ids = (await writeScratchHistory(join(dir, 'source.git'), COMMITS)) as Oid[];
   const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
   built = await buildNodeHome({
-    home: join(dir, 'home'), seed: 'ca'.repeat(32), alias: 'seed', time: T,
+    home: join(dir, 'home'),
+    seed: 'ca'.repeat(32),
+    alias: 'seed',
+    time: T,
     repos: ['files', 'doomed', 'deleted', 'moving'].map((name) => ({ name, history })),
   });
   server = await serve(built.home);
@@ -72,8 +101,14 @@ afterAll(async () => {
 
 const path = (route: string, name = 'files'): string => `/api/v1/repos/${repositoryByName(built, name).rid}${route}`;
 const routes = (): Record<string, string> => ({
-  tree: `/tree/${ids[1]}/`, subtree: `/tree/${ids[1]}/src`, blob: `/blob/${ids[1]}/data.txt`, readme: `/readme/${ids[1]}`,
-  commit: `/commits/${ids[1]}`, diff: `/diff/${ids[0]}/${ids[1]}`, stats: `/stats/tree/${ids[1]}`, history: `/commits?parent=${ids[1]}`,
+  tree: `/tree/${ids[1]}/`,
+  subtree: `/tree/${ids[1]}/src`,
+  blob: `/blob/${ids[1]}/data.txt`,
+  readme: `/readme/${ids[1]}`,
+  commit: `/commits/${ids[1]}`,
+  diff: `/diff/${ids[0]}/${ids[1]}`,
+  stats: `/stats/tree/${ids[1]}`,
+  history: `/commits?parent=${ids[1]}`,
 });
 
 describe('the response cache', () => {
@@ -146,27 +181,32 @@ describe('the response cache', () => {
       expect(head.headers).toEqual(get.headers);
     }
     const preflight = await raw(url, { method: 'OPTIONS' });
-    expect([preflight.status, preflight.body.length, preflight.headers['access-control-allow-methods'], preflight.headers['vary']]).toEqual([200, 0, 'GET', CORS_VARY]);
+    expect([preflight.status, preflight.body.length, preflight.headers['access-control-allow-methods'], preflight.headers['vary']]).toEqual([
+      200,
+      0,
+      'GET',
+      CORS_VARY,
+    ]);
   });
 });
 
 describe('ETags', () => {
-  it.each([['a cached route', () => path(routes()['tree'] ?? '')], ['an uncached route', () => '/api/v1/node']])(
-    'answer If-None-Match on %s with 304, no body, and the CORS and caching headers',
-    async (_name, route) => {
-      const first = await raw(server.url + route());
-      const etag = first.headers['etag'] ?? '';
-      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-        const answer = await raw(server.url + route(), { headers: { 'if-none-match': ifNoneMatch } });
-        expect([answer.status, answer.body.length, answer.headers['etag'], answer.headers['content-type']]).toEqual([304, 0, etag, undefined]);
-        const kept = ['access-control-allow-origin', 'vary', 'cache-control'];
-        expect(kept.map((name) => answer.headers[name])).toEqual(kept.map((name) => first.headers[name]));
-      }
-      const other = await raw(server.url + route(), { headers: { 'if-none-match': '"something-else"' } });
-      expect(other).toEqual(first);
-    },
-  );
+  it.each([
+    ['a cached route', () => path(routes()['tree'] ?? '')],
+    ['an uncached route', () => '/api/v1/node'],
+  ])('answer If-None-Match on %s with 304, no body, and the CORS and caching headers', async (_name, route) => {
+    const first = await raw(server.url + route());
+    const etag = first.headers['etag'] ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const answer = await raw(server.url + route(), { headers: { 'if-none-match': ifNoneMatch } });
+      expect([answer.status, answer.body.length, answer.headers['etag'], answer.headers['content-type']]).toEqual([304, 0, etag, undefined]);
+      const kept = ['access-control-allow-origin', 'vary', 'cache-control'];
+      expect(kept.map((name) => answer.headers[name])).toEqual(kept.map((name) => first.headers[name]));
+    }
+    const other = await raw(server.url + route(), { headers: { 'if-none-match': '"something-else"' } });
+    expect(other).toEqual(first);
+  });
 });
 
 describe('compression', () => {
@@ -202,7 +242,9 @@ describe('visibility and freshness of cached answers', () => {
     const url = server.url + path(routes()['tree'] ?? '', 'doomed');
     expect([(await raw(url)).status, (await raw(url)).status]).toEqual([200, 200]);
     await updateIdentity(built.context, repo, {
-      author: built.context.local, title: 'Hide', document: { ...repo.document, visibility: { type: 'private' } },
+      author: built.context.local,
+      title: 'Hide',
+      document: { ...repo.document, visibility: { type: 'private' } },
     });
     const hidden = await raw(url);
     expect([hidden.status, hidden.body.toString()]).toEqual([404, NOT_FOUND]);

@@ -2,9 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
 import { oidHexFromRid, type Rid } from '@forge-httpd/identity';
-import {
-  type BuiltHome, type BuiltRepository, buildNodeHome, initRepository, sampleCommits, updateIdentity,
-} from '@forge-httpd/tools';
+import { type BuiltHome, type BuiltRepository, buildNodeHome, initRepository, sampleCommits, updateIdentity } from '@forge-httpd/tools';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 /**
@@ -41,7 +39,10 @@ describe('storage index freshness', () => {
   beforeAll(async () => {
     dir = await makeTempDir();
     built = await buildNodeHome({
-      home: join(dir, 'home'), seed: 'a1'.repeat(32), alias: 'seed', time: 1_700_000_000,
+      home: join(dir, 'home'),
+      seed: 'a1'.repeat(32),
+      alias: 'seed',
+      time: 1_700_000_000,
       seedingPolicy: { policy: 'allow', scope: 'all' },
       repos: [{ name: 'first' }, { name: 'second' }, { name: 'third' }],
     });
@@ -64,7 +65,9 @@ describe('storage index freshness', () => {
   it('never shows a repository made private, and drops it from the index within the bound', async () => {
     const repo = built.repos.find((candidate) => candidate.name === 'second') as BuiltRepository;
     await updateIdentity(built.context, repo, {
-      author: built.context.local, title: 'Hide', document: { ...repo.document, visibility: { type: 'private' } },
+      author: built.context.local,
+      title: 'Hide',
+      document: { ...repo.document, visibility: { type: 'private' } },
     });
     // Shown items are read or re-checked per request: private == absent at once.
     expect((await getJson(`${server.baseUrl}/api/v1/repos/${repo.rid}`)).status).toBe(404);
@@ -105,7 +108,11 @@ describe('listings over a few hundred repositories', () => {
   beforeAll(async () => {
     dir = await makeTempDir();
     built = await buildNodeHome({
-      home: join(dir, 'home'), seed: 'b2'.repeat(32), alias: 'seed', time: 1_700_000_000, seedingPolicy: { policy: 'allow', scope: 'all' },
+      home: join(dir, 'home'),
+      seed: 'b2'.repeat(32),
+      alias: 'seed',
+      time: 1_700_000_000,
+      seedingPolicy: { policy: 'allow', scope: 'all' },
     });
     all = [];
     for (let i = 0; i < COUNT; i++) all.push((await addRepository(built, `project-${String(i).padStart(3, '0')}`)).rid);

@@ -47,7 +47,9 @@ describe('GET /repos/{rid}/diff/{base}/{oid}/stats', () => {
     const response = await getJson(fixture.url(`/api/v1/repos/${fixture.rid('alpha')}/diff/${base}/${oid}/stats`));
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=604800, immutable');
-    const lines = git('alpha', 'diff', '--numstat', base, oid).split('\n').filter((line) => line !== '');
+    const lines = git('alpha', 'diff', '--numstat', base, oid)
+      .split('\n')
+      .filter((line) => line !== '');
     const sum = (column: number) => lines.reduce((total, line) => total + (Number(line.split('\t')[column]) || 0), 0);
     expect(response.body).toEqual({ filesChanged: lines.length, insertions: sum(0), deletions: sum(1) });
     expect(lines.length).toBeGreaterThan(0);

@@ -35,14 +35,11 @@ describe('GET /nodes/{nid}', () => {
     });
   });
 
-  it.each(['abc', `did:key:${UNKNOWN_NID}`, UNKNOWN_NID.slice(0, -1), `${UNKNOWN_NID}a`])(
-    'answers 400 naming the nid for %j',
-    async (nid) => {
-      const response = await getJson(fixture.url(`/api/v1/nodes/${encodeURIComponent(nid)}`));
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: 'Invalid nid: expected z6Mk… (a node id)', code: 400 });
-    },
-  );
+  it.each(['abc', `did:key:${UNKNOWN_NID}`, UNKNOWN_NID.slice(0, -1), `${UNKNOWN_NID}a`])('answers 400 naming the nid for %j', async (nid) => {
+    const response = await getJson(fixture.url(`/api/v1/nodes/${encodeURIComponent(nid)}`));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid nid: expected z6Mk… (a node id)', code: 400 });
+  });
 });
 
 describe('GET /nodes/{nid}/inventory', () => {

@@ -68,7 +68,11 @@ const text = async (url: string, init?: RequestInit) => {
 function listTar(bytes: Buffer, gzip: boolean): string[] {
   const result = spawnSync('tar', [gzip ? '-tzf' : '-tf', '-'], { input: bytes });
   if (result.status !== 0) throw new Error(`tar failed: ${result.stderr.toString()}`);
-  return result.stdout.toString().split('\n').filter((line) => line !== '').sort();
+  return result.stdout
+    .toString()
+    .split('\n')
+    .filter((line) => line !== '')
+    .sort();
 }
 
 function readTarFile(bytes: Buffer, path: string): string {

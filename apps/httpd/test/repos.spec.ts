@@ -1,4 +1,4 @@
-import { oidHexFromRid, type Rid } from '@forge-httpd/identity';
+import { oidHexFromRid } from '@forge-httpd/identity';
 import type { RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
 import { ABSENT_RID, expectGolden, getJson, useFixtureServer } from './support/index.js';
 
@@ -98,9 +98,7 @@ describe('GET /repos/search', () => {
 
   it('matches every public project for an empty or missing q, without a seeding filter', async () => {
     const rids = await listRids('/api/v1/repos/search?perPage=100');
-    expect(new Set(rids)).toEqual(
-      new Set(['alpha', 'beta', 'gamma-alpha', 'Alphabet', 'blocked'].map((name) => fixture.rid(name))),
-    );
+    expect(new Set(rids)).toEqual(new Set(['alpha', 'beta', 'gamma-alpha', 'Alphabet', 'blocked'].map((name) => fixture.rid(name))));
     expect(await listRids('/api/v1/repos/search?q=&perPage=100')).toEqual(rids);
     // Seeds descending: Alphabet 4, alpha 3, beta 2, gamma-alpha 1, blocked 0 (no routing row).
     expect(rids).toEqual(['Alphabet', 'alpha', 'beta', 'gamma-alpha', 'blocked'].map((name) => fixture.rid(name)));

@@ -13,7 +13,13 @@ beforeAll(async () => {
   dir = await makeTempDir();
   built = await buildFixtureHome(join(dir, 'home'));
   const bob = peerByAlias(built.context, 'bob');
-  const context = { gitDir: repositoryByName(built, 'alpha').gitDir, keyPair: bob.keyPair, alias: bob.alias, time: built.context.clock.tick(), flavour: 'forge' as const };
+  const context = {
+    gitDir: repositoryByName(built, 'alpha').gitDir,
+    keyPair: bob.keyPair,
+    alias: bob.alias,
+    time: built.context.clock.tick(),
+    flavour: 'forge' as const,
+  };
   await createIssue(context, { title: 'Counted', description: 'Evaluated once for the metrics.' });
   server = await startTestServer({ home: built.home, metrics: true });
   await server.server.home.storageIndex.ready();

@@ -121,9 +121,6 @@ async function call(options: ClientOptions, name: JsonRouteName, args: readonly 
  *   and {@link ContractError} when a 2xx body does not match the contract
  */
 export function createClient(options: ClientOptions): Client {
-  const entries = (Object.keys(JSON_ROUTES) as JsonRouteName[]).map((name) => [
-    name,
-    (...args: unknown[]) => call(options, name, args),
-  ]);
+  const entries = (Object.keys(JSON_ROUTES) as JsonRouteName[]).map((name) => [name, (...args: unknown[]) => call(options, name, args)]);
   return Object.fromEntries(entries) as Client;
 }

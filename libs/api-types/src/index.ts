@@ -113,14 +113,7 @@ export {
 export { type Tree, type TreeEntry, treeEntrySchema, treeSchema } from './tree.js';
 export { type Blob, blobSchema } from './blob.js';
 export { type Remote, remoteSchema } from './remote.js';
-export {
-  type CommitCountStats,
-  commitCountStatsSchema,
-  type RangeDiffStats,
-  rangeDiffStatsSchema,
-  type TreeStats,
-  treeStatsSchema,
-} from './stats.js';
+export { type CommitCountStats, commitCountStatsSchema, type RangeDiffStats, rangeDiffStatsSchema, type TreeStats, treeStatsSchema } from './stats.js';
 export {
   type Author,
   authorSchema,

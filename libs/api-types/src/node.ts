@@ -27,10 +27,7 @@ export const seedingScopeSchema = v.picklist(['all', 'followed']);
 export type SeedingScope = v.InferOutput<typeof seedingScopeSchema>;
 
 /** A seeding policy: `{policy: "allow", scope}` or `{policy: "block"}` (docs/radicle-httpd.md §4.7). */
-export const seedingPolicySchema = v.union([
-  v.object({ policy: v.literal('allow'), scope: seedingScopeSchema }),
-  v.object({ policy: v.literal('block') }),
-]);
+export const seedingPolicySchema = v.union([v.object({ policy: v.literal('allow'), scope: seedingScopeSchema }), v.object({ policy: v.literal('block') })]);
 export type SeedingPolicy = v.InferOutput<typeof seedingPolicySchema>;
 
 /** Item of `GET /node/policies/repos`. */

@@ -97,10 +97,7 @@ function formatContent(file: FileDiff, content: DiffContent): Buffer[] {
   // git appends a TAB to a ---/+++ name that contains a space (for GNU patch).
   const tabA = file.old !== null && file.oldPathBytes.includes(0x20) ? '\t' : '';
   const tabB = file.new !== null && file.newPathBytes.includes(0x20) ? '\t' : '';
-  return [
-    Buffer.from('--- '), labelA, Buffer.from(`${tabA}\n+++ `), labelB, Buffer.from(`${tabB}\n`),
-    ...content.hunks.flatMap(formatHunk),
-  ];
+  return [Buffer.from('--- '), labelA, Buffer.from(`${tabA}\n+++ `), labelB, Buffer.from(`${tabB}\n`), ...content.hunks.flatMap(formatHunk)];
 }
 
 function formatHunk(hunk: Hunk): Buffer[] {

@@ -56,13 +56,24 @@ function file(status: FileStatus, content: DiffContent, oids: [string | null, st
   const side = (oid: string | null) => (oid === null ? null : { oid, gitMode: mode, mode: fileModeOf(mode) });
   const path = Buffer.from('p');
   return {
-    status, oldPath: 'p', newPath: 'p', oldPathBytes: path, newPathBytes: path, old: side(oids[0]), new: side(oids[1]),
-    similarity: null, typeChange: false, content,
+    status,
+    oldPath: 'p',
+    newPath: 'p',
+    oldPathBytes: path,
+    newPathBytes: path,
+    old: side(oids[0]),
+    new: side(oids[1]),
+    similarity: null,
+    typeChange: false,
+    content,
   };
 }
 
 const plain = (additions: number, deletions: number): DiffContent => ({
-  type: 'plain', hunks: [], stats: { additions, deletions }, eof: 'noneMissing',
+  type: 'plain',
+  hunks: [],
+  stats: { additions, deletions },
+  eof: 'noneMissing',
 });
 
 describe('summarizeDiff', () => {

@@ -1,7 +1,18 @@
 // @forge-httpd/diff: git's diff output in, structured diffs out (pure, no internal deps).
 export type {
-  DiffContent, DiffLine, DiffSide, DiffSummary, EofState, FileDiff, FileHead, FileMode, FileStats, FileStatus,
-  Hunk, LineRange, LineText,
+  DiffContent,
+  DiffLine,
+  DiffSide,
+  DiffSummary,
+  EofState,
+  FileDiff,
+  FileHead,
+  FileMode,
+  FileStats,
+  FileStatus,
+  Hunk,
+  LineRange,
+  LineText,
 } from './types.js';
 export { DiffFormatError } from './errors.js';
 export { parseGitPatch } from './parse-git-patch.js';

@@ -37,9 +37,7 @@ export class LineReader {
   peek(): LineSpan | null {
     if (this.done) return null;
     const newline = this.bytes.indexOf(0x0a, this.at);
-    return newline < 0
-      ? { start: this.at, end: this.bytes.length, terminated: false }
-      : { start: this.at, end: newline, terminated: true };
+    return newline < 0 ? { start: this.at, end: this.bytes.length, terminated: false } : { start: this.at, end: newline, terminated: true };
   }
 
   /**

@@ -21,9 +21,23 @@ describe('diff oracle', () => {
   it('covers every kind of change in the generated history', async () => {
     const { tally } = await runDiffOracle({ gitDir, commits: COMMITS });
     const kinds = [
-      'status:added', 'status:deleted', 'status:modified', 'status:moved', 'status:copied',
-      'content:plain', 'content:binary', 'content:empty', 'eof:oldMissing', 'eof:newMissing', 'eof:bothMissing',
-      'mode:blob', 'mode:blobExecutable', 'mode:link', 'mode:commit', 'typeChange', 'path:unusual',
+      'status:added',
+      'status:deleted',
+      'status:modified',
+      'status:moved',
+      'status:copied',
+      'content:plain',
+      'content:binary',
+      'content:empty',
+      'eof:oldMissing',
+      'eof:newMissing',
+      'eof:bothMissing',
+      'mode:blob',
+      'mode:blobExecutable',
+      'mode:link',
+      'mode:commit',
+      'typeChange',
+      'path:unusual',
     ];
     expect(kinds.filter((kind) => (tally[kind] ?? 0) === 0)).toEqual([]);
   }, 120_000);

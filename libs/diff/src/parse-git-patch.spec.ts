@@ -12,9 +12,7 @@ describe('parseGitPatch', () => {
 
   it('parses a modification with line numbers, ranges, stats and the function context header', async () => {
     const source = 'int main(void)\n{\n' + LINES + '}\n';
-    const { output, files } = await diffOf([{ path: 'main.c', content: source }], [
-      { path: 'main.c', content: source.replace('line 12\n', 'line twelve\n') },
-    ]);
+    const { output, files } = await diffOf([{ path: 'main.c', content: source }], [{ path: 'main.c', content: source.replace('line 12\n', 'line twelve\n') }]);
     const file = only(files);
     expect(file).toMatchObject({ status: 'modified', oldPath: 'main.c', newPath: 'main.c', similarity: null });
     expect(file.old?.mode).toBe('blob');
@@ -33,10 +31,13 @@ describe('parseGitPatch', () => {
   });
 
   it('reports a pure rename as moved with empty content and both sides equal', async () => {
-    const { output, files } = await diffOf([{ path: 'a/old.txt', content: LINES }], [
-      { path: 'a/old.txt', delete: true },
-      { path: 'b/new.txt', content: LINES },
-    ]);
+    const { output, files } = await diffOf(
+      [{ path: 'a/old.txt', content: LINES }],
+      [
+        { path: 'a/old.txt', delete: true },
+        { path: 'b/new.txt', content: LINES },
+      ],
+    );
     const file = only(files);
     expect(file).toMatchObject({ status: 'moved', oldPath: 'a/old.txt', newPath: 'b/new.txt', similarity: 100 });
     expect(file.content).toEqual({ type: 'empty' });
@@ -45,10 +46,13 @@ describe('parseGitPatch', () => {
   });
 
   it('reports a rename with edits as moved with a plain diff and its similarity', async () => {
-    const { output, files } = await diffOf([{ path: 'old.txt', content: LINES }], [
-      { path: 'old.txt', delete: true },
-      { path: 'new.txt', content: LINES.replace('line 3\n', 'line three\n') },
-    ]);
+    const { output, files } = await diffOf(
+      [{ path: 'old.txt', content: LINES }],
+      [
+        { path: 'old.txt', delete: true },
+        { path: 'new.txt', content: LINES.replace('line 3\n', 'line three\n') },
+      ],
+    );
     const file = only(files);
     expect(file.status).toBe('moved');
     expect(file.similarity).toBeGreaterThan(50);
@@ -57,10 +61,13 @@ describe('parseGitPatch', () => {
   });
 
   it('reports a copy of a modified file as copied', async () => {
-    const { output, files } = await diffOf([{ path: 'src.txt', content: LINES }], [
-      { path: 'src.txt', content: LINES + 'more\n' },
-      { path: 'copy.txt', content: LINES },
-    ]);
+    const { output, files } = await diffOf(
+      [{ path: 'src.txt', content: LINES }],
+      [
+        { path: 'src.txt', content: LINES + 'more\n' },
+        { path: 'copy.txt', content: LINES },
+      ],
+    );
     expect(files.map((file) => [file.status, file.oldPath, file.newPath])).toEqual([
       ['copied', 'src.txt', 'copy.txt'],
       ['modified', 'src.txt', 'src.txt'],
@@ -69,10 +76,13 @@ describe('parseGitPatch', () => {
   });
 
   it('marks binary files as binary', async () => {
-    const { output, files } = await diffOf([{ path: 'img.bin', content: Buffer.from([0, 1, 2, 3]) }], [
-      { path: 'img.bin', content: Buffer.from([0, 1, 2, 4]) },
-      { path: 'new.bin', content: Buffer.from([0x89, 0x50, 0, 0]) },
-    ]);
+    const { output, files } = await diffOf(
+      [{ path: 'img.bin', content: Buffer.from([0, 1, 2, 3]) }],
+      [
+        { path: 'img.bin', content: Buffer.from([0, 1, 2, 4]) },
+        { path: 'new.bin', content: Buffer.from([0x89, 0x50, 0, 0]) },
+      ],
+    );
     expect(files.map((file) => [file.status, file.content.type])).toEqual([
       ['modified', 'binary'],
       ['added', 'binary'],
@@ -104,9 +114,7 @@ describe('parseGitPatch', () => {
   });
 
   it('reports a mode change without content change as a hunk-less plain modification', async () => {
-    const { output, files } = await diffOf([{ path: 'run.sh', content: 'echo\n' }], [
-      { path: 'run.sh', content: 'echo\n', kind: 'executable' },
-    ]);
+    const { output, files } = await diffOf([{ path: 'run.sh', content: 'echo\n' }], [{ path: 'run.sh', content: 'echo\n', kind: 'executable' }]);
     const file = only(files);
     expect(file.status).toBe('modified');
     expect(file.old?.mode).toBe('blob');
@@ -118,10 +126,13 @@ describe('parseGitPatch', () => {
 
   it('names symlinks link and submodules commit', async () => {
     const submodule = 'ab62dce683c14b53630e4190ade945ed082e343d';
-    const { output, files } = await diffOf([{ path: 'x', content: 'x\n' }], [
-      { path: 'ln', link: 'x' },
-      { path: 'vendor/sub', submodule },
-    ]);
+    const { output, files } = await diffOf(
+      [{ path: 'x', content: 'x\n' }],
+      [
+        { path: 'ln', link: 'x' },
+        { path: 'vendor/sub', submodule },
+      ],
+    );
     expect(files.map((file) => [file.newPath, file.new?.mode, file.new?.oid])).toEqual([
       ['ln', 'link', expect.any(String)],
       ['vendor/sub', 'commit', submodule],
@@ -146,7 +157,12 @@ describe('parseGitPatch', () => {
         { path: 'dir/sub/b', content: 'b\n' },
         { path: 'gone-empty', content: '' },
       ],
-      [{ path: 'dir/a', delete: true }, { path: 'dir/sub/b', delete: true }, { path: 'gone-empty', delete: true }, { path: 'new-empty', content: '' }],
+      [
+        { path: 'dir/a', delete: true },
+        { path: 'dir/sub/b', delete: true },
+        { path: 'gone-empty', delete: true },
+        { path: 'new-empty', content: '' },
+      ],
     );
     // git pairs the two empty blobs as a rename.
     expect(files.map((file) => [file.status, file.oldPath, file.newPath])).toEqual([

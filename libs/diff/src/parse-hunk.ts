@@ -42,8 +42,12 @@ export function parseHunk(reader: LineReader): ParsedHunk | null {
   const old = range(oldStart, oldCount);
   const now = range(newStart, newCount);
   const cursor: Cursor = {
-    oldLine: old.start, newLine: now.start, oldLeft: old.end - old.start, newLeft: now.end - now.start,
-    oldMissing: false, newMissing: false,
+    oldLine: old.start,
+    newLine: now.start,
+    oldLeft: old.end - old.start,
+    newLeft: now.end - now.start,
+    oldMissing: false,
+    newMissing: false,
   };
   const lines: DiffLine[] = [];
   while (cursor.oldLeft > 0 || cursor.newLeft > 0) {

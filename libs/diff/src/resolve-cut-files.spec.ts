@@ -11,19 +11,30 @@ const { history } = useScratchRepos();
 async function mixedDiff(): Promise<{ output: Buffer; numstat: Buffer }> {
   const { gitDir, ids } = await history([
     {
-      message: 'before\n', time: 1_700_000_000,
+      message: 'before\n',
+      time: 1_700_000_000,
       changes: [
-        { path: 'a.txt', content: LINES }, { path: 'old name', content: LINES }, { path: 'logo.bin', content: Buffer.from([0, 1, 2]) },
-        { path: 'kind', content: 'was a file\nwith two lines\n' }, { path: 'run.sh', content: 'echo\n' }, { path: 'same', content: LINES },
+        { path: 'a.txt', content: LINES },
+        { path: 'old name', content: LINES },
+        { path: 'logo.bin', content: Buffer.from([0, 1, 2]) },
+        { path: 'kind', content: 'was a file\nwith two lines\n' },
+        { path: 'run.sh', content: 'echo\n' },
+        { path: 'same', content: LINES },
       ],
     },
     {
-      message: 'after\n', time: 1_700_000_100,
+      message: 'after\n',
+      time: 1_700_000_100,
       changes: [
-        { path: 'a.txt', content: LINES.replace('line 3\n', 'line three\n') }, { path: 'old name', delete: true },
-        { path: 'new name', content: `${LINES}extra\n` }, { path: 'logo.bin', content: Buffer.from([0, 1, 3]) },
-        { path: 'kind', link: 'a.txt' }, { path: 'run.sh', content: 'echo\n', kind: 'executable' }, { path: 'empty', content: '' },
-        { path: 'same moved', content: LINES }, { path: 'same', delete: true },
+        { path: 'a.txt', content: LINES.replace('line 3\n', 'line three\n') },
+        { path: 'old name', delete: true },
+        { path: 'new name', content: `${LINES}extra\n` },
+        { path: 'logo.bin', content: Buffer.from([0, 1, 3]) },
+        { path: 'kind', link: 'a.txt' },
+        { path: 'run.sh', content: 'echo\n', kind: 'executable' },
+        { path: 'empty', content: '' },
+        { path: 'same moved', content: LINES },
+        { path: 'same', delete: true },
       ],
     },
   ]);

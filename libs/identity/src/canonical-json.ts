@@ -48,9 +48,7 @@ function encodeInteger(value: number): string {
 
 function encodeString(value: string): string {
   if (/\p{Surrogate}/u.test(value)) throw new CanonicalJsonError('canonical JSON cannot encode a lone surrogate');
-  const escaped = value
-    .normalize('NFC')
-    .replace(/["\\\u0000-\u001f]/g, (c) => SHORT_ESCAPES[c] ?? '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  const escaped = value.normalize('NFC').replace(/["\\\u0000-\u001f]/g, (c) => SHORT_ESCAPES[c] ?? '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
   return `"${escaped}"`;
 }
 

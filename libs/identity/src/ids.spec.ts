@@ -56,13 +56,14 @@ describe('node ids', () => {
     expect(() => parseNid(text)).toThrow('Invalid nid: expected z6Mk… (multibase ed25519 public key)');
   });
 
-  it.each([['a bare NID', ALICE_NID], ['a did:web', 'did:web:example.com'], ['a bad key', 'did:key:z6Mk']])(
-    'rejects %s as a DID',
-    (_label, text) => {
-      expect(() => parseDid(text)).toThrow(InvalidDidError);
-      expect(() => parseDid(text)).toThrow('Invalid did: expected did:key:z6Mk…');
-    },
-  );
+  it.each([
+    ['a bare NID', ALICE_NID],
+    ['a did:web', 'did:web:example.com'],
+    ['a bad key', 'did:key:z6Mk'],
+  ])('rejects %s as a DID', (_label, text) => {
+    expect(() => parseDid(text)).toThrow(InvalidDidError);
+    expect(() => parseDid(text)).toThrow('Invalid did: expected did:key:z6Mk…');
+  });
 
   it('reports the error code on identity errors', () => {
     expect(new InvalidNidError().code).toBe('INVALID_NID');

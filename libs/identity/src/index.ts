@@ -15,13 +15,7 @@ export { compareRids, oidHexFromRid, parseRid, ridDirectoryName, ridFromOid } fr
 export { compareUtf8 } from './compare-utf8.js';
 export { keyPairFromSeed, signBytes, verifySignature } from './key-pair.js';
 export type { KeyPair } from './key-pair.js';
-export {
-  formatSshPublicKey,
-  parseSshPublicKeyBlob,
-  parseSshPublicKeyLine,
-  sshFingerprint,
-  sshPublicKeyBlob,
-} from './ssh-public-key.js';
+export { formatSshPublicKey, parseSshPublicKeyBlob, parseSshPublicKeyLine, sshFingerprint, sshPublicKeyBlob } from './ssh-public-key.js';
 export { decodeOpenSshPrivateKey, encodeOpenSshPrivateKey } from './openssh-private-key.js';
 export { armorSshSignature, parseSshSignatureArmor } from './ssh-signature.js';
 export type { SshSignature } from './ssh-signature.js';

@@ -42,9 +42,7 @@ describe('ssh public key forms', () => {
 
   it('formats the §2.4 vector of z6MktWkM…', () => {
     const key = publicKeyFromNid('z6MktWkM9vcfysWFq1c2aaLjJ6j4PYYg93TLPswR4qtuoAeT');
-    expect(formatSshPublicKey(key)).toBe(
-      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINDoXIrhcnRjnLGUXUFdxhkuy08lkTOwrj2IoGsEX6+Q',
-    );
+    expect(formatSshPublicKey(key)).toBe('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINDoXIrhcnRjnLGUXUFdxhkuy08lkTOwrj2IoGsEX6+Q');
     expect(sshFingerprint(key)).toBe('SHA256:gE/Ty4fuXzww49lcnNe9/GI0L7xSEQdFp/v9tOjFwB4');
   });
 
@@ -53,12 +51,13 @@ describe('ssh public key forms', () => {
     expect(Buffer.from(parseSshPublicKeyLine(ALICE_SSH))).toEqual(Buffer.from(alice.publicKey));
   });
 
-  it.each([['an rsa key', 'ssh-rsa AAAAB3NzaC1yc2E='], ['a missing key', 'ssh-ed25519'], ['garbage', 'hello']])(
-    'rejects %s line',
-    (_label, line) => {
-      expect(() => parseSshPublicKeyLine(line)).toThrow(InvalidSshKeyError);
-    },
-  );
+  it.each([
+    ['an rsa key', 'ssh-rsa AAAAB3NzaC1yc2E='],
+    ['a missing key', 'ssh-ed25519'],
+    ['garbage', 'hello'],
+  ])('rejects %s line', (_label, line) => {
+    expect(() => parseSshPublicKeyLine(line)).toThrow(InvalidSshKeyError);
+  });
 });
 
 describe('OpenSSH private key file', () => {
@@ -146,8 +145,6 @@ describe('signatures', () => {
   });
 
   it('rejects a malformed armor', () => {
-    expect(() => parseSshSignatureArmor('-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----')).toThrow(
-      InvalidSshSignatureError,
-    );
+    expect(() => parseSshSignatureArmor('-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----')).toThrow(InvalidSshSignatureError);
   });
 });

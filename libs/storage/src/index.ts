@@ -23,15 +23,7 @@ export { repackRepository } from './git/repack-repository.js';
 export { openGitRepository } from './git/open-git-repository.js';
 export { resolveStoredRef } from './git/resolve-stored-ref.js';
 export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';
-export type {
-  Contributor,
-  DiffPatch,
-  DiffPatchOptions,
-  DiffNumstatOptions,
-  GitRepository,
-  RefEntry,
-  WalkCommitsOptions,
-} from './git/git-repository.js';
+export type { Contributor, DiffPatch, DiffPatchOptions, DiffNumstatOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git/git-repository.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { parseCommit } from './git/parse-commit.js';
@@ -53,20 +45,9 @@ export { FLAVOURS, cobTypeName, isFlavour, payloadId } from './home/flavour.js';
 export type { Flavour } from './home/flavour.js';
 export { detectFlavour } from './home/detect-flavour.js';
 export type { FlavourDetection } from './home/detect-flavour.js';
-export {
-  createCobCacheDatabase,
-  createNodeDatabase,
-  createNotificationsDatabase,
-  createPoliciesDatabase,
-} from './db/create-databases.js';
+export { createCobCacheDatabase, createNodeDatabase, createNotificationsDatabase, createPoliciesDatabase } from './db/create-databases.js';
 export type { WritableDatabase } from './db/create-databases.js';
-export {
-  insertAddress,
-  insertFollowPolicy,
-  insertNode,
-  insertRouting,
-  insertSeedingPolicy,
-} from './db/row-writers.js';
+export { insertAddress, insertFollowPolicy, insertNode, insertRouting, insertSeedingPolicy } from './db/row-writers.js';
 export type { AddressRow, FollowPolicyRow, NodeRow, RoutingRow } from './db/row-writers.js';
 export { DEFAULT_SEEDING_POLICY } from './db/seeding-policy.js';
 export type { SeedingPolicy, SeedingScope } from './db/seeding-policy.js';
@@ -83,12 +64,7 @@ export type { ProfileConfigOptions } from './config/format-profile-config.js';
 export { WebConfigWatcher } from './config/web-config-watcher.js';
 export type { ConfigLogger } from './config/web-config-watcher.js';
 export { ControlSocketClient } from './socket/control-socket-client.js';
-export {
-  SIGREFS_PARENT_REF,
-  SIGREFS_REF,
-  formatSignedRefs,
-  parseSignedRefsBlob,
-} from './sigrefs/format-signed-refs.js';
+export { SIGREFS_PARENT_REF, SIGREFS_REF, formatSignedRefs, parseSignedRefsBlob } from './sigrefs/format-signed-refs.js';
 export { writeSignedRefs } from './sigrefs/write-signed-refs.js';
 export type { WriteSignedRefsOptions } from './sigrefs/write-signed-refs.js';
 export { readSignedRefs } from './sigrefs/read-signed-refs.js';

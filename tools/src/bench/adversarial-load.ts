@@ -38,7 +38,9 @@ export async function measureAdversarial(
     const [flood, trivial] = await Promise.all([
       runWrk({ baseUrl: server.baseUrl, paths: urls, concurrency: FLOOD_CONNECTIONS, seconds: input.seconds, scratchDir: input.scratchDir }),
       // Starts once the flood and the slow clients are under way.
-      delay(1000).then(() => runWrk({ baseUrl: server.baseUrl, paths: [input.trivialPath], concurrency: 1, seconds: input.seconds - 1, scratchDir: input.scratchDir })),
+      delay(1000).then(() =>
+        runWrk({ baseUrl: server.baseUrl, paths: [input.trivialPath], concurrency: 1, seconds: input.seconds - 1, scratchDir: input.scratchDir }),
+      ),
     ]);
     return { trivial, flood, distinctUrls: urls.length, slowClients: SLOW_CLIENTS, slowClosed: slow.closed() };
   } finally {
@@ -49,7 +51,10 @@ export async function measureAdversarial(
 /** Commit, diff, tree and stats pages of every commit (newest 5,000), and bad ids, shuffled. */
 async function distinctUrls(rid: string, gitDir: string): Promise<string[]> {
   const { stdout } = await runCommand('git', ['--git-dir', gitDir, 'rev-list', '--max-count=5000', 'HEAD']);
-  const oids = stdout.toString('latin1').split('\n').filter((line) => /^[0-9a-f]{40}$/.test(line));
+  const oids = stdout
+    .toString('latin1')
+    .split('\n')
+    .filter((line) => /^[0-9a-f]{40}$/.test(line));
   const repo = `/api/v1/repos/${rid}`;
   const urls = oids.flatMap((oid, i) => {
     const base = oids[i + 1] ?? oid;

@@ -12,8 +12,15 @@ import path from 'node:path';
 import { commentIssue, type CobWriteContext, createIssue, createPatch, reviewPatch } from '@forge-httpd/cob';
 import { repackRepository, serializeCommit, serializeTree, writeObject, type Oid } from '@forge-httpd/storage';
 import {
-  addPeer, type BuiltRepository, createNodeHome, type HomeContext, initRepository, type Peer, resignRefs,
-  sampleCommits, seedFromLabel,
+  addPeer,
+  type BuiltRepository,
+  createNodeHome,
+  type HomeContext,
+  initRepository,
+  type Peer,
+  resignRefs,
+  sampleCommits,
+  seedFromLabel,
 } from '../builder/index.js';
 import { buildGitFixture, type GitSample } from './git-fixture.js';
 import { writePlainRepositories } from './plain-repositories.js';

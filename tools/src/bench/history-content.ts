@@ -2,9 +2,36 @@ import type { Prng } from './prng.js';
 
 // Plain ASCII only: fast-import `data <n>` counts bytes, and ASCII keeps length === byte length.
 const WORDS = [
-  'alpha', 'buffer', 'cache', 'delta', 'event', 'frame', 'graph', 'handle', 'index', 'join',
-  'kernel', 'layer', 'merge', 'node', 'object', 'parse', 'queue', 'route', 'store', 'token',
-  'update', 'value', 'walk', 'xref', 'yield', 'zone', 'batch', 'chunk', 'digest', 'entry',
+  'alpha',
+  'buffer',
+  'cache',
+  'delta',
+  'event',
+  'frame',
+  'graph',
+  'handle',
+  'index',
+  'join',
+  'kernel',
+  'layer',
+  'merge',
+  'node',
+  'object',
+  'parse',
+  'queue',
+  'route',
+  'store',
+  'token',
+  'update',
+  'value',
+  'walk',
+  'xref',
+  'yield',
+  'zone',
+  'batch',
+  'chunk',
+  'digest',
+  'entry',
 ];
 const AREAS = ['core', 'net', 'storage', 'cli', 'web', 'crypto', 'cob', 'git', 'node', 'tools'];
 const VERBS = ['fix', 'add', 'refactor', 'improve', 'remove', 'document', 'test', 'speed up'];
@@ -18,12 +45,7 @@ export function newFilePath(prng: Prng, taken: { has(key: string): boolean }): s
     const area = prng.pick(AREAS);
     const kind = prng.next();
     const name = `${prng.pick(WORDS)}_${prng.pick(WORDS)}${prng.int(0, 99)}`;
-    const candidate =
-      kind < 0.8
-        ? `src/${area}/${prng.pick(WORDS)}/${name}.ts`
-        : kind < 0.92
-          ? `tests/${area}/${name}.test.ts`
-          : `docs/${area}/${name}.md`;
+    const candidate = kind < 0.8 ? `src/${area}/${prng.pick(WORDS)}/${name}.ts` : kind < 0.92 ? `tests/${area}/${name}.test.ts` : `docs/${area}/${name}.md`;
     if (!taken.has(candidate)) return candidate;
   }
 }

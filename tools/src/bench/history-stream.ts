@@ -17,8 +17,18 @@ export interface CommitHeader {
 }
 
 const AUTHORS = [
-  'Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra', 'Barbara Liskov', 'Ken Thompson',
-  'Dennis Ritchie', 'Margaret Hamilton', 'Donald Knuth', 'Frances Allen', 'John Backus', 'Radia Perlman',
+  'Ada Lovelace',
+  'Alan Turing',
+  'Grace Hopper',
+  'Edsger Dijkstra',
+  'Barbara Liskov',
+  'Ken Thompson',
+  'Dennis Ritchie',
+  'Margaret Hamilton',
+  'Donald Knuth',
+  'Frances Allen',
+  'John Backus',
+  'Radia Perlman',
 ].map((name) => ({ name, email: `${name.toLowerCase().replace(/ /g, '.')}@example.org` }));
 
 /** Author number `index` of a fixed pool (several people, as in a real project). */

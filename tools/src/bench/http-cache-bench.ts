@@ -21,7 +21,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
-import { buildDemoHome, repositoryByName } from '@forge-httpd/tools';
+import { buildDemoHome, repositoryByName } from '../builder/index.js';
 import { type LoadResult, runWrk } from './wrk.js';
 
 /** One raw answer: status, headers (hop-by-hop ones dropped) and body bytes. */
@@ -64,7 +64,7 @@ function rawGet(url: string): Promise<RawResponse> {
 const ANSWER = '@@ ';
 
 /** Runs this file in a child process with a role; resolves with its answer line. */
-function child(args: string[]): Promise<{ line: string; stop(): void }> {
+function child(args: string[]): Promise<{ line: string; stop: () => void }> {
   const proc = spawn(process.execPath, [HERE, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     createInterface({ input: proc.stdout }).on('line', (line) => {
@@ -99,15 +99,24 @@ async function startForge(home: string): Promise<{ baseUrl: string; close(): Pro
   const startServer = (await load('server.js'))['startServer'] as StartServer;
   const ServerConfig = (await load('config/server-config.js'))['ServerConfig'] as { create(fields: object): unknown };
   const config = ServerConfig.create({
-    home, homeSource: 'flag', flavour: 'forge', flavourReason: 'benchmark', socketPath: path.join(os.tmpdir(), 'forge-bench-none.sock'),
-    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 }, version: 'bench',
+    home,
+    homeSource: 'flag',
+    flavour: 'forge',
+    flavourReason: 'benchmark',
+    socketPath: path.join(os.tmpdir(), 'forge-bench-none.sock'),
+    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
+    version: 'bench',
   });
   const server = await startServer({ config, logger: false, log: () => undefined });
   return { baseUrl: `http://127.0.0.1:${server.address.port ?? 0}`, close: () => server.close() };
 }
 
-interface CommitItem { id: string }
-interface TreeBody { entries: { name: string; kind: string }[] }
+interface CommitItem {
+  id: string;
+}
+interface TreeBody {
+  entries: { name: string; kind: string }[];
+}
 
 /**
  * The benchmarked URLs on the demo's largest repository, found with cold requests (timed, with
@@ -129,7 +138,13 @@ async function pickRoutes(baseUrl: string, rid: string): Promise<{ routes: Recor
   const tree = JSON.parse((await rawGet(`${baseUrl}${repo}/tree/${head}/`)).body.toString()) as TreeBody;
   const file = tree.entries.find((entry) => entry.kind === 'blob' && entry.name === 'package.json') ?? tree.entries.find((entry) => entry.kind === 'blob');
   const base = commits[Math.min(commits.length - 1, 30)]?.id ?? head;
-  const routes = { commit, tree: `${repo}/tree/${head}/`, blob: `${repo}/blob/${head}/${file?.name ?? 'README.md'}`, readme: `${repo}/readme/${head}`, diff: `${repo}/diff/${base}/${head}` };
+  const routes = {
+    commit,
+    tree: `${repo}/tree/${head}/`,
+    blob: `${repo}/blob/${head}/${file?.name ?? 'README.md'}`,
+    readme: `${repo}/readme/${head}`,
+    diff: `${repo}/diff/${base}/${head}`,
+  };
   await rawGet(baseUrl + routes.diff);
   stall.disable();
   return { routes, coldMs, stallMs: stall.max / 1e6 };
@@ -157,13 +172,21 @@ const latency = (r: LoadResult): string => `${fmt(r.p50, 2)}/${fmt(r.p99, 2)}`;
 
 function row(name: string, runs: { forge: LoadResult; ceiling: LoadResult; bytes: number }): string {
   const { forge, ceiling } = runs;
-  return [name.padEnd(7), `${fmt(runs.bytes / 1024)} KiB`.padStart(11), fmt(forge.rps, 0).padStart(8), latency(forge).padStart(12),
-    fmt(ceiling.rps, 0).padStart(8), latency(ceiling).padStart(12), `${fmt((100 * forge.rps) / ceiling.rps, 0)}%`.padStart(6),
-    String(forge.errors).padStart(4), rssMb().padStart(5)].join(' ');
+  return [
+    name.padEnd(7),
+    `${fmt(runs.bytes / 1024)} KiB`.padStart(11),
+    fmt(forge.rps, 0).padStart(8),
+    latency(forge).padStart(12),
+    fmt(ceiling.rps, 0).padStart(8),
+    latency(ceiling).padStart(12),
+    `${fmt((100 * forge.rps) / ceiling.rps, 0)}%`.padStart(6),
+    String(forge.errors).padStart(4),
+    rssMb().padStart(5),
+  ].join(' ');
 }
 
 /** Writes the captured answers for the ceiling child and starts it. */
-async function startCeiling(captured: Map<string, RawResponse>, scratchDir: string): Promise<{ baseUrl: string; stop(): void }> {
+async function startCeiling(captured: Map<string, RawResponse>, scratchDir: string): Promise<{ baseUrl: string; stop: () => void }> {
   const file = path.join(scratchDir, 'captured.json');
   await writeFile(file, JSON.stringify([...captured].map(([url, r]) => [url, { ...r, body: r.body.toString('base64') }])));
   const ceiling = await child(['--role', 'ceiling', file]);
@@ -196,7 +219,9 @@ async function main(argv: readonly string[]): Promise<void> {
       runWrk({ baseUrl: forge.baseUrl, paths: Object.values(routes), concurrency, seconds, scratchDir }),
       runWrk({ baseUrl: forge.baseUrl, paths: ['/api/v1/node'], concurrency: 1, seconds, scratchDir }),
     ]);
-    console.log(`heavy mix ${fmt(heavy.rps, 0)} req/s (p99 ${fmt(heavy.p99, 2)} ms) while /api/v1/node p50 ${fmt(trivial.p50, 2)} ms p99 ${fmt(trivial.p99, 2)} ms (${trivial.requests} requests); RSS ${rssMb()} MB`);
+    console.log(
+      `heavy mix ${fmt(heavy.rps, 0)} req/s (p99 ${fmt(heavy.p99, 2)} ms) while /api/v1/node p50 ${fmt(trivial.p50, 2)} ms p99 ${fmt(trivial.p99, 2)} ms (${trivial.requests} requests); RSS ${rssMb()} MB`,
+    );
     await forge.close();
   } finally {
     await rm(scratchDir, { recursive: true, force: true });

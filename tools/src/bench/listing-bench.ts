@@ -22,9 +22,27 @@ const CACHE = path.join(ROOT, 'bench-results', 'cache');
 const API = '/api/v1';
 const QUERY = 'repo-000';
 
-interface ListingHome { home: string; repos: number; firstRid: string }
-interface RouteResult { route: string; rps: number; meanMs: number; p99Ms: number; errors: number }
-interface HomeResult { repos: number; firstListingMs: number; trivialDuringBuildMaxMs: number; routes: RouteResult[]; rssMb: number; rssByPhase: Record<string, number>; trivialP99Ms: number }
+interface ListingHome {
+  home: string;
+  repos: number;
+  firstRid: string;
+}
+interface RouteResult {
+  route: string;
+  rps: number;
+  meanMs: number;
+  p99Ms: number;
+  errors: number;
+}
+interface HomeResult {
+  repos: number;
+  firstListingMs: number;
+  trivialDuringBuildMaxMs: number;
+  routes: RouteResult[];
+  rssMb: number;
+  rssByPhase: Record<string, number>;
+  trivialP99Ms: number;
+}
 
 function flag(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -39,7 +57,11 @@ async function ensureHome(count: number): Promise<ListingHome> {
   await rm(dir, { recursive: true, force: true });
   const started = Date.now();
   const context = await createNodeHome({
-    home: path.join(dir, 'home'), seed: seedFromLabel('listing-bench'), alias: 'bench', time: 1_700_000_000, timeStep: 1,
+    home: path.join(dir, 'home'),
+    seed: seedFromLabel('listing-bench'),
+    alias: 'bench',
+    time: 1_700_000_000,
+    timeStep: 1,
     profile: { seedingPolicy: { policy: 'allow', scope: 'all' } },
   });
   const rids = await writePlainRepositories(context, count, (line) => console.log(`[listing-bench] ${line}`));
@@ -61,11 +83,18 @@ async function freePort(): Promise<number> {
 async function startServer(main: string, home: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [main, '--home', home, '--listen', `127.0.0.1:${port}`], {
-    env: { ...process.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') }, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${base}${API}`).then((r) => r.ok, () => false)) return { child, base };
+    if (
+      await fetch(`${base}${API}`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, base };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
@@ -111,11 +140,16 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
   try {
     // The index build starts with the server; the first listing waits for it to finish.
     const started = performance.now();
-    const first = fetch(`${base}${API}/repos?show=all`).then((r) => r.arrayBuffer()).then(() => performance.now() - started);
+    const first = fetch(`${base}${API}/repos?show=all`)
+      .then((r) => r.arrayBuffer())
+      .then(() => performance.now() - started);
     const duringBuild = await trivialLatency(base, first);
     const paths: Array<[string, string]> = [
-      ['repos', `${API}/repos?show=all`], ['search', `${API}/repos/search?q=${QUERY}`], ['repo', `${API}/repos/${home.firstRid}`],
-      ['repos sort=activity', `${API}/repos?show=all&sort=activity`], ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
+      ['repos', `${API}/repos?show=all`],
+      ['search', `${API}/repos/search?q=${QUERY}`],
+      ['repo', `${API}/repos/${home.firstRid}`],
+      ['repos sort=activity', `${API}/repos?show=all&sort=activity`],
+      ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
     ];
     const rssByPhase: Record<string, number> = { built: memory('VmRSS') };
     const routes: RouteResult[] = [];
@@ -127,7 +161,15 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
     const heavy = Promise.all(paths.slice(0, 2).map(([, url]) => wrk(`${base}${url}`, { connections: 8, seconds: load.seconds })));
     const trivial = await trivialLatency(base, heavy);
     rssByPhase['mixed'] = memory('VmRSS');
-    return { repos: home.repos, firstListingMs: await first, trivialDuringBuildMaxMs: duringBuild.max, routes, rssMb: memory('VmHWM'), rssByPhase, trivialP99Ms: trivial.p99 };
+    return {
+      repos: home.repos,
+      firstListingMs: await first,
+      trivialDuringBuildMaxMs: duringBuild.max,
+      routes,
+      rssMb: memory('VmHWM'),
+      rssByPhase,
+      trivialP99Ms: trivial.p99,
+    };
   } finally {
     // Wait for the exit: a server still winding down would slow the next one's index build.
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -144,7 +186,9 @@ function report(small: HomeResult, large: HomeResult): string {
   for (const route of large.routes) {
     const base = small.routes.find((r) => r.route === route.route);
     const ratio = base === undefined ? NaN : route.meanMs / base.meanMs;
-    lines.push(`| ${route.route} | ${base?.rps.toFixed(0)} | ${base?.meanMs.toFixed(2)} | ${route.rps.toFixed(0)} | ${route.meanMs.toFixed(2)} | ${route.p99Ms.toFixed(1)} | ${ratio.toFixed(2)}× |`);
+    lines.push(
+      `| ${route.route} | ${base?.rps.toFixed(0)} | ${base?.meanMs.toFixed(2)} | ${route.rps.toFixed(0)} | ${route.meanMs.toFixed(2)} | ${route.p99Ms.toFixed(1)} | ${ratio.toFixed(2)}× |`,
+    );
   }
   // radicle-httpd 0.27's sorts, computed in-process: each against sort=rid on the same home.
   for (const result of [small, large]) {
@@ -154,8 +198,12 @@ function report(small: HomeResult, large: HomeResult): string {
     lines.push(`- ${result.repos} repos: ${ratios.join(', ')}`);
   }
   for (const result of [small, large]) {
-    const phases = Object.entries(result.rssByPhase).map(([phase, mb]) => `${phase} ${mb.toFixed(0)}`).join(', ');
-    lines.push(`- ${result.repos} repos: first listing ${result.firstListingMs.toFixed(0)} ms (trivial request max ${result.trivialDuringBuildMaxMs.toFixed(1)} ms meanwhile), peak RSS ${result.rssMb.toFixed(0)} MB (RSS MB after: ${phases}), trivial p99 under listing load ${result.trivialP99Ms.toFixed(1)} ms`);
+    const phases = Object.entries(result.rssByPhase)
+      .map(([phase, mb]) => `${phase} ${mb.toFixed(0)}`)
+      .join(', ');
+    lines.push(
+      `- ${result.repos} repos: first listing ${result.firstListingMs.toFixed(0)} ms (trivial request max ${result.trivialDuringBuildMaxMs.toFixed(1)} ms meanwhile), peak RSS ${result.rssMb.toFixed(0)} MB (RSS MB after: ${phases}), trivial p99 under listing load ${result.trivialP99Ms.toFixed(1)} ms`,
+    );
   }
   return lines.join('\n');
 }
@@ -170,7 +218,10 @@ async function main(): Promise<void> {
   const text = report(smallResult, largeResult);
   console.log(text);
   const label = flag('label', 'run');
-  await writeFile(path.join(ROOT, 'bench-results', `listing-${label}-${large.repos}.json`), JSON.stringify({ server, load, smallResult, largeResult }, null, 2));
+  await writeFile(
+    path.join(ROOT, 'bench-results', `listing-${label}-${large.repos}.json`),
+    JSON.stringify({ server, load, smallResult, largeResult }, null, 2),
+  );
 }
 
 main().catch((error: unknown) => {

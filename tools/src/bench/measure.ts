@@ -78,7 +78,10 @@ export async function measureWarm(
   routes: readonly RouteClass[],
   settings: LoadSettings & { readonly cgit: CgitServer | null },
 ): Promise<WarmRow[]> {
-  const captured = await captureResponses(server.baseUrl, routes.flatMap((r) => r.paths));
+  const captured = await captureResponses(
+    server.baseUrl,
+    routes.flatMap((r) => r.paths),
+  );
   const ceiling = await startCeiling(captured, settings.scratchDir);
   const rows: WarmRow[] = [];
   try {
@@ -90,7 +93,9 @@ export async function measureWarm(
         const ceilingResult = await load(ceiling.baseUrl, route.paths);
         const cgit = settings.cgit !== null && route.cgit.length > 0 ? await load(settings.cgit.baseUrl, route.cgit) : null;
         rows.push({ route: route.name, group: route.group, concurrency, forge, ceiling: ceilingResult, cgit });
-        console.log(`[bench] warm ${route.name} c=${concurrency}: ${forge.rps.toFixed(0)} req/s (ceiling ${ceilingResult.rps.toFixed(0)}${cgit ? `, cgit ${cgit.rps.toFixed(0)}` : ''})`);
+        console.log(
+          `[bench] warm ${route.name} c=${concurrency}: ${forge.rps.toFixed(0)} req/s (ceiling ${ceilingResult.rps.toFixed(0)}${cgit ? `, cgit ${cgit.rps.toFixed(0)}` : ''})`,
+        );
       }
     }
   } finally {

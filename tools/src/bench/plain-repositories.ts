@@ -9,9 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { didFromNid, ridDirectoryName, ridFromOid, signBytes } from '@forge-httpd/identity';
-import {
-  cobTypeName, formatSignedRefs, insertRouting, insertSeedingPolicy, serializeCommit, serializeTree, writeObject, type Oid,
-} from '@forge-httpd/storage';
+import { cobTypeName, formatSignedRefs, insertRouting, insertSeedingPolicy, serializeCommit, serializeTree, writeObject, type Oid } from '@forge-httpd/storage';
 import { encodeIdentityDocument, type HomeContext, sampleCommits, writeGeneratedHistory } from '../builder/index.js';
 import { documentBlobOid, writeIdentityRoot } from '../builder/identity-cob.js';
 
@@ -40,7 +38,8 @@ async function writeRepository(context: HomeContext, i: number): Promise<string>
   const { keyPair, alias } = context.local;
   const documentJson = encodeIdentityDocument(context.flavour, {
     project: { name, description: `Benchmark repository ${i}`, defaultBranch: 'main' },
-    delegates: [didFromNid(keyPair.nid)], threshold: 1,
+    delegates: [didFromNid(keyPair.nid)],
+    threshold: 1,
   });
   const rid = ridFromOid(documentBlobOid(documentJson));
   const gitDir = path.join(context.home, 'storage', ridDirectoryName(rid));
@@ -51,11 +50,20 @@ async function writeRepository(context: HomeContext, i: number): Promise<string>
   const commits = sampleCommits({ project: name, authors: [{ name: 'Bench', email: 'bench@example.org' }], start: 1_600_000_000 + i, count: 1 });
   const head = (await writeGeneratedHistory({ gitDir, commits })).tip.oid;
   const cobRef = `refs/cobs/${cobTypeName(context.flavour, 'id')}/${root}`;
-  const signed = new Map<string, Oid>([[cobRef, root], ['refs/heads/main', head], ['refs/rad/id', root], ['refs/rad/root', root]]);
+  const signed = new Map<string, Oid>([
+    [cobRef, root],
+    ['refs/heads/main', head],
+    ['refs/rad/id', root],
+    ['refs/rad/root', root],
+  ]);
   const ns = `refs/namespaces/${keyPair.nid}/`;
   const refs: Array<[string, string]> = [
-    [`${ns}${cobRef}`, root], [`${ns}refs/heads/main`, head], [`${ns}refs/rad/root`, root], ['refs/rad/id', root],
-    ['refs/heads/main', head], [`${ns}refs/rad/sigrefs`, await writeSigrefs(context, { gitDir, refs: signed, time })],
+    [`${ns}${cobRef}`, root],
+    [`${ns}refs/heads/main`, head],
+    [`${ns}refs/rad/root`, root],
+    ['refs/rad/id', root],
+    ['refs/heads/main', head],
+    [`${ns}refs/rad/sigrefs`, await writeSigrefs(context, { gitDir, refs: signed, time })],
   ];
   for (const [ref, oid] of refs) await writeRef(gitDir, ref, `${oid}\n`);
   await writeRef(gitDir, `${ns}refs/rad/id`, `ref: ${ns}${cobRef}\n`);
@@ -73,10 +81,14 @@ async function writeSigrefs(context: HomeContext, input: { gitDir: string; refs:
   const { gitDir } = input;
   const blob = formatSignedRefs(input.refs);
   const signature = Buffer.from(signBytes(context.local.keyPair, blob));
-  const tree = await writeObject(gitDir, 'tree', serializeTree([
-    { name: 'refs', mode: '100644', oid: await writeObject(gitDir, 'blob', blob) },
-    { name: 'signature', mode: '100644', oid: await writeObject(gitDir, 'blob', signature) },
-  ]));
+  const tree = await writeObject(
+    gitDir,
+    'tree',
+    serializeTree([
+      { name: 'refs', mode: '100644', oid: await writeObject(gitDir, 'blob', blob) },
+      { name: 'signature', mode: '100644', oid: await writeObject(gitDir, 'blob', signature) },
+    ]),
+  );
   const person = { name: 'radicle', email: context.local.keyPair.nid, time: input.time, offset: '+0000' };
   return writeObject(gitDir, 'commit', serializeCommit({ tree, parents: [], author: person, committer: person, message: 'Update signed refs\n' }));
 }

@@ -44,9 +44,10 @@ const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFi
 /** The warm table: req/s and latencies of forge-httpd with the ratios to its baselines. */
 export function warmTable(rows: readonly WarmRow[]): string {
   const header = '| route | conc | req/s | p50 ms | p99 ms | ceiling req/s | vs ceiling | cgit req/s | vs cgit | cgit p99 ms |';
-  const lines = rows.map((r) =>
-    `| ${r.route} | ${r.concurrency} | ${r.forge.rps.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.ceiling.rps.toFixed(0)} | ` +
-    `${ratio(r.forge.rps / r.ceiling.rps)} | ${r.cgit ? r.cgit.rps.toFixed(0) : '–'} | ${r.cgit ? ratio(r.forge.rps / r.cgit.rps) : '–'} | ${r.cgit ? ms(r.cgit.p99) : '–'} |`,
+  const lines = rows.map(
+    (r) =>
+      `| ${r.route} | ${r.concurrency} | ${r.forge.rps.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.ceiling.rps.toFixed(0)} | ` +
+      `${ratio(r.forge.rps / r.ceiling.rps)} | ${r.cgit ? r.cgit.rps.toFixed(0) : '–'} | ${r.cgit ? ratio(r.forge.rps / r.cgit.rps) : '–'} | ${r.cgit ? ms(r.cgit.p99) : '–'} |`,
   );
   return [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|', ...lines].join('\n');
 }
@@ -57,12 +58,17 @@ export function coldTable(cold: readonly ColdRow[], git: readonly GitTiming[]): 
     const g = git.find((t) => t.route === c.route);
     return `| ${c.route} | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${ms(c.startupMs)} | ${g ? g.command : ''} |`;
   });
-  return ['| route | forge cold ms | git first ms | git median ms | vs git | startup ms | git command |', '|---|---:|---:|---:|---:|---:|---|', ...lines].join('\n');
+  return ['| route | forge cold ms | git first ms | git median ms | vs git | startup ms | git command |', '|---|---:|---:|---:|---:|---:|---|', ...lines].join(
+    '\n',
+  );
 }
 
 /** The scale table: large home against the small one. */
 export function scaleTable(rows: readonly ScaleRow[]): string {
-  const lines = rows.map((r) => `| ${r.route} | ${r.large.rps.toFixed(0)} | ${ms(r.large.p50)} | ${r.small.rps.toFixed(0)} | ${ms(r.small.p50)} | ${ratio(r.small.rps / r.large.rps)} |`);
+  const lines = rows.map(
+    (r) =>
+      `| ${r.route} | ${r.large.rps.toFixed(0)} | ${ms(r.large.p50)} | ${r.small.rps.toFixed(0)} | ${ms(r.small.p50)} | ${ratio(r.small.rps / r.large.rps)} |`,
+  );
   return ['| route | large req/s | large p50 ms | small req/s | small p50 ms | slowdown |', '|---|---:|---:|---:|---:|---:|', ...lines].join('\n');
 }
 
@@ -78,15 +84,27 @@ export function judgeTargets(results: BenchResults): Verdict[] {
   });
   const rssMax = Math.max(0, ...results.rss.map(([, bytes]) => bytes), ...(results.soak?.rss ?? []).map(([, bytes]) => bytes));
   return [
-    verdict('warm commit-addressed ≥ 80% of the ceiling', addressed.length > 0 ? addressed.every((r) => r.forge.rps >= 0.8 * r.ceiling.rps) : null, vsCeiling.join(', ')),
-    verdict('cold reads ≤ 1.5× the git CLI', coldRatios.length > 0 ? coldRatios.every((c) => c.value <= 1.5) : null, coldRatios.map((c) => `${c.route} ${ratio(c.value)}`).join(', ')),
+    verdict(
+      'warm commit-addressed ≥ 80% of the ceiling',
+      addressed.length > 0 ? addressed.every((r) => r.forge.rps >= 0.8 * r.ceiling.rps) : null,
+      vsCeiling.join(', '),
+    ),
+    verdict(
+      'cold reads ≤ 1.5× the git CLI',
+      coldRatios.length > 0 ? coldRatios.every((c) => c.value <= 1.5) : null,
+      coldRatios.map((c) => `${c.route} ${ratio(c.value)}`).join(', '),
+    ),
     verdict(
       '≥ 5× cgit req/s with lower p99',
       cgitRows.length > 0 ? cgitRows.every((r) => r.cgit !== null && r.forge.rps >= 5 * r.cgit.rps && r.forge.p99 < r.cgit.p99) : null,
       cgitRows.map((r) => `${r.route} ${ratio(r.forge.rps / (r.cgit?.rps ?? NaN))}`).join(', '),
     ),
     ...scaleVerdicts(results.scaleRows),
-    verdict('RSS < 300 MB', results.rss.length > 0 ? rssMax < 300 * 2 ** 20 : null, `max ${(rssMax / 2 ** 20).toFixed(0)} MB; load mix growth ${percent(rssGrowth(results.rss))}`),
+    verdict(
+      'RSS < 300 MB',
+      results.rss.length > 0 ? rssMax < 300 * 2 ** 20 : null,
+      `max ${(rssMax / 2 ** 20).toFixed(0)} MB; load mix growth ${percent(rssGrowth(results.rss))}`,
+    ),
     soakVerdict(results.soak),
     verdict(
       'trivial request p99 < 50 ms under saturation',
@@ -108,16 +126,30 @@ function adversarialVerdict(run: BenchResults['adversarial']): Verdict {
 }
 
 function cloneVerdict(clones: CloneLoadResult | null): Verdict {
-  const detail = clones === null ? 'no big repository' : `p99 ${ms(clones.trivial.p99)} ms (p50 ${ms(clones.trivial.p50)} ms) while ${clones.clones} clones ran: ${clones.completed} done (median ${ms(clones.cloneMedianMs)} ms), ${clones.failed} failed`;
-  return verdict('trivial request p99 < 50 ms while 4 clones of the big repository run', clones === null ? null : clones.trivial.p99 < 50 && clones.failed === 0, detail);
+  const detail =
+    clones === null
+      ? 'no big repository'
+      : `p99 ${ms(clones.trivial.p99)} ms (p50 ${ms(clones.trivial.p50)} ms) while ${clones.clones} clones ran: ${clones.completed} done (median ${ms(clones.cloneMedianMs)} ms), ${clones.failed} failed`;
+  return verdict(
+    'trivial request p99 < 50 ms while 4 clones of the big repository run',
+    clones === null ? null : clones.trivial.p99 < 50 && clones.failed === 0,
+    detail,
+  );
 }
 
 function scaleVerdicts(rows: readonly ScaleRow[]): Verdict[] {
   const group = (names: string[], target: string): Verdict => {
     const picked = rows.filter((r) => names.includes(r.route));
-    return verdict(target, picked.length > 0 ? picked.every((r) => r.small.rps / r.large.rps <= 2) : null, picked.map((r) => `${r.route} ${ratio(r.small.rps / r.large.rps)}`).join(', '));
+    return verdict(
+      target,
+      picked.length > 0 ? picked.every((r) => r.small.rps / r.large.rps <= 2) : null,
+      picked.map((r) => `${r.route} ${ratio(r.small.rps / r.large.rps)}`).join(', '),
+    );
   };
-  return [group(['repos', 'search', 'repo'], 'listings on the large home within 2× of 10 repos'), group(['issues', 'patches'], 'issue/patch lists within 2× of a 10-issue repo')];
+  return [
+    group(['repos', 'search', 'repo'], 'listings on the large home within 2× of 10 repos'),
+    group(['issues', 'patches'], 'issue/patch lists within 2× of a 10-issue repo'),
+  ];
 }
 
 /**

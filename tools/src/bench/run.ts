@@ -65,14 +65,38 @@ async function runPhases(
       const scaleRows = await measureScale(server, smallServer, scalePairs(large, small), settings);
       const heavy = routes.filter((r) => HEAVY_ROUTES.includes(r.name)).flatMap((r) => r.paths);
       const saturation = heavy.length > 0 ? await measureSaturation(server, '/api/v1/node', heavy, settings) : null;
-      const clones = large.bigRid === null ? null
-        : await measureDuringClones(server, { rid: large.bigRid, trivialPath: '/api/v1/node', seconds: Math.max(settings.seconds, 10), scratchDir: homes.scratchDir });
+      const clones =
+        large.bigRid === null
+          ? null
+          : await measureDuringClones(server, {
+              rid: large.bigRid,
+              trivialPath: '/api/v1/node',
+              seconds: Math.max(settings.seconds, 10),
+              scratchDir: homes.scratchDir,
+            });
       const { bigRid, bigGitDir } = large;
-      const adversarial = bigRid === null || bigGitDir === null ? null
-        : await withRss(server.pid, () => measureAdversarial(server, { rid: bigRid, bigGitDir, trivialPath: '/api/v1/node', seconds: Math.max(settings.seconds, 10), scratchDir: homes.scratchDir }));
+      const adversarial =
+        bigRid === null || bigGitDir === null
+          ? null
+          : await withRss(server.pid, () =>
+              measureAdversarial(server, {
+                rid: bigRid,
+                bigGitDir,
+                trivialPath: '/api/v1/node',
+                seconds: Math.max(settings.seconds, 10),
+                scratchDir: homes.scratchDir,
+              }),
+            );
       return { warm, scaleRows, saturation, clones, adversarial };
     });
-    const soak = options.soak > 0 ? await measureSoak(server, routes.flatMap((r) => r.paths), { ...settings, soakSeconds: options.soak }) : null;
+    const soak =
+      options.soak > 0
+        ? await measureSoak(
+            server,
+            routes.flatMap((r) => r.paths),
+            { ...settings, soakSeconds: options.soak },
+          )
+        : null;
     return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, soak, notes };
   } finally {
     await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
@@ -86,7 +110,11 @@ function selectRoutes(options: BenchOptions, routes: RouteClass[]): RouteClass[]
 /** Listing and COB routes addressed on both homes, for the "within 2×" comparisons. */
 function scalePairs(large: BenchHome, small: BenchHome): Array<{ name: string; large: string[]; small: string[] }> {
   const api = '/api/v1';
-  const both = (name: string, f: (h: BenchHome) => string): { name: string; large: string[]; small: string[] } => ({ name, large: [f(large)], small: [f(small)] });
+  const both = (name: string, f: (h: BenchHome) => string): { name: string; large: string[]; small: string[] } => ({
+    name,
+    large: [f(large)],
+    small: [f(small)],
+  });
   return [
     both('repos', () => `${api}/repos?show=all`),
     both('search', () => `${api}/repos/search?q=repo-0000`),
@@ -102,11 +130,20 @@ function render(results: BenchResults): string {
     .join('\n');
   return [
     `# forge-httpd benchmark (${results.startedAt}, scale ${results.scale}, ${results.machine.cpus} cores, node ${results.machine.node})`,
-    '', '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit)', warmTable(results.warm),
-    '', '## Cold (first request after start) vs one git CLI invocation', coldTable(results.cold, results.git),
-    '', '## Large home vs 10-repository home (c=16)', scaleTable(results.scaleRows),
-    '', '## Targets', verdicts,
-    ...(results.notes.length > 0 ? ['', '## Notes', ...results.notes.map((n) => `- ${n}`)] : []), '',
+    '',
+    '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit)',
+    warmTable(results.warm),
+    '',
+    '## Cold (first request after start) vs one git CLI invocation',
+    coldTable(results.cold, results.git),
+    '',
+    '## Large home vs 10-repository home (c=16)',
+    scaleTable(results.scaleRows),
+    '',
+    '## Targets',
+    verdicts,
+    ...(results.notes.length > 0 ? ['', '## Notes', ...results.notes.map((n) => `- ${n}`)] : []),
+    '',
   ].join('\n');
 }
 

@@ -78,8 +78,13 @@ export interface BuiltHome {
  */
 export async function buildNodeHome(spec: NodeHomeSpec): Promise<BuiltHome> {
   const context = await createNodeHome({
-    home: spec.home, seed: toSeed(spec.seed, spec.alias), alias: spec.alias, flavour: spec.flavour,
-    time: spec.time, timeStep: spec.timeStep, agent: spec.agent,
+    home: spec.home,
+    seed: toSeed(spec.seed, spec.alias),
+    alias: spec.alias,
+    flavour: spec.flavour,
+    time: spec.time,
+    timeStep: spec.timeStep,
+    agent: spec.agent,
     profile: { seedingPolicy: spec.seedingPolicy },
   });
   for (const peer of spec.peers ?? []) registerPeer(context, peer);
@@ -105,10 +110,7 @@ function registerPeer(context: HomeContext, spec: PeerSpec): Peer {
  * Sets `web` in config.json (description, avatar, banner, pinned repositories given by name or
  * RID) and rewrites the file.
  */
-export async function setWebProfile(
-  context: HomeContext,
-  input: { web: NodeHomeSpec['web']; repos: readonly BuiltRepository[] },
-): Promise<void> {
+export async function setWebProfile(context: HomeContext, input: { web: NodeHomeSpec['web']; repos: readonly BuiltRepository[] }): Promise<void> {
   const web = input.web;
   if (web === undefined) return;
   const byName = new Map(input.repos.map((repo) => [repo.name, repo.rid]));
@@ -120,7 +122,10 @@ export async function setWebProfile(
 async function buildRepository(context: HomeContext, spec: RepositorySpec): Promise<BuiltRepository> {
   const history: HistorySource = spec.history ?? { kind: 'generated', commits: sampleHistory(context, spec.name) };
   const repo = await initRepository(context, {
-    name: spec.name, description: spec.description, defaultBranch: spec.defaultBranch ?? 'main', history,
+    name: spec.name,
+    description: spec.description,
+    defaultBranch: spec.defaultBranch ?? 'main',
+    history,
     private: typeof spec.private === 'object' ? { allow: spec.private.allow.map((alias) => didOf(context, alias)) } : spec.private,
   });
   if (spec.delegates !== undefined && spec.delegates.length > 0) await addDelegates(context, repo, spec);

@@ -10,12 +10,7 @@ import { runGit } from './git-cli.js';
  * @returns the head, or null when no delegate has the branch or no candidate reaches quorum
  * @throws Error when candidates diverge
  */
-export async function computeCanonicalHead(options: {
-  gitDir: string;
-  delegates: readonly Nid[];
-  threshold: number;
-  branch: string;
-}): Promise<Oid | null> {
+export async function computeCanonicalHead(options: { gitDir: string; delegates: readonly Nid[]; threshold: number; branch: string }): Promise<Oid | null> {
   const tips: Oid[] = [];
   for (const nid of [...options.delegates].sort()) {
     const tip = await resolveRef(options.gitDir, `refs/namespaces/${nid}/refs/heads/${options.branch}`);
@@ -31,7 +26,10 @@ export async function computeCanonicalHead(options: {
       if (base === a || base === b) votes.set(base, (votes.get(base) ?? 0) + 1);
     }
   }
-  const candidates = [...votes].filter(([, count]) => count >= options.threshold).map(([oid]) => oid).sort();
+  const candidates = [...votes]
+    .filter(([, count]) => count >= options.threshold)
+    .map(([oid]) => oid)
+    .sort();
   return pickLongest(options.gitDir, candidates);
 }
 
@@ -51,12 +49,7 @@ async function pickLongest(gitDir: string, candidates: readonly Oid[]): Promise<
  * top-level `refs/heads/<branch>` and `HEAD` → `ref: refs/heads/<branch>`.
  * @returns the head written, or null when there is no quorum (nothing is written then)
  */
-export async function updateCanonicalHead(options: {
-  gitDir: string;
-  delegates: readonly Nid[];
-  threshold: number;
-  branch: string;
-}): Promise<Oid | null> {
+export async function updateCanonicalHead(options: { gitDir: string; delegates: readonly Nid[]; threshold: number; branch: string }): Promise<Oid | null> {
   const head = await computeCanonicalHead(options);
   if (head === null) return null;
   await updateRefs(options.gitDir, [

@@ -1,12 +1,42 @@
 import {
-  assignIssue, type CobWriteContext, commentIssue, commentReview, commentRevision, createIssue, createJob, createPatch,
-  editIssueComment, editReview, finishJobRun, labelIssue, labelPatch, mergePatch, reactIssueComment, reactReview, reactRevision,
-  reactRevisionComment, redactIssueComment, resolveReviewComment, revisePatch, reviewPatch, setIssueState,
-  setPatchState, startJobRun,
+  assignIssue,
+  type CobWriteContext,
+  commentIssue,
+  commentReview,
+  commentRevision,
+  createIssue,
+  createJob,
+  createPatch,
+  editIssueComment,
+  editReview,
+  finishJobRun,
+  labelIssue,
+  labelPatch,
+  mergePatch,
+  reactIssueComment,
+  reactReview,
+  reactRevision,
+  reactRevisionComment,
+  redactIssueComment,
+  resolveReviewComment,
+  revisePatch,
+  reviewPatch,
+  setIssueState,
+  setPatchState,
+  startJobRun,
 } from '@forge-httpd/cob';
 import { didFromNid } from '@forge-httpd/identity';
 import {
-  type Flavour, type GitRepository, type Oid, openGitRepository, repackRepository, serializeCommit, serializeTree, type TreeEntryInput, updateRefs, writeObject,
+  type Flavour,
+  type GitRepository,
+  type Oid,
+  openGitRepository,
+  repackRepository,
+  serializeCommit,
+  serializeTree,
+  type TreeEntryInput,
+  updateRefs,
+  writeObject,
 } from '@forge-httpd/storage';
 import { namespacedRef, type BuiltRepository } from './built-repository.js';
 import type { FixedClock } from './clock.js';
@@ -71,7 +101,9 @@ async function acmeIssues(w: Writer): Promise<Oid> {
   const contact = await createIssue(w('bob'), { title: 'About page shows an old version', description: 'It still says 0.1.0.' });
   const question = await commentIssue(w('alice'), { issue: contact, body: 'Which browser? Maybe a cached page?' });
   await commentIssue(w('bob'), {
-    issue: contact, replyTo: question, body: 'No cache involved, see the attached screenshot text.',
+    issue: contact,
+    replyTo: question,
+    body: 'No cache involved, see the attached screenshot text.',
     embeds: [{ name: 'about.txt', content: Buffer.from('ACME web 0.1.0\n') }],
   });
   await reactIssueComment(w('carol'), { issue: contact, comment: contact, reaction: '👀' });
@@ -83,7 +115,11 @@ async function acmeIssues(w: Writer): Promise<Oid> {
   await editIssueComment(w('carol'), { issue: dark, comment: dark, body: 'A dark theme (`prefers-color-scheme`) would be easier on the eyes.' });
   await commentIssue(w('eve'), { issue: dark, body: '+1, especially at night.' });
   await commentIssue(w('bob'), { issue: dark, body: 'I started on `feature/dark-mode`.' });
-  for (const [alias, reaction] of [['alice', '🎉'], ['bob', '🎉'], ['eve', '❤']] as const) {
+  for (const [alias, reaction] of [
+    ['alice', '🎉'],
+    ['bob', '🎉'],
+    ['eve', '❤'],
+  ] as const) {
     await reactIssueComment(w(alias), { issue: dark, comment: dark, reaction });
   }
   await labelIssue(w('alice'), { issue: dark, labels: ['design', 'enhancement'] });
@@ -112,7 +148,10 @@ async function releasePatch(w: Writer, issue: Oid): Promise<{ v1: Oid; v2: Oid }
   const v2 = w.repo.head;
   const base = (await firstParent(w.repo, v2)) ?? v2;
   const v1 = await w.commit('bob', {
-    branch: 'release', parent: base, file: 'package.json', message: 'Bump version to 0.2.0-rc.1',
+    branch: 'release',
+    parent: base,
+    file: 'package.json',
+    message: 'Bump version to 0.2.0-rc.1',
     content: '{\n  "name": "acme-web",\n  "version": "0.2.0-rc.1"\n}\n',
   });
   const patch = await createPatch(w('bob'), { title: 'Bump version to 0.2.0', description: 'Prepare the 0.2.0 release.', base, oid: v1 });
@@ -144,14 +183,32 @@ async function otherPatches(w: Writer): Promise<void> {
   const base = w.repo.head;
   const darkMode = await w.branch('bob', 'feature/dark-mode');
   if (darkMode !== null) {
-    const draft = await createPatch(w('bob'), { title: 'Add dark mode', description: 'Work in progress, see the dark mode issue.', base: (await mergeBase(w.repo, { a: base, b: darkMode })) ?? base, oid: darkMode, draft: true });
+    const draft = await createPatch(w('bob'), {
+      title: 'Add dark mode',
+      description: 'Work in progress, see the dark mode issue.',
+      base: (await mergeBase(w.repo, { a: base, b: darkMode })) ?? base,
+      oid: darkMode,
+      draft: true,
+    });
     await commentRevision(w('carol'), { patch: draft, revision: draft, body: 'The contrast of links is too low.' });
   }
-  const rewrite = await w.commit('eve', { branch: 'rewrite', parent: base, file: 'app.jsx', content: 'export default () => null;\n', message: 'Start the rewrite' });
+  const rewrite = await w.commit('eve', {
+    branch: 'rewrite',
+    parent: base,
+    file: 'app.jsx',
+    content: 'export default () => null;\n',
+    message: 'Start the rewrite',
+  });
   const archived = await createPatch(w('eve'), { title: 'Rewrite the site in a new framework', description: 'Everything, from scratch.', base, oid: rewrite });
   await commentRevision(w('seed-demo'), { patch: archived, revision: archived, body: 'We are not going to do this, sorry.' });
   await setPatchState(w('eve'), { patch: archived, state: 'archived' });
-  const deps = await w.commit('carol', { branch: 'deps', parent: base, file: 'package-lock.json', content: '{ "lockfileVersion": 3 }\n', message: 'Update dependencies' });
+  const deps = await w.commit('carol', {
+    branch: 'deps',
+    parent: base,
+    file: 'package-lock.json',
+    content: '{ "lockfileVersion": 3 }\n',
+    message: 'Update dependencies',
+  });
   const open = await createPatch(w('carol'), { title: 'Update dependencies', description: 'Routine update.', base, oid: deps, labels: [] });
   await reviewPatch(w('alice'), { patch: open, revision: open, summary: 'I will check the lockfile tomorrow.' });
   await labelPatch(w('seed-demo'), { patch: open, labels: ['dependencies'] });
@@ -187,7 +244,12 @@ function writer(context: DemoCollaborationContext, repo: BuiltRepository): Write
   };
   // Refs are re-signed once per author at the end (resignAll): much faster, same final state.
   const write = ((alias: string): CobWriteContext => ({
-    gitDir: repo.gitDir, keyPair: peer(alias).keyPair, alias, time: context.clock.tick(), flavour: context.flavour, signRefs: false,
+    gitDir: repo.gitDir,
+    keyPair: peer(alias).keyPair,
+    alias,
+    time: context.clock.tick(),
+    flavour: context.flavour,
+    signRefs: false,
   })) as Writer;
   return Object.assign(write, {
     repo,
@@ -203,7 +265,16 @@ async function resignAll(w: Writer, aliases: readonly string[]): Promise<void> {
 }
 
 /** Writes a commit changing one top-level file and points the peer's branch at it. */
-async function commitFile(args: { repo: BuiltRepository; peer: Peer; time: number; branch: string; parent: Oid; file: string; content: string; message: string }): Promise<Oid> {
+async function commitFile(args: {
+  repo: BuiltRepository;
+  peer: Peer;
+  time: number;
+  branch: string;
+  parent: Oid;
+  file: string;
+  content: string;
+  message: string;
+}): Promise<Oid> {
   const { repo, peer } = args;
   const parentTree = await withGit(repo, async (git) => {
     const parent = await git.readCommit(args.parent);
@@ -213,7 +284,11 @@ async function commitFile(args: { repo: BuiltRepository; peer: Peer; time: numbe
   const blob = await writeObject(repo.gitDir, 'blob', Buffer.from(args.content));
   const tree = await writeObject(repo.gitDir, 'tree', serializeTree([...entries, { name: args.file, mode: '100644', oid: blob }]));
   const person = { name: peer.alias, email: `${peer.alias}@example.org`, time: args.time, offset: '+0000' };
-  const commit = await writeObject(repo.gitDir, 'commit', serializeCommit({ tree, parents: [args.parent], author: person, committer: person, message: `${args.message}\n` }));
+  const commit = await writeObject(
+    repo.gitDir,
+    'commit',
+    serializeCommit({ tree, parents: [args.parent], author: person, committer: person, message: `${args.message}\n` }),
+  );
   await updateRefs(repo.gitDir, [{ name: namespacedRef(peer.keyPair.nid, `refs/heads/${args.branch}`), oid: commit }]);
   return commit;
 }

@@ -32,11 +32,7 @@ export interface GeneratedHistory {
  * @param options - repository, optional parent tip, commits oldest first (at least one)
  * @returns the commit ids and the new tip
  */
-export async function writeGeneratedHistory(options: {
-  gitDir: string;
-  parent?: HistoryTip;
-  commits: readonly GeneratedCommit[];
-}): Promise<GeneratedHistory> {
+export async function writeGeneratedHistory(options: { gitDir: string; parent?: HistoryTip; commits: readonly GeneratedCommit[] }): Promise<GeneratedHistory> {
   if (options.commits.length === 0) throw new Error('a generated history needs at least one commit');
   let files: Record<string, FileContent> = { ...(options.parent?.files ?? {}) };
   let parent = options.parent?.oid;
@@ -56,10 +52,7 @@ export async function writeGeneratedHistory(options: {
   return { commits, tip: { oid: commits[commits.length - 1] as Oid, files } };
 }
 
-function applyChanges(
-  files: Record<string, FileContent>,
-  changes: Readonly<Record<string, FileContent | null>>,
-): Record<string, FileContent> {
+function applyChanges(files: Record<string, FileContent>, changes: Readonly<Record<string, FileContent | null>>): Record<string, FileContent> {
   const next = { ...files };
   for (const [filePath, content] of Object.entries(changes)) {
     if (content === null) delete next[filePath];

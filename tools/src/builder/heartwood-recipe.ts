@@ -29,7 +29,12 @@ export interface HeartwoodHome {
  */
 export async function buildHeartwoodHome(home: string, flavour: Flavour = 'radicle'): Promise<HeartwoodHome> {
   const context = await createNodeHome({
-    home, seed: new Uint8Array(32).fill(0xff), alias: 'alice', flavour, time: HEARTWOOD_TEST_TIME, timeStep: 0,
+    home,
+    seed: new Uint8Array(32).fill(0xff),
+    alias: 'alice',
+    flavour,
+    time: HEARTWOOD_TEST_TIME,
+    timeStep: 0,
   });
   const repo = await initRepository(context, {
     name: 'heartwood',

@@ -66,18 +66,12 @@ export async function writeIdentityRevision(
  * the revision's doc blob. Accept changes embed nothing.
  * @returns the accept commit id
  */
-export function writeIdentityAccept(
-  author: IdentityAuthor,
-  accept: { revision: Oid; blob: Oid; tips: readonly Oid[] },
-): Promise<Oid> {
+export function writeIdentityAccept(author: IdentityAuthor, accept: { revision: Oid; blob: Oid; tips: readonly Oid[] }): Promise<Oid> {
   const action = { type: 'revision.accept', revision: accept.revision, signature: signDocument(author.keyPair, accept.blob) };
   return writeIdentityChange(author, { actions: [action], message: 'Accept revision', tips: accept.tips });
 }
 
-function writeIdentityChange(
-  author: IdentityAuthor,
-  change: { actions: unknown[]; message: string; document?: string; tips: readonly Oid[] },
-): Promise<Oid> {
+function writeIdentityChange(author: IdentityAuthor, change: { actions: unknown[]; message: string; document?: string; tips: readonly Oid[] }): Promise<Oid> {
   return writeChange({
     gitDir: author.gitDir,
     keyPair: author.keyPair,

@@ -35,18 +35,18 @@ export interface IdentityUpdate {
  * becomes symbolic to it, and its refs are re-signed.
  * @returns the revision id and whether it was adopted
  */
-export async function updateIdentity(
-  context: HomeContext,
-  repo: BuiltRepository,
-  options: UpdateIdentityOptions,
-): Promise<IdentityUpdate> {
+export async function updateIdentity(context: HomeContext, repo: BuiltRepository, options: UpdateIdentityOptions): Promise<IdentityUpdate> {
   const current = delegateNids(repo);
   if (!current.includes(options.author.keyPair.nid)) throw new Error('identity update: the author must be a delegate');
   const documentJson = encodeIdentityDocument(context.flavour, options.document);
   const typeName = cobTypeName(context.flavour, 'id');
   const tips = () => listCobTips({ gitDir: repo.gitDir, typeName, objectId: repo.identityRoot });
   const proposal = await writeIdentityRevision(identityAuthor(context, repo, options.author), {
-    documentJson, title: options.title, description: options.description, parent: repo.identityHead, tips: await tips(),
+    documentJson,
+    title: options.title,
+    description: options.description,
+    parent: repo.identityHead,
+    tips: await tips(),
   });
   await moveIdentityRefs(context, repo, { peer: options.author, change: proposal.revision });
   let votes = 1;
@@ -55,7 +55,9 @@ export async function updateIdentity(
     if (votes >= majority) break;
     if (!current.includes(approver.keyPair.nid) || approver.keyPair.nid === options.author.keyPair.nid) continue;
     const accept = await writeIdentityAccept(identityAuthor(context, repo, approver), {
-      revision: proposal.revision, blob: proposal.blob, tips: await tips(),
+      revision: proposal.revision,
+      blob: proposal.blob,
+      tips: await tips(),
     });
     await moveIdentityRefs(context, repo, { peer: approver, change: accept });
     votes += 1;
@@ -70,11 +72,7 @@ function identityAuthor(context: HomeContext, repo: BuiltRepository, peer: Peer)
   return { gitDir: repo.gitDir, flavour: context.flavour, keyPair: peer.keyPair, alias: peer.alias, time: context.clock.tick() };
 }
 
-async function moveIdentityRefs(
-  context: HomeContext,
-  repo: BuiltRepository,
-  input: { peer: Peer; change: Oid },
-): Promise<void> {
+async function moveIdentityRefs(context: HomeContext, repo: BuiltRepository, input: { peer: Peer; change: Oid }): Promise<void> {
   const nid = input.peer.keyPair.nid;
   const cobRef = namespacedRef(nid, `refs/cobs/${cobTypeName(context.flavour, 'id')}/${repo.identityRoot}`);
   await updateRefs(repo.gitDir, [
@@ -84,15 +82,15 @@ async function moveIdentityRefs(
   ]);
 }
 
-async function adoptRevision(
-  repo: BuiltRepository,
-  input: { revision: Oid; document: IdentityDocumentSpec },
-): Promise<void> {
+async function adoptRevision(repo: BuiltRepository, input: { revision: Oid; document: IdentityDocumentSpec }): Promise<void> {
   repo.document = input.document;
   repo.identityHead = input.revision;
   await updateRefs(repo.gitDir, [{ name: 'refs/rad/id', oid: input.revision }]);
   const head = await updateCanonicalHead({
-    gitDir: repo.gitDir, delegates: delegateNids(repo), threshold: repo.document.threshold, branch: repo.defaultBranch,
+    gitDir: repo.gitDir,
+    delegates: delegateNids(repo),
+    threshold: repo.document.threshold,
+    branch: repo.defaultBranch,
   });
   if (head !== null) repo.head = head;
 }

@@ -10,12 +10,7 @@ import { runGit } from './git-cli.js';
  * @returns the destination refs written, by full name
  * @throws Error when git fails (unknown source, missing branch)
  */
-export async function importBranches(options: {
-  gitDir: string;
-  from: string;
-  refspecs: readonly string[];
-  tagsTo?: string;
-}): Promise<Map<string, Oid>> {
+export async function importBranches(options: { gitDir: string; from: string; refspecs: readonly string[]; tagsTo?: string }): Promise<Map<string, Oid>> {
   const refspecs = [...options.refspecs];
   if (options.tagsTo !== undefined) refspecs.push(`+refs/tags/*:${options.tagsTo}/*`);
   await runGit(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', options.from, ...refspecs], {

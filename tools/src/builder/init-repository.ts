@@ -64,8 +64,15 @@ export async function initRepository(context: HomeContext, options: InitReposito
     { name: namespacedRef(nid, 'refs/rad/id'), symbolicTarget: cobRef },
   ]);
   const repo: BuiltRepository = {
-    name: options.name, rid, gitDir, defaultBranch: options.defaultBranch, identityRoot: root,
-    document, identityHead: root, head, headTip,
+    name: options.name,
+    rid,
+    gitDir,
+    defaultBranch: options.defaultBranch,
+    identityRoot: root,
+    document,
+    identityHead: root,
+    head,
+    headTip,
   };
   await updateCanonicalHead({ gitDir, delegates: [nid], threshold: 1, branch: options.defaultBranch });
   await resignRefs(context, repo, local);
@@ -80,10 +87,7 @@ function initialDocument(context: HomeContext, options: InitRepositoryOptions): 
     project: { name: options.name, description: options.description ?? '', defaultBranch: options.defaultBranch },
     delegates: [didFromNid(context.local.keyPair.nid)],
     threshold: 1,
-    visibility:
-      privacy === undefined || privacy === false
-        ? undefined
-        : { type: 'private', allow: privacy === true ? [] : privacy.allow },
+    visibility: privacy === undefined || privacy === false ? undefined : { type: 'private', allow: privacy === true ? [] : privacy.allow },
     crefs: options.crefs,
   };
 }

@@ -81,9 +81,6 @@ export function recordSeedingPolicy(context: HomeContext, entry: { rid: Rid; pol
 }
 
 /** Stores a follow policy (with the local alias for the node) like `rad follow` (§8.2). */
-export function recordFollow(
-  context: HomeContext,
-  entry: { nid: string; alias?: string; policy?: 'allow' | 'block' },
-): void {
+export function recordFollow(context: HomeContext, entry: { nid: string; alias?: string; policy?: 'allow' | 'block' }): void {
   withDatabase(policiesDbPath(context), (db) => insertFollowPolicy(db, entry));
 }

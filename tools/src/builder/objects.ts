@@ -1,12 +1,4 @@
-import {
-  serializeCommit,
-  serializeTree,
-  writeObject,
-  type CommitInput,
-  type GitSignature,
-  type Oid,
-  type TreeEntryInput,
-} from '@forge-httpd/storage';
+import { serializeCommit, serializeTree, writeObject, type CommitInput, type GitSignature, type Oid, type TreeEntryInput } from '@forge-httpd/storage';
 
 /** Writes a blob (text as UTF-8) and returns its id. */
 export function writeBlob(gitDir: string, content: string | Uint8Array): Promise<Oid> {

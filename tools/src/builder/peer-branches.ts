@@ -79,7 +79,10 @@ export async function pushCommits(
   await resignRefs(context, repo, options.peer);
   if (options.branch === repo.defaultBranch && delegateNids(repo).includes(nid)) {
     const head = await updateCanonicalHead({
-      gitDir: repo.gitDir, delegates: delegateNids(repo), threshold: repo.document.threshold, branch: repo.defaultBranch,
+      gitDir: repo.gitDir,
+      delegates: delegateNids(repo),
+      threshold: repo.document.threshold,
+      branch: repo.defaultBranch,
     });
     if (head === tip.oid) repo.headTip = tip;
     if (head !== null) repo.head = head;
@@ -87,10 +90,7 @@ export async function pushCommits(
   return tip;
 }
 
-async function writePeerBranch(
-  repo: BuiltRepository,
-  input: { nid: string; branch: PeerBranch },
-): Promise<HistoryTip | Oid> {
+async function writePeerBranch(repo: BuiltRepository, input: { nid: string; branch: PeerBranch }): Promise<HistoryTip | Oid> {
   const ref = namespacedRef(input.nid, `refs/heads/${input.branch.name}`);
   const { commits, at } = input.branch;
   if (commits === undefined || commits.length === 0) {

@@ -42,12 +42,7 @@ function sampleSteps(project: string): Step[] {
  * @param options - project name, authors (at least one), start time in seconds, commit count (max 8)
  * @returns commits, oldest first
  */
-export function sampleCommits(options: {
-  project: string;
-  authors: readonly SampleAuthor[];
-  start: number;
-  count?: number;
-}): GeneratedCommit[] {
+export function sampleCommits(options: { project: string; authors: readonly SampleAuthor[]; start: number; count?: number }): GeneratedCommit[] {
   if (options.authors.length === 0) throw new Error('sampleCommits needs an author');
   const steps = sampleSteps(options.project).slice(0, options.count ?? 8);
   return steps.map((step, index) => {
@@ -66,13 +61,7 @@ export function sampleCommits(options: {
  * One follow-up commit for forks and pushes: adds or replaces a file.
  * @returns the commit
  */
-export function sampleChange(options: {
-  message: string;
-  path: string;
-  content: string;
-  author: SampleAuthor;
-  time: number;
-}): GeneratedCommit {
+export function sampleChange(options: { message: string; path: string; content: string; author: SampleAuthor; time: number }): GeneratedCommit {
   return {
     message: `${options.message}\n`,
     changes: { [options.path]: options.content },

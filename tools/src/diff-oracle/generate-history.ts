@@ -66,12 +66,12 @@ class HistoryGenerator {
     this.push([side], [mainTip, sideIndex]);
   }
 
-  private *randomChanges(): Generator<ScratchChange> {
+  private *randomChanges(): Generator<ScratchChange, void> {
     const operations = 1 + Math.floor(this.rand() * 4);
     for (let index = 0; index < operations; index++) yield* this.operation();
   }
 
-  private *operation(): Generator<ScratchChange> {
+  private *operation(): Generator<ScratchChange, void> {
     const paths = [...this.files.keys()];
     const pick = (): string | undefined => paths[Math.floor(this.rand() * paths.length)];
     const roll = this.rand();
@@ -84,11 +84,14 @@ class HistoryGenerator {
     if (roll < 0.8) return yield* this.chmod(path);
     if (roll < 0.86) return yield* this.typeChange(path);
     if (roll < 0.9) return yield* this.remove(paths.filter((other) => other.startsWith(path.split('/')[0] ?? '')));
-    if (roll < 0.95) return yield { path: `mods/sub${Math.floor(this.rand() * 3)}`, submodule: this.hex40() };
+    if (roll < 0.95) {
+      yield { path: `mods/sub${Math.floor(this.rand() * 3)}`, submodule: this.hex40() };
+      return;
+    }
     return yield* this.addFile(AWKWARD[Math.floor(this.rand() * AWKWARD.length)]);
   }
 
-  private *addFile(name?: string): Generator<ScratchChange> {
+  private *addFile(name?: string): Generator<ScratchChange, void> {
     const dir = ['src', 'docs', 'lib/deep/er', 'assets', ''][Math.floor(this.rand() * 5)] ?? '';
     const path = name ?? `${dir}${dir === '' ? '' : '/'}file${this.counter++}${this.rand() < 0.5 ? '.txt' : '.rs'}`;
     const roll = this.rand();
@@ -106,7 +109,7 @@ class HistoryGenerator {
     yield this.write(path);
   }
 
-  private *editFile(path: string): Generator<ScratchChange> {
+  private *editFile(path: string): Generator<ScratchChange, void> {
     const entry = this.files.get(path);
     if (entry?.kind === 'binary') entry.bytes[Math.floor(this.rand() * entry.bytes.length)] = Math.floor(this.rand() * 256);
     if (entry?.kind === 'link') entry.target += 'x';
@@ -127,14 +130,14 @@ class HistoryGenerator {
     else lines.splice(at, 0, Buffer.from('\xe9t\xe9 latin1', 'latin1'));
   }
 
-  private *remove(paths: string[]): Generator<ScratchChange> {
+  private *remove(paths: string[]): Generator<ScratchChange, void> {
     for (const path of paths) {
       this.files.delete(path);
       yield { path, delete: true };
     }
   }
 
-  private *rename(path: string, edit: boolean): Generator<ScratchChange> {
+  private *rename(path: string, edit: boolean): Generator<ScratchChange, void> {
     const entry = this.files.get(path);
     if (entry === undefined) return;
     const target = `moved/${this.counter++}-${path.split('/').at(-1) ?? 'x'}`;
@@ -145,7 +148,7 @@ class HistoryGenerator {
     yield this.write(target);
   }
 
-  private *copy(path: string): Generator<ScratchChange> {
+  private *copy(path: string): Generator<ScratchChange, void> {
     const entry = this.files.get(path);
     if (entry?.kind !== 'text') return;
     const target = `copies/${this.counter++}.txt`;
@@ -156,14 +159,14 @@ class HistoryGenerator {
     yield this.write(path);
   }
 
-  private *chmod(path: string): Generator<ScratchChange> {
+  private *chmod(path: string): Generator<ScratchChange, void> {
     const entry = this.files.get(path);
     if (entry?.kind !== 'text') return;
     entry.executable = !entry.executable;
     yield this.write(path);
   }
 
-  private *typeChange(path: string): Generator<ScratchChange> {
+  private *typeChange(path: string): Generator<ScratchChange, void> {
     const entry = this.files.get(path);
     const next: Entry = entry?.kind === 'link' ? textEntry(['was a link']) : { kind: 'link', target: 'now/a/link' };
     this.files.set(path, next);

@@ -28,15 +28,10 @@ export interface GitExec {
 export function execGit(exec: GitExec): Promise<Buffer> {
   const args = [`--git-dir=${exec.gitDir}`, '-c', 'core.quotePath=false', ...exec.args];
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      args,
-      { env: ENV, encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`git ${exec.args[0] ?? ''} failed: ${stderr.toString('utf8').trim() || error.message}`));
-        else resolve(stdout);
-      },
-    );
+    const child = execFile('git', args, { env: ENV, encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`git ${exec.args[0] ?? ''} failed: ${stderr.toString('utf8').trim() || error.message}`));
+      else resolve(stdout);
+    });
     // git may exit before reading stdin; its exit status tells what happened.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(exec.input ?? '');
@@ -45,8 +40,19 @@ export function execGit(exec: GitExec): Promise<Buffer> {
 
 /** The diff format the server asks git for (see libs/diff/README.md). */
 export const SERVER_DIFF_ARGS: readonly string[] = [
-  'diff-tree', '-r', '-z', '--raw', '-p', '-M', '-C', '--full-index', '--no-color', '--no-ext-diff',
-  '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/',
+  'diff-tree',
+  '-r',
+  '-z',
+  '--raw',
+  '-p',
+  '-M',
+  '-C',
+  '--full-index',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
 ];
 
 /** git's empty tree, diffed against for root commits. */

@@ -43,7 +43,10 @@ export async function runDiffOracle(options: OracleOptions): Promise<OracleRepor
     gitDir: options.gitDir,
     args: ['rev-list', '--all', '--parents', `--max-count=${options.commits}`],
   });
-  const commits = list.toString('latin1').split('\n').filter((line) => line !== '');
+  const commits = list
+    .toString('latin1')
+    .split('\n')
+    .filter((line) => line !== '');
   const totals: Totals = { files: 0, patchBytes: 0, git: 0, parse: 0, format: 0, tally: {} };
   const mismatches: OracleMismatch[] = [];
   for (const line of commits) {
@@ -95,10 +98,7 @@ async function checkCommit(gitDir: string, commit: string, parent: string | null
   return mismatches;
 }
 
-async function checkNumstat(
-  gitDir: string,
-  diff: { commit: string; parent: string | null; files: readonly FileDiff[] },
-): Promise<string | null> {
+async function checkNumstat(gitDir: string, diff: { commit: string; parent: string | null; files: readonly FileDiff[] }): Promise<string | null> {
   const args = ['diff-tree', '-r', '-z', '--numstat', '-M', '-C', '--end-of-options', diff.parent ?? EMPTY_TREE, diff.commit];
   return compareNumstat(parseNumstat(await execGit({ gitDir, args })), diff.files);
 }

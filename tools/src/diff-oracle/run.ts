@@ -28,7 +28,10 @@ async function main(): Promise<number> {
       `git diff-tree:    ${ms(report.timings.git)} (${perCommit(report.timings.git)})`,
       `parseGitPatch:    ${ms(report.timings.parse)} (${perCommit(report.timings.parse)})`,
       `formatGitPatch:   ${ms(report.timings.format)} (${perCommit(report.timings.format)})`,
-      `kinds seen:       ${Object.entries(report.tally).sort().map(([key, count]) => `${key}=${count}`).join(' ')}`,
+      `kinds seen:       ${Object.entries(report.tally)
+        .sort()
+        .map(([key, count]) => `${key}=${count}`)
+        .join(' ')}`,
       ...report.mismatches.slice(0, 20).map((m) => `  ${m.kind} ${m.commit}: ${m.detail}`),
       '',
     ].join('\n'),

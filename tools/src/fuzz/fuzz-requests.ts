@@ -58,17 +58,29 @@ function encodeSegment(value: string): string {
 
 function parameterArbitrary(name: string, values: FuzzValues): fc.Arbitrary<string> {
   const pick = (list: readonly string[]): fc.Arbitrary<string> => (list.length > 0 ? fc.constantFrom(...list) : segment);
-  const rid = fc.oneof(pick(values.rids), pick(values.rids).map((value) => value.replace(/^rad:/, '')), segment.map((value) => `rad:${value}`));
+  const rid = fc.oneof(
+    pick(values.rids),
+    pick(values.rids).map((value) => value.replace(/^rad:/, '')),
+    segment.map((value) => `rad:${value}`),
+  );
   switch (name) {
     case 'rid':
       return fc.oneof({ weight: 3, arbitrary: rid.map(encodeSegment) }, { weight: 1, arbitrary: segment.map(encodeSegment) });
     case 'repo':
-      return fc.oneof(rid.map((value) => `${encodeSegment(value)}.git`), rid.map(encodeSegment), segment.map(encodeSegment));
+      return fc.oneof(
+        rid.map((value) => `${encodeSegment(value)}.git`),
+        rid.map(encodeSegment),
+        segment.map(encodeSegment),
+      );
     case 'nid':
     case 'peer':
       return fc.oneof(pick(values.nids), segment.map(encodeSegment));
     case 'did':
-      return fc.oneof(pick(values.nids).map((nid) => `did:key:${nid}`), pick(values.nids), segment.map(encodeSegment));
+      return fc.oneof(
+        pick(values.nids).map((nid) => `did:key:${nid}`),
+        pick(values.nids),
+        segment.map(encodeSegment),
+      );
     case '*':
       return fc.oneof(
         pick(values.paths).map((path) => path.split('/').map(encodeSegment).join('/')),
@@ -87,20 +99,29 @@ function parameterArbitrary(name: string, values: FuzzValues): fc.Arbitrary<stri
 }
 
 const queryArbitrary = fc.option(
-  fc.array(
-    fc.tuple(
-      fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })),
-      fc.oneof(fc.integer({ min: -5, max: 10 }).map(String), fc.constantFrom('all', 'pinned', 'open', 'closed', 'rid', 'activity', 'seeding', 'git-upload-pack', 'false', '1e9', '-0', '99999999999999999999', ''), fc.string({ maxLength: 10 })),
-    ),
-    { maxLength: 4 },
-  ).map((pairs) => `?${pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')}`),
+  fc
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })),
+        fc.oneof(
+          fc.integer({ min: -5, max: 10 }).map(String),
+          fc.constantFrom('all', 'pinned', 'open', 'closed', 'rid', 'activity', 'seeding', 'git-upload-pack', 'false', '1e9', '-0', '99999999999999999999', ''),
+          fc.string({ maxLength: 10 }),
+        ),
+      ),
+      { maxLength: 4 },
+    )
+    .map((pairs) => `?${pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')}`),
   { nil: '' },
 );
 
 const headersArbitrary = fc.record(
   {
     'accept-encoding': fc.constantFrom('gzip', 'br', 'deflate, gzip;q=0', '*', 'identity;q=0', 'x'),
-    'if-none-match': fc.oneof(fc.constantFrom('*', 'W/"x"', '"abc"'), fc.string({ maxLength: 20 }).map((value) => `"${value.replace(/[^\x20-\x7e]/g, '')}"`)),
+    'if-none-match': fc.oneof(
+      fc.constantFrom('*', 'W/"x"', '"abc"'),
+      fc.string({ maxLength: 20 }).map((value) => `"${value.replace(/[^\x20-\x7e]/g, '')}"`),
+    ),
     'if-modified-since': fc.constantFrom('Thu, 01 Jan 1970 00:00:00 GMT', 'garbage'),
     range: fc.constantFrom('bytes=0-10', 'bytes=-5', 'bytes=999999-', 'lines=1-2'),
     origin: fc.constantFrom('https://example.org', 'null'),
@@ -120,9 +141,14 @@ export function fuzzRequestArbitrary(routes: readonly RouteTemplate[], values: F
   const templates = [...new Set(routes.map((route) => route.url))];
   const routeArbitrary = fc.constantFrom(...templates).chain((url) => {
     const parts = url.split(/(:[A-Za-z]+|\*)/).filter((part) => part !== '');
-    const filled = parts.map((part) => (part === '*' ? parameterArbitrary('*', values) : part.startsWith(':') ? parameterArbitrary(part.slice(1), values) : fc.constant(part)));
+    const filled = parts.map((part) =>
+      part === '*' ? parameterArbitrary('*', values) : part.startsWith(':') ? parameterArbitrary(part.slice(1), values) : fc.constant(part),
+    );
     const own = routes.filter((route) => route.url === url).map((route) => route.method);
-    return fc.tuple(fc.tuple(...filled).map((pieces) => pieces.join('')), fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }));
+    return fc.tuple(
+      fc.tuple(...filled).map((pieces) => pieces.join('')),
+      fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+    );
   });
   return fc
     .tuple(routeArbitrary, queryArbitrary, headersArbitrary, fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }))
@@ -146,15 +172,12 @@ function framedHeaders(request: FuzzRequest): Record<string, string> {
 export function sendFuzzRequest(baseUrl: string, request: FuzzRequest, agent?: Agent): Promise<FuzzAnswer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: hostname, port, path: request.path, method: request.method, headers: framedHeaders(request), agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
+    const req = httpRequest({ host: hostname, port, path: request.path, method: request.method, headers: framedHeaders(request), agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
     req.setTimeout(30_000, () => req.destroy(new Error(`no answer in 30 s: ${request.method} ${request.path}`)));
     req.on('error', reject);
     req.end(request.body);
@@ -191,7 +214,12 @@ export function findFuzzProblem(request: FuzzRequest, answer: FuzzAnswer, hidden
     } catch {
       return 'error body is not JSON';
     }
-    const plain = typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' && (body as { code?: unknown }).code === answer.status && Object.keys(body).length === 2;
+    const plain =
+      typeof body === 'object' &&
+      body !== null &&
+      typeof (body as { error?: unknown }).error === 'string' &&
+      (body as { code?: unknown }).code === answer.status &&
+      Object.keys(body).length === 2;
     const tooLarge = answer.status === 413 && Array.isArray(body) && body.length === 0;
     if (!plain && !tooLarge) return `error body ${text.slice(0, 200)}`;
   }

@@ -19,21 +19,37 @@ import { findFuzzProblem, fuzzRequestArbitrary, type FuzzValues, type PrivateDat
 
 const CHUNK = 1000;
 
+interface ServerModule {
+  startServer: (options: { config: unknown; logger: false; log: () => void }) => Promise<{ app: unknown; close: () => Promise<void> }>;
+}
+interface AppFactoryModule {
+  routesOf: (app: unknown) => readonly RouteTemplate[];
+}
+interface ServerConfigModule {
+  ServerConfig: { create: (fields: Record<string, unknown>) => unknown };
+}
+
 /** The routes the server registers, read from an in-process app over the same home. */
 async function registeredRoutes(home: string): Promise<readonly RouteTemplate[]> {
   const dist = path.join(REPO_ROOT, 'apps', 'httpd', 'dist');
   await import('reflect-metadata');
-  const [{ startServer }, { routesOf }, { ServerConfig }] = await Promise.all([
+  // The built server, loaded by path (tools do not depend on the app package): typed here.
+  const [{ startServer }, { routesOf }, { ServerConfig }] = (await Promise.all([
     import(path.join(dist, 'server.js')),
     import(path.join(dist, 'app.factory.js')),
     import(path.join(dist, 'config', 'server-config.js')),
-  ]);
+  ])) as [ServerModule, AppFactoryModule, ServerConfigModule];
   const config = ServerConfig.create({
-    home, homeSource: 'flag', flavour: 'forge', flavourReason: 'fuzz', socketPath: path.join(home, 'no.sock'),
-    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 }, version: 'fuzz',
+    home,
+    homeSource: 'flag',
+    flavour: 'forge',
+    flavourReason: 'fuzz',
+    socketPath: path.join(home, 'no.sock'),
+    listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
+    version: 'fuzz',
   });
   const server = await startServer({ config, logger: false, log: () => undefined });
-  const routes = [...routesOf(server.app)] as RouteTemplate[];
+  const routes = [...routesOf(server.app)];
   await server.close();
   return routes;
 }
@@ -48,7 +64,10 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'forge-fuzz-'));
   try {
     const built = await buildNodeHome({
-      home: path.join(dir, 'home'), seed: 'f022'.padEnd(64, '0'), alias: 'seed', time: 1700000000,
+      home: path.join(dir, 'home'),
+      seed: 'f022'.padEnd(64, '0'),
+      alias: 'seed',
+      time: 1700000000,
       peers: [{ alias: 'bob' }, { alias: 'carol', known: false }],
       repos: [
         { name: 'alpha', seeds: ['bob'] },
@@ -111,14 +130,24 @@ async function main(): Promise<void> {
         if (chunk % 10 === 9) process.stderr.write(`${sent} requests, ${problems.length} problems\n`);
       }
       agent.destroy();
-      const answersApi = crashes === 0 && (await fetch(`${baseUrl}/api/v1`).then((response) => response.ok, () => false));
+      const answersApi =
+        crashes === 0 &&
+        (await fetch(`${baseUrl}/api/v1`).then(
+          (response) => response.ok,
+          () => false,
+        ));
       const rssAfter = await readRss(pid);
       const fivexx = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, count]) => sum + count, 0);
       const mb = (bytes: number | null): string => (bytes === null ? '–' : `${(bytes / 1048576).toFixed(1)} MB`);
       const seconds = (Date.now() - started) / 1000;
       console.log(`routes fuzzed:   ${new Set(routes.map((route) => route.url)).size} (${routes.length} with methods), seed ${seed}`);
       console.log(`requests sent:   ${sent} in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)} req/s, concurrency ${concurrency})`);
-      console.log(`statuses:        ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
+      console.log(
+        `statuses:        ${[...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([status, count]) => `${status}×${count}`)
+          .join(' ')}`,
+      );
       console.log(`5xx answers:     ${fivexx}`);
       console.log(`other problems:  ${problems.length - fivexx}`);
       console.log(`crashes:         ${crashes}${answersApi ? '' : ' (server no longer answers /api/v1)'}`);

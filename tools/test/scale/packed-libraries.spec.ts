@@ -54,14 +54,14 @@ afterAll(async () => {
 });
 
 describe('the packed libraries in another project', () => {
-  it('lists a home\'s public repositories with their heads (storage README)', async () => {
+  it("lists a home's public repositories with their heads (storage README)", async () => {
     const lines = (await runExample('storage', [built.home, 'forge'])).trim().split('\n');
     const acme = repositoryByName(built, 'acme-web');
     expect(lines).toContain(`${acme.rid} acme-web refs/heads/main ${acme.head}`);
     expect(lines.some((line) => line.includes('secret-plans'))).toBe(false);
   });
 
-  it('lists a repository\'s issues (cob README)', async () => {
+  it("lists a repository's issues (cob README)", async () => {
     const lines = (await runExample('cob', [built.home, 'acme-web', 'forge'])).trim().split('\n');
     expect(lines).toContain('open Image gallery is slow');
     expect(lines).toContain('closed Broken link on the about page');
@@ -73,7 +73,7 @@ describe('the packed libraries in another project', () => {
     expect(rid).toBe('rad:z3gqcJUoA1n9HaHKufZs5FCSGazv5');
   });
 
-  it('structures a commit\'s diff from git\'s output (diff README)', async () => {
+  it("structures a commit's diff from git's output (diff README)", async () => {
     const acme = repositoryByName(built, 'acme-web');
     const lines = (await runExample('diff', [acme.gitDir, acme.head])).trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);

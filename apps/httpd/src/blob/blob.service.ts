@@ -60,10 +60,7 @@ async function readBlobAt(git: GitRepository, at: { commit: GitCommit; path: str
   const info = await git.readObjectInfo(at.entry.oid);
   if (info === null) throw new Error(`blob ${at.entry.oid} is missing from the repository`);
   if (info.size > BLOB_MAX_BYTES) throw new TooLargeError();
-  const [bytes, lastOid] = await Promise.all([
-    git.readBlob(at.entry.oid),
-    git.lastCommitTouching({ from: at.commit.oid, path: at.path }),
-  ]);
+  const [bytes, lastOid] = await Promise.all([git.readBlob(at.entry.oid), git.lastCommitTouching({ from: at.commit.oid, path: at.path })]);
   if (bytes === null) throw new Error(`blob ${at.entry.oid} could not be read`);
   const last = lastOid === null || lastOid === at.commit.oid ? at.commit : ((await git.readCommit(lastOid)) ?? at.commit);
   return toBlob({ path: at.path, bytes, lastCommit: toCommit(last) });

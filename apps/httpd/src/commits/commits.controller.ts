@@ -39,22 +39,14 @@ export class CommitsController {
   @Get('diff/:base/:oid')
   @CacheControl('immutable')
   @CacheableResponse()
-  getRange(
-    @Param('rid') rid: string,
-    @Param('base', OidPipe) base: Oid,
-    @Param('oid', OidPipe) oid: Oid,
-  ): Promise<RangeDiffResponse> {
+  getRange(@Param('rid') rid: string, @Param('base', OidPipe) base: Oid, @Param('oid', OidPipe) oid: Oid): Promise<RangeDiffResponse> {
     return this.commits.getRange(rid, { base, oid });
   }
 
   @Get('diff/:base/:oid/stats')
   @CacheControl('immutable')
   @CacheableResponse()
-  getRangeStats(
-    @Param('rid') rid: string,
-    @Param('base', OidPipe) base: Oid,
-    @Param('oid', OidPipe) oid: Oid,
-  ): Promise<RangeDiffStats> {
+  getRangeStats(@Param('rid') rid: string, @Param('base', OidPipe) base: Oid, @Param('oid', OidPipe) oid: Oid): Promise<RangeDiffStats> {
     return this.commits.getRangeStats(rid, { base, oid });
   }
 

@@ -43,7 +43,10 @@ export class CommitsService {
     const window = pageWindow(query);
     if (window === null) return [];
     const commits = await repository.git.walkCommits({
-      from: query.parent ?? head.oid, since: query.since, until: query.until, ...window,
+      from: query.parent ?? head.oid,
+      since: query.since,
+      until: query.until,
+      ...window,
     });
     return commits.map(toCommit);
   }
@@ -53,10 +56,7 @@ export class CommitsService {
     const { git } = await this.access.openPublic(ridText);
     const commit = await this.content.requireCommit(git, sha);
     // Independent git processes: run side by side (a cold request waits for the slower one only).
-    const [diff, branches] = await Promise.all([
-      this.content.loadDiff(git, { from: commit.parents[0] ?? null, to: sha }),
-      branchesContaining(git, sha),
-    ]);
+    const [diff, branches] = await Promise.all([this.content.loadDiff(git, { from: commit.parents[0] ?? null, to: sha }), branchesContaining(git, sha)]);
     return { commit: toCommit(commit), diff: toDiff(diff.files, 'typeFirst'), files: toDiffFiles(diff.blobs), branches };
   }
 
@@ -94,9 +94,7 @@ export class CommitsService {
   async getActivity(ridText: string): Promise<Activity> {
     const repository = await this.access.openPublic(ridText);
     const head = await repository.head();
-    const times = await this.cache.commitTimes.getOrCompute(head.oid, () =>
-      repository.git.commitTimes(head.oid, Number.NEGATIVE_INFINITY),
-    );
+    const times = await this.cache.commitTimes.getOrCompute(head.oid, () => repository.git.commitTimes(head.oid, Number.NEGATIVE_INFINITY));
     return { activity: timesInActivityWindow(times, Math.floor(Date.now() / 1000)) };
   }
 }

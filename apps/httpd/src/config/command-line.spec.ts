@@ -26,12 +26,9 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(args)).toEqual({ action: 'version' });
   });
 
-  it.each([[['--nope']], [['positional']], [['--home']], [['-x']], [['--help=yes']]])(
-    'rejects %j with a usage error',
-    (args) => {
-      expect(() => parseCommandLine(args)).toThrow(expect.objectContaining({ code: 'USAGE' }));
-    },
-  );
+  it.each([[['--nope']], [['positional']], [['--home']], [['-x']], [['--help=yes']]])('rejects %j with a usage error', (args) => {
+    expect(() => parseCommandLine(args)).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
 });
 
 describe('parseListenAddress', () => {

@@ -11,10 +11,7 @@ export interface CommandLineOptions {
 }
 
 /** What the command line asks for. */
-export type CommandLine =
-  | { action: 'serve'; options: CommandLineOptions }
-  | { action: 'help' }
-  | { action: 'version' };
+export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { action: 'help' } | { action: 'version' };
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]

@@ -108,8 +108,6 @@ describe('resolveServerConfig', () => {
 
   it('rejects a Unix socket path too long for sockaddr_un', async () => {
     const listen = `/${'x'.repeat(120)}`;
-    await expect(resolveServerConfig(sources({ options: { listen } }))).rejects.toThrow(
-      expect.objectContaining({ code: 'USAGE' }),
-    );
+    await expect(resolveServerConfig(sources({ options: { listen } }))).rejects.toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
 });

@@ -13,10 +13,7 @@ export class DelegatesController {
   constructor(private readonly delegates: DelegatesService) {}
 
   @Get('repos')
-  delegateRepos(
-    @Param('did', DidPipe) did: Did,
-    @Query(new QueryPipe(LIST_REPOS_QUERY)) query: ListReposQuery,
-  ): Promise<RepoInfo[]> {
+  delegateRepos(@Param('did', DidPipe) did: Did, @Query(new QueryPipe(LIST_REPOS_QUERY)) query: ListReposQuery): Promise<RepoInfo[]> {
     return this.delegates.delegateRepos(did, query);
   }
 }

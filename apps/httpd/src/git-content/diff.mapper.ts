@@ -1,7 +1,5 @@
 import type * as Api from '@forge-httpd/api-types';
-import {
-  formatHunkHeader, summarizeDiff, type DiffContent, type DiffLine, type DiffSide, type FileDiff, type Hunk,
-} from '@forge-httpd/diff';
+import { formatHunkHeader, summarizeDiff, type DiffContent, type DiffLine, type DiffSide, type FileDiff, type Hunk } from '@forge-httpd/diff';
 
 /**
  * Parsed diff → wire Diff (docs/radicle-httpd.md §6.1–6.3). The two endpoints differ only in the key
@@ -94,7 +92,11 @@ function headerText(hunk: Hunk): string {
 
 /** A cut file the service did not resolve (it always does): still a shape clients accept. */
 const CUT_WITHOUT_COUNTS: Api.DiffContent = {
-  type: 'plain', hunks: [], stats: { additions: 0, deletions: 0 }, eof: 'noneMissing', tooLarge: true,
+  type: 'plain',
+  hunks: [],
+  stats: { additions: 0, deletions: 0 },
+  eof: 'noneMissing',
+  tooLarge: true,
 };
 
 function lineTypeFirst(line: DiffLine): Api.DiffLine {

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import {
-  DIFF_FILES_BLOB_MAX_BYTES, DIFF_FILES_TOTAL_MAX_BYTES, DIFF_PATCH_MAX_BYTES, listDiffBlobs, parseGitPatch,
-  parseNumstat, resolveCutFiles, type FileDiff, type NumstatRecord,
+  DIFF_FILES_BLOB_MAX_BYTES,
+  DIFF_FILES_TOTAL_MAX_BYTES,
+  DIFF_PATCH_MAX_BYTES,
+  listDiffBlobs,
+  parseGitPatch,
+  parseNumstat,
+  resolveCutFiles,
+  type FileDiff,
+  type NumstatRecord,
 } from '@forge-httpd/diff';
 import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
 import { toBlobContent } from './blob-content.mapper.js';

@@ -5,9 +5,12 @@ import { GitHttpService } from './git-http.service.js';
 
 /** Route paths of this controller, outside the `api/v1` prefix (see app.factory.ts). */
 export const GIT_HTTP_PATHS = [
-  ':repo/info/refs', ':repo/:nid/info/refs',
-  ':repo/git-upload-pack', ':repo/:nid/git-upload-pack',
-  ':repo/git-receive-pack', ':repo/:nid/git-receive-pack',
+  ':repo/info/refs',
+  ':repo/:nid/info/refs',
+  ':repo/git-upload-pack',
+  ':repo/:nid/git-upload-pack',
+  ':repo/git-receive-pack',
+  ':repo/:nid/git-receive-pack',
 ] as const;
 
 /**
@@ -27,8 +30,11 @@ export class GitHttpController {
   @Get(GIT_HTTP_PATHS[1])
   @BinaryRoute()
   async peerInfoRefs(
-    @Param('repo') repo: string, @Param('nid') nid: string, @Query('service') service: unknown,
-    @Req() request: FastifyRequest, @Res() reply: FastifyReply,
+    @Param('repo') repo: string,
+    @Param('nid') nid: string,
+    @Query('service') service: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     sendBinary(request, reply, await this.git.advertise({ repo, nid }, { service, headers: request.headers, head: request.method === 'HEAD' }));
   }

@@ -86,7 +86,7 @@ export class GitHttpService {
 
   /** The public repository's git directory and the parsed namespace; anything else is 404. */
   private async open(target: GitTarget): Promise<{ gitDir: string; namespace?: string }> {
-    const rid = parseOrNull(() => parseRid(target.repo.endsWith('.git') ? target.repo.slice(0, -4) : target.repo)) as Rid | null;
+    const rid = parseOrNull<Rid>(() => parseRid(target.repo.endsWith('.git') ? target.repo.slice(0, -4) : target.repo));
     if (rid === null) throw new RepoNotFoundError();
     const repository = await this.access.openPublicRid(rid);
     if (target.nid === undefined) return { gitDir: repository.git.gitDir };

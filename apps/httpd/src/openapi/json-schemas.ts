@@ -71,8 +71,7 @@ const CONFIG: ConversionConfig = {
   definitions: NAMED,
   // A loose object keeps unknown keys: say so, so that a checker may treat every other
   // object without `additionalProperties` as closed.
-  overrideSchema: (context) =>
-    context.valibotSchema.type === 'loose_object' ? { ...context.jsonSchema, additionalProperties: true } : undefined,
+  overrideSchema: (context) => (context.valibotSchema.type === 'loose_object' ? { ...context.jsonSchema, additionalProperties: true } : undefined),
 };
 
 function toComponentRefs(schema: unknown): JsonSchema {

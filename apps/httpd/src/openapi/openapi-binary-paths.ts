@@ -11,12 +11,24 @@ const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${na
 
 function pathParam(name: string, kind: keyof typeof PARAMETER_KINDS, description?: string): JsonSchema {
   const { pattern, description: kindDescription } = PARAMETER_KINDS[kind];
-  return { name, in: 'path', required: true, description: description ?? kindDescription, schema: pattern === '' ? { type: 'string' } : { type: 'string', pattern } };
+  return {
+    name,
+    in: 'path',
+    required: true,
+    description: description ?? kindDescription,
+    schema: pattern === '' ? { type: 'string' } : { type: 'string', pattern },
+  };
 }
 
 const RID = pathParam('rid', 'rid');
 const NID = pathParam('nid', 'nid', "a peer's node id: its namespace (404 unless it has signed refs)");
-const PREFIX = { name: 'prefix', in: 'query', required: false, description: '`false`: entries at the archive root, without the `<name>-<sha>/` directory.', schema: { enum: ['true', 'false'] } };
+const PREFIX = {
+  name: 'prefix',
+  in: 'query',
+  required: false,
+  description: '`false`: entries at the archive root, without the `<name>-<sha>/` directory.',
+  schema: { enum: ['true', 'false'] },
+};
 const BINARY = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } };
 
 const fileErrors = { '400': ref('BadRequest'), '404': ref('NotFound'), '413': ref('OverLimit'), '500': ref('InternalError'), default: ref('OtherError') };
@@ -25,7 +37,9 @@ const archiveErrors = { ...fileErrors, '503': ref('Busy') };
 function rawFile(summary: string, parameters: JsonSchema[], cacheControl: string | null): JsonSchema {
   return {
     get: {
-      tags: ['raw'], summary, parameters: [...parameters, { $ref: '#/components/parameters/IfNoneMatch' }],
+      tags: ['raw'],
+      summary,
+      parameters: [...parameters, { $ref: '#/components/parameters/IfNoneMatch' }],
       description: 'The file bytes; `content-type` from the name (textual types only for text, else `text/plain`), ETag = the blob id. Above 10 MiB: 413.',
       responses: {
         '200': {
@@ -48,8 +62,11 @@ function rawFile(summary: string, parameters: JsonSchema[], cacheControl: string
 function archive(summary: string, parameters: JsonSchema[]): JsonSchema {
   return {
     get: {
-      tags: ['raw'], summary, parameters: [...parameters, PREFIX],
-      description: '`git archive`, streamed as it is produced (no content-length). At most 4 git server processes at once; each is killed after 10 minutes or when the client hangs up.',
+      tags: ['raw'],
+      summary,
+      parameters: [...parameters, PREFIX],
+      description:
+        '`git archive`, streamed as it is produced (no content-length). At most 4 git server processes at once; each is killed after 10 minutes or when the client hangs up.',
       responses: {
         '200': {
           description: 'The archive.',
@@ -67,11 +84,15 @@ const NO_CACHE = { 'cache-control': { schema: { const: 'no-cache, max-age=0, mus
 function infoRefs(parameters: JsonSchema[]): JsonSchema {
   return {
     get: {
-      tags: ['git'], summary: 'Ref advertisement (git smart HTTP, v0 and v2)', parameters: [...parameters, { name: 'service', in: 'query', required: true, schema: { const: 'git-upload-pack' } }],
-      description: "The repository's top-level refs (canonical branches and tags, `HEAD`, `refs/rad/id`); `refs/namespaces/` are hidden. `git-protocol: version=2` selects protocol v2.",
+      tags: ['git'],
+      summary: 'Ref advertisement (git smart HTTP, v0 and v2)',
+      parameters: [...parameters, { name: 'service', in: 'query', required: true, schema: { const: 'git-upload-pack' } }],
+      description:
+        "The repository's top-level refs (canonical branches and tags, `HEAD`, `refs/rad/id`); `refs/namespaces/` are hidden. `git-protocol: version=2` selects protocol v2.",
       responses: {
         '200': { description: 'pkt-line advertisement.', headers: NO_CACHE, content: { 'application/x-git-upload-pack-advertisement': BINARY } },
-        '403': ref('Forbidden'), ...archiveErrors,
+        '403': ref('Forbidden'),
+        ...archiveErrors,
       },
     },
   };
@@ -80,8 +101,11 @@ function infoRefs(parameters: JsonSchema[]): JsonSchema {
 function uploadPack(parameters: JsonSchema[]): JsonSchema {
   return {
     post: {
-      tags: ['git'], summary: 'Fetch (git-upload-pack --stateless-rpc)', parameters,
-      description: 'Clone and fetch, by ref or commit id, `--depth`, `--filter=blob:none`. The request body may be gzip (`content-encoding: gzip`); the pack is streamed.',
+      tags: ['git'],
+      summary: 'Fetch (git-upload-pack --stateless-rpc)',
+      parameters,
+      description:
+        'Clone and fetch, by ref or commit id, `--depth`, `--filter=blob:none`. The request body may be gzip (`content-encoding: gzip`); the pack is streamed.',
       requestBody: { required: true, content: { 'application/x-git-upload-pack-request': BINARY } },
       responses: {
         '200': { description: 'pkt-line result and pack.', headers: NO_CACHE, content: { 'application/x-git-upload-pack-result': BINARY } },
@@ -92,11 +116,25 @@ function uploadPack(parameters: JsonSchema[]): JsonSchema {
 }
 
 function receivePack(parameters: JsonSchema[]): JsonSchema {
-  return { post: { tags: ['git'], summary: 'Push: refused', parameters, responses: { '403': ref('Forbidden'), '404': ref('NotFound'), default: ref('OtherError') } } };
+  return {
+    post: { tags: ['git'], summary: 'Push: refused', parameters, responses: { '403': ref('Forbidden'), '404': ref('NotFound'), default: ref('OtherError') } },
+  };
 }
 
-const ARCHIVE_NAME = { name: 'archive', in: 'path', required: true, description: '`<sha>.tar.gz`, `<sha>.tar` or `<sha>.zip`', schema: { type: 'string', pattern: '^[0-9a-fA-F]{40}\\.(tar\\.gz|tar|zip)$' } };
-const REF = { name: 'ref', in: 'path', required: true, description: 'a branch or tag name (may contain `/`), optionally ending in `.tar.gz`, `.tar` or `.zip` (default `.tar.gz`)', schema: { type: 'string' } };
+const ARCHIVE_NAME = {
+  name: 'archive',
+  in: 'path',
+  required: true,
+  description: '`<sha>.tar.gz`, `<sha>.tar` or `<sha>.zip`',
+  schema: { type: 'string', pattern: '^[0-9a-fA-F]{40}\\.(tar\\.gz|tar|zip)$' },
+};
+const REF = {
+  name: 'ref',
+  in: 'path',
+  required: true,
+  description: 'a branch or tag name (may contain `/`), optionally ending in `.tar.gz`, `.tar` or `.zip` (default `.tar.gz`)',
+  schema: { type: 'string' },
+};
 const SHA = pathParam('sha', 'oid');
 
 /** Paths of the raw and git routes, keyed by OpenAPI template. */

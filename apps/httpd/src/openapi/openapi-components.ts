@@ -11,7 +11,8 @@ const errorJson = json({ $ref: '#/components/schemas/ErrorBody' });
 export const HEADERS: Record<string, JsonSchema> = {
   ETag: { description: 'Strong validator of the body; send it back in `If-None-Match` for a 304.', schema: { type: 'string' } },
   Vary: {
-    description: 'Always `origin, access-control-request-method, access-control-request-headers`; `accept-encoding` is appended when the body (4 KiB or more) may be compressed.',
+    description:
+      'Always `origin, access-control-request-method, access-control-request-headers`; `accept-encoding` is appended when the body (4 KiB or more) may be compressed.',
     schema: { type: 'string' },
   },
   AccessControlAllowOrigin: { description: 'CORS: always `*`.', schema: { const: '*' } },
@@ -24,16 +25,36 @@ export const HEADERS: Record<string, JsonSchema> = {
 
 /** `components.parameters`. */
 export const PARAMETERS: Record<string, JsonSchema> = {
-  IfNoneMatch: { name: 'if-none-match', in: 'header', required: false, description: 'An ETag of a previous answer: 304 when it still matches.', schema: { type: 'string' } },
-  AcceptEncoding: { name: 'accept-encoding', in: 'header', required: false, description: '`br` or `gzip` compress bodies of 4 KiB or more.', schema: { type: 'string' } },
+  IfNoneMatch: {
+    name: 'if-none-match',
+    in: 'header',
+    required: false,
+    description: 'An ETag of a previous answer: 304 when it still matches.',
+    schema: { type: 'string' },
+  },
+  AcceptEncoding: {
+    name: 'accept-encoding',
+    in: 'header',
+    required: false,
+    description: '`br` or `gzip` compress bodies of 4 KiB or more.',
+    schema: { type: 'string' },
+  },
 };
 
 /** `components.responses`. */
 export const RESPONSES: Record<string, JsonSchema> = {
   NotModified: { description: 'The `If-None-Match` ETag still matches: no body.', headers: { etag: { $ref: '#/components/headers/ETag' } } },
   BadRequest: { description: 'A malformed parameter; `error` names it (e.g. `Invalid rid: expected rad:z… base58 of 20 bytes`).', content: errorJson },
-  NotFound: { description: '`{"error":"Not Found","code":404}`: unknown route, or an absent or private repository, commit, path or object (a private repository answers exactly like an absent one).', content: errorJson },
-  MethodNotAllowed: { description: 'A method other than GET, HEAD or OPTIONS on a known route (POST only on git-upload-pack).', headers: { allow: { $ref: '#/components/headers/Allow' } }, content: errorJson },
+  NotFound: {
+    description:
+      '`{"error":"Not Found","code":404}`: unknown route, or an absent or private repository, commit, path or object (a private repository answers exactly like an absent one).',
+    content: errorJson,
+  },
+  MethodNotAllowed: {
+    description: 'A method other than GET, HEAD or OPTIONS on a known route (POST only on git-upload-pack).',
+    headers: { allow: { $ref: '#/components/headers/Allow' } },
+    content: errorJson,
+  },
   Forbidden: { description: '`{"error":"Forbidden","code":403}`: pushes are refused.', content: errorJson },
   BlobTooLarge: { description: 'The file is above 4 MiB: the body is `[]`.', content: json({ $ref: '#/components/schemas/TooLargeBody' }) },
   OverLimit: { description: 'Past the server bound for this answer.', content: errorJson },

@@ -29,7 +29,9 @@ function parameterSchema(kind: ParameterKind): JsonSchema {
 function parameter(name: string, kind: ParameterKind, where: 'path' | 'query'): JsonSchema {
   const description = typeof kind === 'string' ? PARAMETER_KINDS[kind].description : `one of ${kind.join(', ')}`;
   return {
-    name, in: where, required: where === 'path',
+    name,
+    in: where,
+    required: where === 'path',
     ...(description === '' ? {} : { description }),
     schema: parameterSchema(kind),
   };
@@ -83,7 +85,11 @@ function openApiOperation(): JsonSchema {
         '200': {
           description: 'OpenAPI 3.1 document of the API.',
           headers: { 'cache-control': { required: true, schema: { const: CACHE_CONTROL.short } }, etag: { $ref: '#/components/headers/ETag' } },
-          content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } }, additionalProperties: true } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } }, additionalProperties: true },
+            },
+          },
         },
         '304': { $ref: '#/components/responses/NotModified' },
         ...commonErrors(false),

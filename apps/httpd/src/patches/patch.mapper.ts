@@ -53,9 +53,7 @@ function toRevision(revision: RevisionView, aliasOf: AliasLookup): Revision {
 
 function toRevisionReaction(reaction: CobReaction, aliasOf: AliasLookup): RevisionReaction {
   const authors = reaction.authors.map((nid) => toAuthor(nid, aliasOf));
-  return reaction.location === null
-    ? { emoji: reaction.emoji, authors }
-    : { location: toCodeLocation(reaction.location), emoji: reaction.emoji, authors };
+  return reaction.location === null ? { emoji: reaction.emoji, authors } : { location: toCodeLocation(reaction.location), emoji: reaction.emoji, authors };
 }
 
 function toReview(review: ReviewView, aliasOf: AliasLookup): Review {

@@ -43,6 +43,8 @@ export function sendBinary(request: FastifyRequest, reply: FastifyReply, answer:
   }
   // No body (HEAD of an archive or a git answer): an empty stream, so that no content-length
   // (of an empty body) is claimed for a length nobody computed.
-  reply.code(answer.status ?? 200).headers(headers).send(answer.body ?? Readable.from([]));
+  reply
+    .code(answer.status ?? 200)
+    .headers(headers)
+    .send(answer.body ?? Readable.from([]));
 }
-

@@ -2,7 +2,10 @@ import { NotFoundException } from '@nestjs/common';
 import { toErrorResponse } from './error-response.js';
 
 class CodedError extends Error {
-  constructor(readonly code: string, message = 'detail /secret/path') {
+  constructor(
+    readonly code: string,
+    message = 'detail /secret/path',
+  ) {
     super(message);
   }
 }

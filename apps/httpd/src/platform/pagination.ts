@@ -27,11 +27,7 @@ export function paginate<T>(items: readonly T[], request: PageRequest): T[] {
  * skipped and do not count (docs/radicle-httpd.md §5.6: repos that fail to load are left out), and no
  * candidate after the requested page is built.
  */
-export async function collectPage<C, T>(
-  candidates: Iterable<C>,
-  request: PageRequest,
-  build: (candidate: C) => Promise<T | null>,
-): Promise<T[]> {
+export async function collectPage<C, T>(candidates: Iterable<C>, request: PageRequest, build: (candidate: C) => Promise<T | null>): Promise<T[]> {
   const start = pageStart(request);
   if (start === null || request.perPage === 0) return [];
   const page: T[] = [];

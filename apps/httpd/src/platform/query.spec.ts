@@ -11,10 +11,7 @@ const schema = {
 
 describe('parseQuery', () => {
   it('parses every known kind and leaves absent keys undefined', () => {
-    const query = parseQuery(
-      { page: '2', perPage: '0', since: '-5', show: 'all', parent: 'A'.repeat(40), q: 'x y' },
-      schema,
-    );
+    const query = parseQuery({ page: '2', perPage: '0', since: '-5', show: 'all', parent: 'A'.repeat(40), q: 'x y' }, schema);
     expect(query).toEqual({ page: 2, perPage: 0, since: -5, show: 'all', parent: 'a'.repeat(40), q: 'x y' });
     expect(parseQuery({}, schema)).toEqual({});
   });

@@ -13,13 +13,7 @@ export type QuerySchema = Readonly<Record<string, QueryKind>>;
 
 /** The parsed query: every known key, `undefined` when absent. */
 export type ParsedQuery<S extends QuerySchema> = {
-  [K in keyof S]?: S[K] extends 'uint' | 'int'
-    ? number
-    : S[K] extends 'oid'
-      ? Oid
-      : S[K] extends readonly (infer V)[]
-        ? V
-        : string;
+  [K in keyof S]?: S[K] extends 'uint' | 'int' ? number : S[K] extends 'oid' ? Oid : S[K] extends readonly (infer V)[] ? V : string;
 };
 
 const MAX_UINT = BigInt(Number.MAX_SAFE_INTEGER);

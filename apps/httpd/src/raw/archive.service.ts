@@ -18,8 +18,14 @@ export interface ArchiveRequest {
  * Where libgit2's short-name lookup (used by radicle-httpd) looks for a ref, in its order;
  * every candidate is a full name, validated before it reaches git.
  */
-const SHORT_NAME_RULES = [(n: string) => n, (n: string) => `refs/${n}`, (n: string) => `refs/tags/${n}`,
-  (n: string) => `refs/heads/${n}`, (n: string) => `refs/remotes/${n}`, (n: string) => `refs/remotes/${n}/HEAD`];
+const SHORT_NAME_RULES = [
+  (n: string) => n,
+  (n: string) => `refs/${n}`,
+  (n: string) => `refs/tags/${n}`,
+  (n: string) => `refs/heads/${n}`,
+  (n: string) => `refs/remotes/${n}`,
+  (n: string) => `refs/remotes/${n}/HEAD`,
+];
 
 /** Archives of a commit by `git archive`, streamed (radicle-httpd `raw.rs`). */
 @Injectable()
@@ -63,7 +69,10 @@ export class ArchiveService {
     };
     if (archive.head) return { headers, body: null };
     const body = archiveCommit(this.processes.pool, {
-      gitDir: repository.git.gitDir, commit: archive.commit, format: archive.kind.format, prefix: archive.prefix === 'false' ? null : prefix,
+      gitDir: repository.git.gitDir,
+      commit: archive.commit,
+      format: archive.kind.format,
+      prefix: archive.prefix === 'false' ? null : prefix,
     });
     return { headers, body };
   }

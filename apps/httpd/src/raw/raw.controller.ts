@@ -24,8 +24,11 @@ export class RawController {
   @BinaryRoute()
   @Get(RAW_PATHS[0])
   async archiveByCommit(
-    @Param('rid') rid: string, @Param('sha') sha: string, @Query(new QueryPipe(PREFIX_QUERY)) query: PrefixQuery,
-    @Req() request: FastifyRequest, @Res() reply: FastifyReply,
+    @Param('rid') rid: string,
+    @Param('sha') sha: string,
+    @Query(new QueryPipe(PREFIX_QUERY)) query: PrefixQuery,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     sendBinary(request, reply, await this.archives.byCommit(rid, sha, { ...query, head: request.method === 'HEAD' }));
   }
@@ -33,8 +36,11 @@ export class RawController {
   @BinaryRoute()
   @Get(RAW_PATHS[1])
   async fileAtCommit(
-    @Param('rid') rid: string, @Param('sha', OidPipe) sha: Oid, @Param('*') path: string,
-    @Req() request: FastifyRequest, @Res() reply: FastifyReply,
+    @Param('rid') rid: string,
+    @Param('sha', OidPipe) sha: Oid,
+    @Param('*') path: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     sendBinary(request, reply, await this.raw.fileAtCommit(rid, { sha, path }));
   }
@@ -54,8 +60,11 @@ export class RawController {
   @BinaryRoute()
   @Get(RAW_PATHS[4])
   async archiveByRef(
-    @Param('rid') rid: string, @Param('*') ref: string, @Query(new QueryPipe(PREFIX_QUERY)) query: PrefixQuery,
-    @Req() request: FastifyRequest, @Res() reply: FastifyReply,
+    @Param('rid') rid: string,
+    @Param('*') ref: string,
+    @Query(new QueryPipe(PREFIX_QUERY)) query: PrefixQuery,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     sendBinary(request, reply, await this.archives.byRef(rid, ref, { ...query, head: request.method === 'HEAD' }));
   }

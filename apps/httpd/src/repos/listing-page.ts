@@ -12,11 +12,7 @@ export function* filterLazily<T>(items: Iterable<T>, keep: (item: T) => boolean)
  * now (it changed since it was indexed) is left out and the next one takes its place, so
  * only the items shown, plus any such replacements, are read from their repositories.
  */
-export async function buildPage<C, T>(
-  candidates: Iterable<C>,
-  request: PageRequest,
-  build: (candidate: C) => Promise<T | null>,
-): Promise<T[]> {
+export async function buildPage<C, T>(candidates: Iterable<C>, request: PageRequest, build: (candidate: C) => Promise<T | null>): Promise<T[]> {
   const start = request.page * request.perPage;
   // page×perPage beyond 2^53−1 cannot be computed exactly and lies beyond any list.
   if (!Number.isSafeInteger(start) || request.perPage === 0) return [];

@@ -95,11 +95,6 @@ export function toRepoRefs(refs: { tags: Readonly<Record<string, RepoTag>>; refs
 }
 
 /** A search item (docs/radicle-httpd.md §4.2): raw payloads sorted by id, no data/meta level. */
-export function toSearchResult(parts: {
-  rid: string;
-  payloads: Readonly<Record<string, unknown>>;
-  delegates: DelegateRef[];
-  seeds: number;
-}): RepoSearchResult {
+export function toSearchResult(parts: { rid: string; payloads: Readonly<Record<string, unknown>>; delegates: DelegateRef[]; seeds: number }): RepoSearchResult {
   return { rid: parts.rid, payloads: sortKeys(parts.payloads), delegates: parts.delegates, seeds: parts.seeds };
 }

@@ -71,8 +71,7 @@ export class ReposService implements OnApplicationBootstrap {
         .map((rid) => index.get(rid))
         .filter((summary): summary is RepositorySummary => summary !== undefined);
     const source = show === 'pinned' ? pinned() : delegate === undefined ? index.list() : index.delegatedTo(delegate);
-    const delegated = (summary: RepositorySummary): boolean =>
-      delegate === undefined || summary.document?.delegates.includes(delegate) === true;
+    const delegated = (summary: RepositorySummary): boolean => delegate === undefined || summary.document?.delegates.includes(delegate) === true;
     // Only repositories with a valid project of the server's flavour can be listed (see
     // RepoInfoService.tryListedRepoInfo); the index knows which, so pages skip the rest unread.
     return filterLazily(source, (summary) => isPublicSummary(summary) && summary.project !== null && delegated(summary));

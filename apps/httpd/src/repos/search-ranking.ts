@@ -1,4 +1,3 @@
-import type { Rid } from '@forge-httpd/identity';
 import type { StorageIndex } from '@forge-httpd/storage';
 import { NameSearch } from './name-search.js';
 import { compareSearchRank, type SearchMatch } from './search-order.js';

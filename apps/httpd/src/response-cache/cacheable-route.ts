@@ -25,8 +25,7 @@ export const CACHEABLE_ROUTE_CONFIG = 'forgeCacheableResponse';
  * immutable, commit-addressed parameters: the platform then keeps the rendered bytes and
  * serves repeats without running the handler (after checking the repository is still public).
  */
-export const CacheableResponse = (options: CacheableRouteOptions = {}): MethodDecorator =>
-  RouteConfig({ [CACHEABLE_ROUTE_CONFIG]: options });
+export const CacheableResponse = (options: CacheableRouteOptions = {}): MethodDecorator => RouteConfig({ [CACHEABLE_ROUTE_CONFIG]: options });
 
 /** The cache identity of one request to a cacheable route. */
 export interface CacheKey {
@@ -99,7 +98,10 @@ function normalisedQuery(query: unknown, options: CacheableRouteOptions): string
     return null;
   }
   if (options.requiredQuery !== undefined && parsed[options.requiredQuery] === undefined) return null;
-  return Object.keys(schema)
-    .map((key) => (parsed[key] === undefined ? '' : String(parsed[key])))
-    .join('\0');
+  return (
+    Object.keys(schema)
+      // Parsed query values are strings and numbers only (QueryPipe's schema).
+      .map((key) => (parsed[key] === undefined ? '' : String(parsed[key] as string | number)))
+      .join('\0')
+  );
 }

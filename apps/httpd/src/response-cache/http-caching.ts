@@ -170,16 +170,19 @@ export class HttpCaching {
     }
     const state: Miss = { key, refsStamp };
     if (miss.leader && !this.pending.has(key.text)) {
-      this.pending.set(key.text, new Promise((resolve) => {
-        // Every answer passes onSend, which settles; the timer only guards against a lost one.
-        const guard = setTimeout(() => state.settle?.(null), LEADER_TIMEOUT_MS).unref();
-        state.settle = (entry) => {
-          clearTimeout(guard);
-          state.settle = undefined;
-          this.pending.delete(key.text);
-          resolve(entry);
-        };
-      }));
+      this.pending.set(
+        key.text,
+        new Promise((resolve) => {
+          // Every answer passes onSend, which settles; the timer only guards against a lost one.
+          const guard = setTimeout(() => state.settle?.(null), LEADER_TIMEOUT_MS).unref();
+          state.settle = (entry) => {
+            clearTimeout(guard);
+            state.settle = undefined;
+            this.pending.delete(key.text);
+            resolve(entry);
+          };
+        }),
+      );
     }
     miss.request[MISS] = state;
     miss.done();
@@ -198,7 +201,7 @@ export class HttpCaching {
       miss?.settle?.(stored);
       return done(null, payload);
     }
-    const encoded = typeof payload === 'string' ? encodeUtf8(payload) : (payload);
+    const encoded = typeof payload === 'string' ? encodeUtf8(payload) : payload;
     if (Buffer.isBuffer(encoded)) this.finishJson({ request, reply, body: encoded, miss, done });
     else encoded.then((body) => this.finishJson({ request, reply, body, miss, done }), done);
   }

@@ -1,7 +1,12 @@
 import { type CachedResponse, ResponseCache } from './response-cache.js';
 
 const entry = (key: string, size: number): Omit<CachedResponse, 'bytes' | 'variants' | 'wire'> => ({
-  key, status: 200, headers: {}, body: Buffer.alloc(size), etag: '"e"', refsStamp: null,
+  key,
+  status: 200,
+  headers: {},
+  body: Buffer.alloc(size),
+  etag: '"e"',
+  refsStamp: null,
 });
 
 describe('ResponseCache', () => {

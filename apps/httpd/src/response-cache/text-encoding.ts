@@ -16,7 +16,7 @@ export function encodeUtf8(text: string): Buffer | Promise<Buffer> {
 
 async function encodeInSlices(text: string): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     await nextTurn();
     let end = Math.min(start + SLICE_UNITS, text.length);
     const last = text.charCodeAt(end - 1);

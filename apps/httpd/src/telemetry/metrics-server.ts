@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { ListenAddress } from '../config/listen-address.js';
 import { READYZ_PATH, type Readiness } from './readiness.js';
@@ -41,13 +40,14 @@ export async function startMetricsServer(options: { listen: ListenAddress; regis
   const bound = server.address();
   const address: ListenAddress =
     options.listen.kind === 'tcp' && bound !== null && typeof bound === 'object'
-      ? { kind: 'tcp', host: options.listen.host, port: (bound).port }
+      ? { kind: 'tcp', host: options.listen.host, port: bound.port }
       : options.listen;
   return {
     address,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

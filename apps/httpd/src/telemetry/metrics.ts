@@ -69,19 +69,40 @@ function countRequests(registry: Registry, requests: RequestObserver): void {
 }
 
 function readResponseCache(registry: Registry, caching: HttpCaching): void {
-  const read = (pick: (stats: ReturnType<HttpCaching['stats']>) => number) => function (this: Gauge | Counter) {
-    const value = pick(caching.stats());
-    if (this instanceof Counter) {
-      this.reset();
-      this.inc(value);
-    } else this.set(value);
-  };
+  const read = (pick: (stats: ReturnType<HttpCaching['stats']>) => number) =>
+    function (this: Gauge | Counter) {
+      const value = pick(caching.stats());
+      if (this instanceof Counter) {
+        this.reset();
+        this.inc(value);
+      } else this.set(value);
+    };
   new Counter({ name: 'forge_response_cache_hits_total', help: 'Answers served from the response cache', registers: [registry], collect: read((s) => s.hits) });
-  new Counter({ name: 'forge_response_cache_front_hits_total', help: 'Cache hits answered before routing', registers: [registry], collect: read((s) => s.frontHits) });
-  new Counter({ name: 'forge_response_cache_misses_total', help: 'Cacheable requests that ran their handler', registers: [registry], collect: read((s) => s.misses) });
-  new Counter({ name: 'forge_response_cache_evictions_total', help: 'Entries evicted to stay under the byte bound', registers: [registry], collect: read((s) => s.evictions) });
+  new Counter({
+    name: 'forge_response_cache_front_hits_total',
+    help: 'Cache hits answered before routing',
+    registers: [registry],
+    collect: read((s) => s.frontHits),
+  });
+  new Counter({
+    name: 'forge_response_cache_misses_total',
+    help: 'Cacheable requests that ran their handler',
+    registers: [registry],
+    collect: read((s) => s.misses),
+  });
+  new Counter({
+    name: 'forge_response_cache_evictions_total',
+    help: 'Entries evicted to stay under the byte bound',
+    registers: [registry],
+    collect: read((s) => s.evictions),
+  });
   new Gauge({ name: 'forge_response_cache_entries', help: 'Answers held', registers: [registry], collect: read((s) => s.entries) });
-  new Gauge({ name: 'forge_response_cache_bytes', help: 'Bytes held (bodies, compressed variants, keys)', registers: [registry], collect: read((s) => s.bytes) });
+  new Gauge({
+    name: 'forge_response_cache_bytes',
+    help: 'Bytes held (bodies, compressed variants, keys)',
+    registers: [registry],
+    collect: read((s) => s.bytes),
+  });
   new Gauge({ name: 'forge_response_cache_max_bytes', help: 'Byte bound of the response cache', registers: [registry], collect: read((s) => s.maxBytes) });
 }
 
@@ -117,9 +138,14 @@ function readGitProcesses(registry: Registry, pool: GitServerPool): void {
 
 function readStorageIndex(registry: Registry, sources: MetricSources): void {
   const index = sources.home.storageIndex;
-  new Gauge({ name: 'forge_storage_index_repositories', help: 'Repositories in the storage index', registers: [registry], collect() {
-    this.set(index.stats().repositories);
-  } });
+  new Gauge({
+    name: 'forge_storage_index_repositories',
+    help: 'Repositories in the storage index',
+    registers: [registry],
+    collect() {
+      this.set(index.stats().repositories);
+    },
+  });
   new Gauge({
     name: 'forge_storage_index_freshness_lag_seconds',
     help: 'Time since every indexed repository was last confirmed against storage (-1 before the first build)',
@@ -129,9 +155,14 @@ function readStorageIndex(registry: Registry, sources: MetricSources): void {
       this.set(at === null ? -1 : (Date.now() - at) / 1000);
     },
   });
-  new Gauge({ name: 'forge_ready', help: '1 when /readyz answers 200', registers: [registry], collect() {
-    this.set(sources.readiness.state === 'ready' ? 1 : 0);
-  } });
+  new Gauge({
+    name: 'forge_ready',
+    help: '1 when /readyz answers 200',
+    registers: [registry],
+    collect() {
+      this.set(sources.readiness.state === 'ready' ? 1 : 0);
+    },
+  });
 }
 
 function countCobs(registry: Registry, sources: MetricSources): void {

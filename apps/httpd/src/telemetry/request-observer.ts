@@ -30,17 +30,20 @@ export class RequestObserver {
     for (const listener of this.listeners) listener(record);
     if (!this.info) return;
     const query = record.url.indexOf('?');
-    this.logger.info({
-      reqId: record.id,
-      ip: record.ip,
-      method: record.method,
-      route: record.route,
-      path: query === -1 ? record.url : record.url.slice(0, query),
-      status: record.status,
-      ms: Math.round(record.durationMs * 100) / 100,
-      bytes: record.bytes,
-      cache: record.cache ?? undefined,
-      url: this.debug && query !== -1 ? record.url : undefined,
-    }, 'request');
+    this.logger.info(
+      {
+        reqId: record.id,
+        ip: record.ip,
+        method: record.method,
+        route: record.route,
+        path: query === -1 ? record.url : record.url.slice(0, query),
+        status: record.status,
+        ms: Math.round(record.durationMs * 100) / 100,
+        bytes: record.bytes,
+        cache: record.cache ?? undefined,
+        url: this.debug && query !== -1 ? record.url : undefined,
+      },
+      'request',
+    );
   }
 }

@@ -29,7 +29,9 @@ export function formatLogLine(line: string): string {
 
 function formatValue(value: unknown): string {
   if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === undefined || value === null) return String(value);
+  // Objects and the rest (symbols, functions) as JSON; what JSON cannot show prints empty.
+  return JSON.stringify(value) ?? '';
 }
 
 /** A pino destination that writes {@link formatLogLine}'s rendering to `out` (a terminal). */

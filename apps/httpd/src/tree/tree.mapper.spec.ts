@@ -8,11 +8,17 @@ const commit = {} as Commit;
 
 describe('toTree', () => {
   it('puts trees and submodules first, then blobs, each by name bytes', () => {
-    const entries = [entry('b', 'blob'), entry('Z', 'blob'), entry('sub', 'commit'), entry('dir', 'tree'), entry('Dir', 'tree'), entry('é', 'blob'), entry('z', 'blob')];
+    const entries = [
+      entry('b', 'blob'),
+      entry('Z', 'blob'),
+      entry('sub', 'commit'),
+      entry('dir', 'tree'),
+      entry('Dir', 'tree'),
+      entry('é', 'blob'),
+      entry('z', 'blob'),
+    ];
     const tree = toTree({ path: '', entries, commit });
-    expect(tree.entries.map((item) => `${item.kind}:${item.name}`)).toEqual([
-      'tree:Dir', 'tree:dir', 'submodule:sub', 'blob:Z', 'blob:b', 'blob:z', 'blob:é',
-    ]);
+    expect(tree.entries.map((item) => `${item.kind}:${item.name}`)).toEqual(['tree:Dir', 'tree:dir', 'submodule:sub', 'blob:Z', 'blob:b', 'blob:z', 'blob:é']);
   });
 
   it.each([

@@ -9,14 +9,12 @@ import type { TreeEntry } from '@forge-httpd/storage';
  */
 export function toTree(input: { path: string; entries: readonly TreeEntry[]; commit: Commit }): Tree {
   const base = input.path.endsWith('/') ? input.path.slice(0, -1) : input.path;
-  const entries = [...input.entries].sort(compareEntries).map(
-    (entry): WireTreeEntry => ({
-      path: base === '' ? entry.name : `${base}/${entry.name}`,
-      oid: entry.oid,
-      name: entry.name,
-      kind: entry.kind === 'commit' ? 'submodule' : entry.kind,
-    }),
-  );
+  const entries = [...input.entries].sort(compareEntries).map((entry): WireTreeEntry => ({
+    path: base === '' ? entry.name : `${base}/${entry.name}`,
+    oid: entry.oid,
+    name: entry.name,
+    kind: entry.kind === 'commit' ? 'submodule' : entry.kind,
+  }));
   return { entries, lastCommit: input.commit, name: input.path.slice(input.path.lastIndexOf('/') + 1), path: input.path };
 }
 

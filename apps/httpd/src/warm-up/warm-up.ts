@@ -58,8 +58,9 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
 /** Pinned public repositories (config order), else the first public one in the index. */
 function chooseRepositories(home: NodeHome): RepositorySummary[] {
   const index = home.storageIndex;
-  const pinned = home.currentWebConfig().pinnedRepositories
-    .map((rid) => index.get(rid))
+  const pinned = home
+    .currentWebConfig()
+    .pinnedRepositories.map((rid) => index.get(rid))
     .filter((summary): summary is RepositorySummary => summary !== undefined && isPublicSummary(summary));
   if (pinned.length > 0) return pinned.slice(0, WARM_UP_REPOSITORIES);
   const first = index.list().find(isPublicSummary);

@@ -21,12 +21,22 @@ async function writeManyIssues(): Promise<void> {
   const updates: RefUpdate[] = [];
   for (let i = 0; i < ISSUES; i++) {
     const peer = peers[i % peers.length] as (typeof peers)[number];
-    const actions: unknown[] = [{ type: 'comment', body: `Issue body ${i}` }, { type: 'edit', title: `Issue ${i}` }];
+    const actions: unknown[] = [
+      { type: 'comment', body: `Issue body ${i}` },
+      { type: 'edit', title: `Issue ${i}` },
+    ];
     // Every seventh issue is closed by its author in its root change.
     if (i % 7 === 0) actions.push({ type: 'lifecycle', state: { status: 'closed', reason: 'solved' } });
     const id = await writeChange({
-      gitDir: repo().gitDir, keyPair: peer.keyPair, alias: peer.alias, time: built.context.clock.tick(),
-      typeName: 'xyz.forge.issue', actions, message: 'Create issue', tips: [], resource: repo().identityHead,
+      gitDir: repo().gitDir,
+      keyPair: peer.keyPair,
+      alias: peer.alias,
+      time: built.context.clock.tick(),
+      typeName: 'xyz.forge.issue',
+      actions,
+      message: 'Create issue',
+      tips: [],
+      resource: repo().identityHead,
     });
     updates.push({ name: `refs/namespaces/${peer.keyPair.nid}/refs/cobs/xyz.forge.issue/${id}`, oid: id });
   }
@@ -37,7 +47,13 @@ async function writeManyIssues(): Promise<void> {
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  built = await buildNodeHome({ home: `${dir}/home`, seed: 'a'.repeat(64), alias: 'alice', peers: [{ alias: 'bob' }, { alias: 'carol' }], repos: [{ name: 'big' }] });
+  built = await buildNodeHome({
+    home: `${dir}/home`,
+    seed: 'a'.repeat(64),
+    alias: 'alice',
+    peers: [{ alias: 'bob' }, { alias: 'carol' }],
+    repos: [{ name: 'big' }],
+  });
   await writeManyIssues();
   server = await startTestServer({ home: built.home });
 }, 300_000);

@@ -54,12 +54,7 @@ export async function walkExplorerRoutes(baseUrl: string, flavour: string): Prom
   return walk;
 }
 
-async function fetchChecked(
-  baseUrl: string,
-  path: string,
-  walk: ExplorerWalk,
-  routes: ReturnType<typeof explorerRoutes>,
-): Promise<unknown> {
+async function fetchChecked(baseUrl: string, path: string, walk: ExplorerWalk, routes: ReturnType<typeof explorerRoutes>): Promise<unknown> {
   const url = `${baseUrl}${path}`;
   const response = await fetch(url);
   const text = await response.text();
@@ -102,7 +97,9 @@ async function walkRepository({ get, rid, flavour, nids }: RepoWalk): Promise<vo
     for (const revision of asArray(patch['revisions'])) {
       const { base, oid } = revision as { base: string; oid: string };
       await Promise.all([
-        get(`${repo}/diff/${base}/${oid}`), get(`${repo}/diff/${base}/${oid}/stats`), get(`${repo}/jobs/${oid}`),
+        get(`${repo}/diff/${base}/${oid}`),
+        get(`${repo}/diff/${base}/${oid}/stats`),
+        get(`${repo}/jobs/${oid}`),
         get(`${repo}/commits/${oid}`),
       ]);
     }
@@ -113,7 +110,9 @@ async function walkCommit(get: RepoWalk['get'], repo: string, commit: Json): Pro
   const id = String(commit['id']);
   const parent = asStrings(commit['parents'])[0];
   await Promise.all([
-    get(`${repo}/commits/${id}`), get(`${repo}/stats/commits/${id}`), get(`${repo}/jobs/${id}`),
+    get(`${repo}/commits/${id}`),
+    get(`${repo}/stats/commits/${id}`),
+    get(`${repo}/jobs/${id}`),
     ...(parent === undefined ? [] : [get(`${repo}/diff/${parent}/${id}`), get(`${repo}/diff/${parent}/${id}/stats`)]),
   ]);
 }

@@ -22,7 +22,9 @@ export async function snapshotHome(root: string): Promise<HomeSnapshot> {
         snapshot.set(key, 'dir');
         await walk(path);
       } else if (stat.isFile()) {
-        const hash = createHash('sha256').update(await readFile(path)).digest('hex');
+        const hash = createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex');
         snapshot.set(key, `${stat.size}:${stat.mtimeMs}:${hash}`);
       } else {
         snapshot.set(key, 'special');

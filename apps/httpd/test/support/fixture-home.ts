@@ -29,11 +29,7 @@ export function fixtureHomeSpec(home: string, flavour: Flavour = 'forge'): NodeH
       avatarUrl: 'https://example.org/avatar.png',
       pinned: ['secret', 'alpha', 'blocked', ABSENT_RID],
     },
-    peers: [
-      { alias: 'bob', follow: { alias: 'bobby' }, agent: '/radicle:1.1.0/' },
-      { alias: 'carol' },
-      { alias: 'dave', known: false },
-    ],
+    peers: [{ alias: 'bob', follow: { alias: 'bobby' }, agent: '/radicle:1.1.0/' }, { alias: 'carol' }, { alias: 'dave', known: false }],
     repos: [
       { name: 'alpha', description: 'The first repository', seeds: ['bob', 'carol'] },
       { name: 'beta', description: 'Two delegates', delegates: ['bob'], threshold: 1, seeds: ['carol'] },

@@ -28,9 +28,7 @@ export interface FixtureContext {
  * @param options.serverFlavour - flavour the server runs with (default: the home's)
  * @param options.socketPath - control socket path given to the server
  */
-export function useFixtureServer(
-  options: { flavour?: Flavour; serverFlavour?: Flavour; socketPath?: string } = {},
-): FixtureContext {
+export function useFixtureServer(options: { flavour?: Flavour; serverFlavour?: Flavour; socketPath?: string } = {}): FixtureContext {
   const context = {} as FixtureContext;
   beforeAll(async () => {
     context.dir = await makeTempDir();

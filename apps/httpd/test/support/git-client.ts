@@ -20,7 +20,7 @@ function clientEnvironment(home: string): NodeJS.ProcessEnv {
 export function runGitClient(args: readonly string[], cwd: string): Promise<GitClientOutput> {
   return new Promise((resolve, reject) => {
     execFile('git', [...args], { cwd, env: clientEnvironment(cwd), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(Object.assign(error, { stderr }));
+      if (error) reject(Object.assign(error as Error, { stderr }));
       else resolve({ stdout, stderr });
     });
   });

@@ -46,36 +46,30 @@ export async function getJson(url: string, init?: RequestInit, check: ExplorerCh
  * Sends a request whose path is written byte for byte (`fetch` normalises `..`, `%2e%2e` and
  * friends away, so hostile paths need this). The response is checked like {@link getJson}'s.
  */
-export function rawRequest(
-  baseUrl: string,
-  options: { path: string; method?: string; headers?: Record<string, string> },
-): Promise<JsonResponse> {
+export function rawRequest(baseUrl: string, options: { path: string; method?: string; headers?: Record<string, string> }): Promise<JsonResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: hostname, port, path: options.path, method: options.method ?? 'GET', headers: options.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-          }
-          const status = res.statusCode ?? 0;
-          try {
-            assertExplorerAccepts({ url: `${baseUrl}${options.path}`, status, contentType: headers.get('content-type'), text });
-            assertOpenApiAccepts({ url: `${baseUrl}${options.path}`, method: options.method ?? 'GET', status, headers, text });
-          } catch (error) {
-            reject(error);
-            return;
-          }
-          resolve({ status, headers, text, body: parseBody(text) });
-        });
-        res.on('error', reject);
-      },
-    );
+    const req = httpRequest({ host: hostname, port, path: options.path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        const status = res.statusCode ?? 0;
+        try {
+          assertExplorerAccepts({ url: `${baseUrl}${options.path}`, status, contentType: headers.get('content-type'), text });
+          assertOpenApiAccepts({ url: `${baseUrl}${options.path}`, method: options.method ?? 'GET', status, headers, text });
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+          return;
+        }
+        resolve({ status, headers, text, body: parseBody(text) });
+      });
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end();
   });

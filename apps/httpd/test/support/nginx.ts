@@ -87,11 +87,12 @@ export async function startNginx(options: { binary: string; dir: string; upstrea
   await waitUntilListening(url, child, () => stderr);
   return {
     url,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('close', () => resolve());
-      child.kill('SIGQUIT');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('close', () => resolve());
+        child.kill('SIGQUIT');
+      }),
   };
 }
 

@@ -29,8 +29,18 @@ describe('openApiProblems', () => {
 
   it('keeps the project payload open (unknown payload keys are stored data)', () => {
     const repo = {
-      payloads: { 'xyz.forge.project': { data: { defaultBranch: 'main', description: '', name: 'n', extra: 1 }, meta: { head: OID, issues: { open: 0, closed: 0 }, patches: { open: 0, draft: 0, archived: 0, merged: 0 } } } },
-      delegates: [], threshold: 1, visibility: { type: 'public' }, rid: RID, seeding: 0, refs: { tags: {}, refs: {} },
+      payloads: {
+        'xyz.forge.project': {
+          data: { defaultBranch: 'main', description: '', name: 'n', extra: 1 },
+          meta: { head: OID, issues: { open: 0, closed: 0 }, patches: { open: 0, draft: 0, archived: 0, merged: 0 } },
+        },
+      },
+      delegates: [],
+      threshold: 1,
+      visibility: { type: 'public' },
+      rid: RID,
+      seeding: 0,
+      refs: { tags: {}, refs: {} },
     };
     expect(problems(`/api/v1/repos/${RID}`, repo)).toEqual([]);
   });

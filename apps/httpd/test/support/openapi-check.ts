@@ -37,7 +37,12 @@ const validators = new Map<Json, ValidateFunction>();
 function closeObjects(value: unknown): Json {
   if (Array.isArray(value)) return value.map(closeObjects) as unknown as Json;
   if (value === null || typeof value !== 'object') return value as Json;
-  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === 'properties' ? Object.fromEntries(Object.entries(item as Json).map(([name, schema]) => [name, closeObjects(schema)])) : closeObjects(item)]));
+  const copy: Record<string, unknown> = Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === 'properties' ? Object.fromEntries(Object.entries(item as Json).map(([name, schema]) => [name, closeObjects(schema)])) : closeObjects(item),
+    ]),
+  );
   if ('properties' in copy && copy.type === 'object' && !('additionalProperties' in copy)) copy.additionalProperties = false;
   return copy;
 }
@@ -57,7 +62,10 @@ function templatePattern(template: string): RegExp {
 function listOperations(): Operation[] {
   const list = Object.entries(document.paths).flatMap(([template, item]) =>
     Object.entries(item).map(([method, operation]) => ({
-      template, method: method.toUpperCase(), pattern: templatePattern(template), responses: operation.responses as Record<string, Json>,
+      template,
+      method: method.toUpperCase(),
+      pattern: templatePattern(template),
+      responses: operation.responses as Record<string, Json>,
     })),
   );
   // Literal segments win over parameters, and a rest parameter (`{path}`, `{ref}`) comes last.
@@ -106,7 +114,7 @@ export function openApiProblems(response: ContractResponse): string[] {
   const problems = response.status < 300 ? headerProblems(where, documented, response.headers) : [];
   const contentType = response.headers.get('content-type') ?? '';
   if (!contentType.includes('json') || response.text === '' || response.method === 'HEAD') return problems;
-  const schema = ((documented.content as Record<string, Json> | undefined)?.['application/json'])?.schema as Json | undefined;
+  const schema = (documented.content as Record<string, Json> | undefined)?.['application/json']?.schema as Json | undefined;
   if (schema === undefined) return [...problems, `${where}: JSON body not documented for ${operation.template}`];
   let body: unknown;
   try {
@@ -116,7 +124,9 @@ export function openApiProblems(response: ContractResponse): string[] {
   }
   const validate = validatorFor(schema);
   if (validate(body)) return problems;
-  const errors = (validate.errors ?? []).map((error) => `${where}: at ${error.instancePath || '(body)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
+  const errors = (validate.errors ?? []).map(
+    (error) => `${where}: at ${error.instancePath || '(body)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`,
+  );
   return [...problems, ...errors];
 }
 

@@ -32,10 +32,25 @@ export async function startScratchServer(options: {
   const ids = (await writeScratchHistory(join(dir, 'source.git'), [...options.commits])) as Oid[];
   const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
   const built = await buildNodeHome({
-    home: join(dir, 'home'), seed: options.seed, alias: 'seed', time: options.time,
-    repos: [{ name: options.name, history }, { name: 'hidden', private: true, history }],
+    home: join(dir, 'home'),
+    seed: options.seed,
+    alias: 'seed',
+    time: options.time,
+    repos: [
+      { name: options.name, history },
+      { name: 'hidden', private: true, history },
+    ],
   });
   await options.prepare?.(built, ids);
   const server = await startTestServer({ home: built.home, gitServerLimits: options.gitServerLimits });
-  return { dir, built, server, ids, close: async () => { await server.close(); await removeTempDir(dir); } };
+  return {
+    dir,
+    built,
+    server,
+    ids,
+    close: async () => {
+      await server.close();
+      await removeTempDir(dir);
+    },
+  };
 }

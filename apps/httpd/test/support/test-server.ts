@@ -66,7 +66,10 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   });
   const logs: string[] = [];
   const requestLog: Array<Record<string, unknown>> = [];
-  const requestLogger = pino({ level: 'info', base: undefined }, { write: (line: string) => void requestLog.push(JSON.parse(line) as Record<string, unknown>) });
+  const requestLogger = pino(
+    { level: 'info', base: undefined },
+    { write: (line: string) => void requestLog.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   const server = await startServer({
     config,
     logger: new CapturingLogger(logs),

@@ -41,10 +41,7 @@ describe('orderChanges', () => {
   });
 
   it('keeps a change whose other parent failed to load reachable through its loaded parent', () => {
-    const changes = [
-      change({ id: oid(1), actions: [] }),
-      change({ id: oid(2), parents: [oid(1), oid(99)], actions: [] }),
-    ];
+    const changes = [change({ id: oid(1), actions: [] }), change({ id: oid(2), parents: [oid(1), oid(99)], actions: [] })];
     expect(order(changes)).toEqual([2]);
   });
 

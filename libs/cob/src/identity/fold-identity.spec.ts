@@ -8,7 +8,13 @@ import { identityFolder } from './fold-identity.js';
 import { viewIdentity } from './identity-view.js';
 
 function document(delegates: KeyPair[], threshold = 1): { bytes: Buffer; blob: Oid; doc: IdentityDoc } {
-  const bytes = Buffer.from(canonicalJson({ delegates: delegates.map((k) => didFromNid(k.nid)), payload: { 'xyz.radicle.project': { defaultBranch: 'main', description: '', name: 'p' } }, threshold }));
+  const bytes = Buffer.from(
+    canonicalJson({
+      delegates: delegates.map((k) => didFromNid(k.nid)),
+      payload: { 'xyz.radicle.project': { defaultBranch: 'main', description: '', name: 'p' } },
+      threshold,
+    }),
+  );
   return { bytes, blob: hashObject('blob', bytes), doc: parseIdentityDoc(bytes) };
 }
 
@@ -34,7 +40,12 @@ const env = {
     return doc;
   },
 };
-const root = change({ id: ROOT, author: alice.nid, resource: null, actions: [{ type: 'revision', title: 'Initial revision', blob: initial.blob, parent: null, signature: signature(alice, initial.blob) }] });
+const root = change({
+  id: ROOT,
+  author: alice.nid,
+  resource: null,
+  actions: [{ type: 'revision', title: 'Initial revision', blob: initial.blob, parent: null, signature: signature(alice, initial.blob) }],
+});
 
 function evaluate(changes: ReturnType<typeof change>[]) {
   const result = evaluateChanges({ rootId: ROOT, changes: [root, ...changes], folder: identityFolder(env) });
@@ -42,7 +53,13 @@ function evaluate(changes: ReturnType<typeof change>[]) {
 }
 
 function propose(id: number, by: KeyPair, doc: { blob: Oid }, parent: Oid, parents = [parent]) {
-  return change({ id: oid(id), parents, author: by.nid, resource: null, actions: [{ type: 'revision', title: `rev ${id}`, blob: doc.blob, parent, signature: signature(by, doc.blob) }] });
+  return change({
+    id: oid(id),
+    parents,
+    author: by.nid,
+    resource: null,
+    actions: [{ type: 'revision', title: `rev ${id}`, blob: doc.blob, parent, signature: signature(by, doc.blob) }],
+  });
 }
 
 describe('identity fold', () => {
@@ -69,7 +86,13 @@ describe('identity fold', () => {
     const pending = evaluate([addBob, addEve])?.identity;
     expect(pending?.current).toBe(addBob.id);
     expect(pending?.revisions.find((r) => r.id === addEve.id)?.state).toBe('active');
-    const accept = change({ id: oid(0x202), parents: [addEve.id], author: bob.nid, resource: null, actions: [{ type: 'revision.accept', revision: addEve.id, signature: signature(bob, withEve.blob) }] });
+    const accept = change({
+      id: oid(0x202),
+      parents: [addEve.id],
+      author: bob.nid,
+      resource: null,
+      actions: [{ type: 'revision.accept', revision: addEve.id, signature: signature(bob, withEve.blob) }],
+    });
     const adopted = evaluate([addBob, addEve, accept])?.identity;
     expect(adopted?.current).toBe(addEve.id);
     expect(adopted?.currentDocument.delegates).toHaveLength(3);
@@ -86,7 +109,17 @@ describe('identity fold', () => {
   it.each([
     ['a non-delegate', () => propose(0x400, eve, withBob, ROOT)],
     ['a revision that changes nothing', () => propose(0x401, alice, initial, ROOT)],
-    ['a bad document signature', () => change({ id: oid(0x402), parents: [ROOT], author: alice.nid, resource: null, actions: [{ type: 'revision', title: 't', blob: withBob.blob, parent: ROOT, signature: signature(eve, withBob.blob) }] })],
+    [
+      'a bad document signature',
+      () =>
+        change({
+          id: oid(0x402),
+          parents: [ROOT],
+          author: alice.nid,
+          resource: null,
+          actions: [{ type: 'revision', title: 't', blob: withBob.blob, parent: ROOT, signature: signature(eve, withBob.blob) }],
+        }),
+    ],
   ])('prunes %s when nothing is concurrent', (_name, make) => {
     const bad = make();
     expect(evaluate([bad])?.applied).toEqual([ROOT]);

@@ -86,7 +86,8 @@ function applyIdentityAction(state: IdentityState, { action, change, env }: { ac
 function accept(state: IdentityState, vote: { revision: Oid; signature: Uint8Array; author: Nid }): void {
   const revision = activeRevision(state, vote.revision);
   state.heads.set(didFromNid(vote.author), revision.id);
-  if (!verifies(currentRevision(state).doc, { author: vote.author, signature: vote.signature, blob: revision.blob })) throw new CobApplyError('invalid accept signature');
+  if (!verifies(currentRevision(state).doc, { author: vote.author, signature: vote.signature, blob: revision.blob }))
+    throw new CobApplyError('invalid accept signature');
   // The node overwrites the verdict before it reports the duplicate.
   const duplicate = revision.verdicts.has(vote.author);
   revision.verdicts.set(vote.author, true);
@@ -129,7 +130,15 @@ function propose(state: IdentityState, args: { action: Extract<IdentityAction, {
   const isCurrent = parent.id === state.current;
   if (isCurrent && doc.canonical === parent.doc.canonical) throw new CobApplyError('revision does not change the document');
   if (!verifies(parent.doc, { author: change.author, signature: action.signature, blob: action.blob })) throw new CobApplyError('invalid revision signature');
-  const revision = newRevision({ id: change.id, action, author: change.author, doc, state: isCurrent ? 'active' : 'stale', timestamp: change.timestamp, parent: parent.id });
+  const revision = newRevision({
+    id: change.id,
+    action,
+    author: change.author,
+    doc,
+    state: isCurrent ? 'active' : 'stale',
+    timestamp: change.timestamp,
+    parent: parent.id,
+  });
   state.heads.set(didFromNid(change.author), revision.id);
   state.revisions.set(revision.id, revision);
   if (isCurrent) adopt(state, revision.id);
@@ -170,5 +179,16 @@ function newRevision(args: {
   parent?: Oid;
 }): IdentityRevision {
   const { id, action, author, doc, state, timestamp } = args;
-  return { id, title: action.title, description: action.description, author, blob: action.blob, doc, state, verdicts: new Map([[author, true]]), parent: args.parent ?? null, timestamp };
+  return {
+    id,
+    title: action.title,
+    description: action.description,
+    author,
+    blob: action.blob,
+    doc,
+    state,
+    verdicts: new Map([[author, true]]),
+    parent: args.parent ?? null,
+    timestamp,
+  };
 }

@@ -8,7 +8,14 @@ import { asObject, type JsonObject, readOid, readOptionalOid, readString } from 
 
 /** One decoded identity action. */
 export type IdentityAction =
-  | { readonly type: 'revision'; readonly title: string; readonly description: string; readonly blob: Oid; readonly parent: Oid | null; readonly signature: Uint8Array }
+  | {
+      readonly type: 'revision';
+      readonly title: string;
+      readonly description: string;
+      readonly blob: Oid;
+      readonly parent: Oid | null;
+      readonly signature: Uint8Array;
+    }
   | { readonly type: 'RevisionEdit'; readonly revision: Oid; readonly title: string; readonly description: string }
   | { readonly type: 'revision.accept'; readonly revision: Oid; readonly signature: Uint8Array }
   | { readonly type: 'revision.reject' | 'revision.redact'; readonly revision: Oid };
@@ -22,7 +29,14 @@ export function parseIdentityAction(value: unknown): IdentityAction {
   const type = o['type'];
   switch (type) {
     case 'revision':
-      return { type, title: readString(o, 'title'), description: description(o), blob: readOid(o, 'blob'), parent: readOptionalOid(o, 'parent'), signature: signature(o) };
+      return {
+        type,
+        title: readString(o, 'title'),
+        description: description(o),
+        blob: readOid(o, 'blob'),
+        parent: readOptionalOid(o, 'parent'),
+        signature: signature(o),
+      };
     case 'RevisionEdit':
       return { type, revision: readOid(o, 'revision'), title: readString(o, 'title'), description: description(o) };
     case 'revision.accept':

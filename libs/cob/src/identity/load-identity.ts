@@ -55,7 +55,9 @@ export async function loadIdentity(repo: CobRepository, options: { flavour: Flav
 async function revisionBlobs(git: GitRepository, changes: readonly Change[]): Promise<Map<Oid, IdentityDoc>> {
   const docs = new Map<Oid, IdentityDoc>();
   const blobs = changes.flatMap((change) =>
-    change.actions.map((action) => (action as { type?: unknown; blob?: unknown } | null)?.blob).filter((blob): blob is string => typeof blob === 'string' && /^[0-9a-f]{40}$/.test(blob)),
+    change.actions
+      .map((action) => (action as { type?: unknown; blob?: unknown } | null)?.blob)
+      .filter((blob): blob is string => typeof blob === 'string' && /^[0-9a-f]{40}$/.test(blob)),
   );
   await Promise.all(
     [...new Set(blobs)].map(async (blob) => {

@@ -32,14 +32,44 @@ describe('issue fold', () => {
     const changes = [
       change({ id: c1, parents: [ROOT], author: eve.nid, timestamp: 101, actions: [{ type: 'comment', body: 'Me too', replyTo: ROOT }] }),
       change({ id: oid(0x202), parents: [c1], author: bob.nid, timestamp: 102, actions: [{ type: 'comment', body: 'Which version?', replyTo: c1 }] }),
-      change({ id: oid(0x203), parents: [oid(0x202)], author: eve.nid, timestamp: 103, actions: [{ type: 'comment.edit', id: c1, body: 'Me too, on 1.2', embeds: [{ name: 'a.png', content: `git:${oid(7)}` }] }] }),
-      change({ id: oid(0x204), parents: [oid(0x203)], author: alice.nid, timestamp: 104, actions: [
-        { type: 'comment.react', id: ROOT, reaction: '👍', active: true },
-        { type: 'label', labels: ['bug', 'crash'] },
-        { type: 'assign', assignees: [didFromNid(bob.nid)] },
-      ] }),
-      change({ id: oid(0x205), parents: [oid(0x204)], author: eve.nid, timestamp: 105, actions: [{ type: 'comment.react', id: ROOT, reaction: '👍', active: true }, { type: 'comment.react', id: ROOT, reaction: '🎉', active: true }] }),
-      change({ id: oid(0x206), parents: [oid(0x205)], author: bob.nid, timestamp: 106, actions: [{ type: 'comment.redact', id: oid(0x202) }, { type: 'lifecycle', state: { status: 'closed', reason: 'solved' } }] }),
+      change({
+        id: oid(0x203),
+        parents: [oid(0x202)],
+        author: eve.nid,
+        timestamp: 103,
+        actions: [{ type: 'comment.edit', id: c1, body: 'Me too, on 1.2', embeds: [{ name: 'a.png', content: `git:${oid(7)}` }] }],
+      }),
+      change({
+        id: oid(0x204),
+        parents: [oid(0x203)],
+        author: alice.nid,
+        timestamp: 104,
+        actions: [
+          { type: 'comment.react', id: ROOT, reaction: '👍', active: true },
+          { type: 'label', labels: ['bug', 'crash'] },
+          { type: 'assign', assignees: [didFromNid(bob.nid)] },
+        ],
+      }),
+      change({
+        id: oid(0x205),
+        parents: [oid(0x204)],
+        author: eve.nid,
+        timestamp: 105,
+        actions: [
+          { type: 'comment.react', id: ROOT, reaction: '👍', active: true },
+          { type: 'comment.react', id: ROOT, reaction: '🎉', active: true },
+        ],
+      }),
+      change({
+        id: oid(0x206),
+        parents: [oid(0x205)],
+        author: bob.nid,
+        timestamp: 106,
+        actions: [
+          { type: 'comment.redact', id: oid(0x202) },
+          { type: 'lifecycle', state: { status: 'closed', reason: 'solved' } },
+        ],
+      }),
     ];
     const { issue } = evaluate(changes) ?? {};
     expect(issue?.state).toEqual({ status: 'closed', reason: 'solved' });
@@ -51,7 +81,10 @@ describe('issue fold', () => {
     expect(edited?.edits.map((e) => e.body)).toEqual(['Me too', 'Me too, on 1.2']);
     expect(edited?.embeds).toEqual([{ name: 'a.png', content: `git:${oid(7)}` }]);
     expect(edited?.timestamp).toBe(101);
-    expect(root?.reactions.map((r) => [r.emoji, r.authors.length])).toEqual([['🎉', 1], ['👍', 2]]);
+    expect(root?.reactions.map((r) => [r.emoji, r.authors.length])).toEqual([
+      ['🎉', 1],
+      ['👍', 2],
+    ]);
   });
 
   it('prunes an unauthorised change and its descendants without touching concurrent ones', () => {
@@ -67,10 +100,15 @@ describe('issue fold', () => {
   });
 
   it('keeps the effects of earlier actions of a change that fails later', () => {
-    const bad = change({ id: oid(0x401), parents: [ROOT], author: eve.nid, actions: [
-      { type: 'comment.react', id: ROOT, reaction: '🚀', active: true },
-      { type: 'assign', assignees: [didFromNid(eve.nid)] },
-    ] });
+    const bad = change({
+      id: oid(0x401),
+      parents: [ROOT],
+      author: eve.nid,
+      actions: [
+        { type: 'comment.react', id: ROOT, reaction: '🚀', active: true },
+        { type: 'assign', assignees: [didFromNid(eve.nid)] },
+      ],
+    });
     const issue = evaluate([bad])?.issue;
     expect(issue?.assignees).toEqual([]);
     expect(issue?.discussion[0]?.reactions).toEqual([{ emoji: '🚀', authors: [eve.nid] }]);
@@ -79,7 +117,15 @@ describe('issue fold', () => {
   it('lets non-delegates re-assert the current labels and the author edit their own issue', () => {
     const changes = [
       change({ id: oid(0x501), parents: [ROOT], author: eve.nid, actions: [{ type: 'label', labels: [] }] }),
-      change({ id: oid(0x502), parents: [oid(0x501)], author: bob.nid, actions: [{ type: 'edit', title: 'Renamed' }, { type: 'lifecycle', state: { status: 'closed', reason: 'other' } }] }),
+      change({
+        id: oid(0x502),
+        parents: [oid(0x501)],
+        author: bob.nid,
+        actions: [
+          { type: 'edit', title: 'Renamed' },
+          { type: 'lifecycle', state: { status: 'closed', reason: 'other' } },
+        ],
+      }),
       change({ id: oid(0x503), parents: [oid(0x502)], author: eve.nid, actions: [{ type: 'lifecycle', state: { status: 'open' } }] }),
     ];
     const issue = evaluate(changes)?.issue;
@@ -93,7 +139,13 @@ describe('issue fold', () => {
       change({ id: c, parents: [ROOT], author: eve.nid, actions: [{ type: 'comment', body: 'mine', replyTo: ROOT }] }),
       change({ id: oid(0x602), parents: [c], author: bob.nid, actions: [{ type: 'comment.edit', id: c, body: 'hijack', embeds: [] }] }),
       change({ id: oid(0x603), parents: [c], author: eve.nid, timestamp: 1_800_000_000, actions: [{ type: 'comment.redact', id: c }] }),
-      change({ id: oid(0x604), parents: [oid(0x603)], author: eve.nid, timestamp: 1_800_000_001, actions: [{ type: 'comment.edit', id: c, body: 'too late', embeds: [] }] }),
+      change({
+        id: oid(0x604),
+        parents: [oid(0x603)],
+        author: eve.nid,
+        timestamp: 1_800_000_001,
+        actions: [{ type: 'comment.edit', id: c, body: 'too late', embeds: [] }],
+      }),
     ];
     const result = evaluate(changes);
     expect(result?.issue.discussion.map((x) => x.body)).toEqual(['It breaks']);
@@ -117,7 +169,15 @@ describe('issue fold', () => {
   });
 
   it('rejects the whole issue when its root change is unauthorised', () => {
-    const root = change({ id: ROOT, author: eve.nid, actions: [{ type: 'comment', body: 'x' }, { type: 'edit', title: 't' }, { type: 'label', labels: ['spam'] }] });
+    const root = change({
+      id: ROOT,
+      author: eve.nid,
+      actions: [
+        { type: 'comment', body: 'x' },
+        { type: 'edit', title: 't' },
+        { type: 'label', labels: ['spam'] },
+      ],
+    });
     expect(evaluateChanges({ rootId: ROOT, changes: [root], folder: issueFolder(env()) })).toBeNull();
   });
 

@@ -84,7 +84,15 @@ function applyIssueAction(issue: IssueState, { action, change }: { action: Issue
       issue.labels = new Set(action.labels);
       return;
     case 'comment':
-      return addComment(issue.thread, { id: change.id, author, timestamp: change.timestamp, body: action.body, replyTo: action.replyTo, location: null, embeds: action.embeds });
+      return addComment(issue.thread, {
+        id: change.id,
+        author,
+        timestamp: change.timestamp,
+        body: action.body,
+        replyTo: action.replyTo,
+        location: null,
+        embeds: action.embeds,
+      });
     case 'comment.edit':
       return editComment(issue.thread, { id: change.id, comment: action.id, author, timestamp: change.timestamp, body: action.body, embeds: action.embeds });
     case 'comment.redact':

@@ -5,16 +5,7 @@
 import type { Did } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { CobApplyError, UnknownCobActionError } from '../errors.js';
-import {
-  asObject,
-  type JsonObject,
-  readArray,
-  readBoolean,
-  readDefaultArray,
-  readOid,
-  readOptionalOid,
-  readString,
-} from '../model/json-fields.js';
+import { asObject, type JsonObject, readArray, readBoolean, readDefaultArray, readOid, readOptionalOid, readString } from '../model/json-fields.js';
 import { type Embed, toDid, toEmbed, toLabel, toReaction } from '../model/values.js';
 
 /** Issue lifecycle state. */

@@ -17,21 +17,50 @@ function evaluate(changes: ReturnType<typeof change>[], commits = [COMMIT]) {
 describe('job fold (radicle-job 0.6)', () => {
   it('records runs per node (the op author) and finishes them', () => {
     const job = evaluate([
-      change({ id: oid(0x201), parents: [ROOT], author: bob.nid, timestamp: 2, actions: [{ Run: { uuid: U2, log: 'https://ci.example/2' } }, { Run: { uuid: U1.toUpperCase(), log: 'https://ci.example/1' } }] }),
-      change({ id: oid(0x202), parents: [oid(0x201)], author: bob.nid, timestamp: 3, actions: [{ Finished: { uuid: U1, reason: 'Failed' } }, { Finished: { uuid: U2, reason: 'Succeeded' } }] }),
-      change({ id: oid(0x203), parents: [oid(0x202)], author: alice.nid, timestamp: 4, actions: [{ Run: { uuid: U1, log: 'https://alice.example' } }, { Request: { oid: oid(0xc1) } }] }),
+      change({
+        id: oid(0x201),
+        parents: [ROOT],
+        author: bob.nid,
+        timestamp: 2,
+        actions: [{ Run: { uuid: U2, log: 'https://ci.example/2' } }, { Run: { uuid: U1.toUpperCase(), log: 'https://ci.example/1' } }],
+      }),
+      change({
+        id: oid(0x202),
+        parents: [oid(0x201)],
+        author: bob.nid,
+        timestamp: 3,
+        actions: [{ Finished: { uuid: U1, reason: 'Failed' } }, { Finished: { uuid: U2, reason: 'Succeeded' } }],
+      }),
+      change({
+        id: oid(0x203),
+        parents: [oid(0x202)],
+        author: alice.nid,
+        timestamp: 4,
+        actions: [{ Run: { uuid: U1, log: 'https://alice.example' } }, { Request: { oid: oid(0xc1) } }],
+      }),
     ]);
     expect(job?.commit).toBe(COMMIT);
     expect(job?.runs.map((run) => [run.node === bob.nid ? 'bob' : 'alice', run.runId, run.status])).toEqual(
-      [alice.nid, bob.nid].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).flatMap((nid) =>
-        nid === bob.nid ? [['bob', U1, 'failed'], ['bob', U2, 'succeeded']] : [['alice', U1, 'started']],
-      ),
+      [alice.nid, bob.nid]
+        .sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
+        .flatMap((nid) =>
+          nid === bob.nid
+            ? [
+                ['bob', U1, 'failed'],
+                ['bob', U2, 'succeeded'],
+              ]
+            : [['alice', U1, 'started']],
+        ),
     );
   });
 
   it('ignores a second start of a known run and a finish of an unknown one', () => {
     const job = evaluate([
-      change({ id: oid(0x301), parents: [ROOT], actions: [{ Run: { uuid: U1, log: 'https://a/1' } }, { Run: { uuid: U1, log: 'https://a/2' } }, { Finished: { uuid: U2, reason: 'Failed' } }] }),
+      change({
+        id: oid(0x301),
+        parents: [ROOT],
+        actions: [{ Run: { uuid: U1, log: 'https://a/1' } }, { Run: { uuid: U1, log: 'https://a/2' } }, { Finished: { uuid: U2, reason: 'Failed' } }],
+      }),
     ]);
     expect(job?.runs).toEqual([{ runId: U1, node: alice.nid, status: 'started', log: 'https://a/1' }]);
   });

@@ -1,7 +1,7 @@
 import { compareUtf8, type Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { compareNids } from '../model/compare.js';
-import type { JobState, RunStatus } from './fold-job.js';
+import type { JobRun, JobState, RunStatus } from './fold-job.js';
 
 /** One run as the API lists it. */
 export interface JobRunView {
@@ -23,7 +23,7 @@ export interface Job {
 export function viewJob(state: JobState): Job {
   const nodes = [...state.runs.keys()].sort(compareNids);
   const runs = nodes.flatMap((node) =>
-    [...(state.runs.get(node) ?? new Map()).entries()]
+    [...(state.runs.get(node) ?? new Map<string, JobRun>()).entries()]
       .sort(([a], [b]) => compareUtf8(a, b))
       .map(([runId, run]) => ({ runId, node, status: run.status, log: run.log })),
   );

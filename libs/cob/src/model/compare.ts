@@ -15,16 +15,10 @@ export function compareNids(a: Nid | string, b: Nid | string): number {
   return a.length - b.length || compareUtf8(a, b);
 }
 
-
 /** Orders `Option<CodeLocation>`: none first, then commit, path, old, new. */
 export function compareLocations(a: CodeLocation | null, b: CodeLocation | null): number {
   if (a === null || b === null) return (a === null ? 0 : 1) - (b === null ? 0 : 1);
-  return (
-    compareUtf8(a.commit, b.commit) ||
-    comparePaths(a.path, b.path) ||
-    compareOptionalRanges(a.old, b.old) ||
-    compareOptionalRanges(a.new, b.new)
-  );
+  return compareUtf8(a.commit, b.commit) || comparePaths(a.path, b.path) || compareOptionalRanges(a.old, b.old) || compareOptionalRanges(a.new, b.new);
 }
 
 // Rust `PathBuf` compares component by component.

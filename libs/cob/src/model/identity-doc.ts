@@ -3,7 +3,7 @@
  * delegates and threshold for authorisation and merges, the project's default branch for
  * merges, and a canonical form to tell whether a revision changes anything.
  */
-import { canonicalJson, type Did, type JsonValue, type Nid, nidFromDid } from '@forge-httpd/identity';
+import { canonicalJson, type Did, type Nid, nidFromDid } from '@forge-httpd/identity';
 import { type IdentityDocument, IdentityDocumentError, parseIdentityDocument } from '@forge-httpd/storage';
 import { CobApplyError } from '../errors.js';
 import type { JsonObject } from './json-fields.js';

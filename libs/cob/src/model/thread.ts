@@ -83,10 +83,7 @@ export function redactComment<L>(thread: Thread<L>, redaction: { id: Oid; commen
 }
 
 /** Adds or removes a reaction; ignored on a redacted comment, rejects on an unknown one. */
-export function reactToComment<L>(
-  thread: Thread<L>,
-  reaction: { id: Oid; author: Nid; comment: Oid; emoji: string; active: boolean },
-): void {
+export function reactToComment<L>(thread: Thread<L>, reaction: { id: Oid; author: Nid; comment: Oid; emoji: string; active: boolean }): void {
   const target = thread.comments.get(reaction.comment);
   if (target === undefined) throw new CobApplyError(`comment ${reaction.comment} missing`);
   if (target === null) return;
@@ -132,7 +129,5 @@ export function groupReactions(reactions: Iterable<{ readonly author: Nid; reado
     authors.push(author);
     groups.set(emoji, authors);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => compareUtf8(a, b))
-    .map(([emoji, authors]) => ({ emoji, authors }));
+  return [...groups.entries()].sort(([a], [b]) => compareUtf8(a, b)).map(([emoji, authors]) => ({ emoji, authors }));
 }

@@ -44,7 +44,7 @@ const WHITESPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202
 /** Whether text is exactly one emoji character of the accepted blocks. */
 export function isReaction(text: string): boolean {
   const chars = [...text];
-  const code = chars.length === 1 ? (chars[0] as string).codePointAt(0) ?? 0 : -1;
+  const code = chars.length === 1 ? ((chars[0] as string).codePointAt(0) ?? 0) : -1;
   return REACTION_RANGES.some(([low, high]) => code >= low && code <= high);
 }
 

@@ -37,12 +37,18 @@ function reviewBy(author: typeof alice, summary?: string) {
 describe('patch fold, current actions', () => {
   it('shows the latest summary of a review edited with review.edit.v2 and keeps every edit', () => {
     const review = reviewBy(eve, 'Needs tests');
-    const edit = next({ parents: [review.id], author: eve.nid, timestamp: 120, actions: [
-      { type: 'review.edit.v2', review: review.id, summary: 'Tests added, thanks', verdict: 'accept', labels: ['good'], embeds: [] },
-    ] });
+    const edit = next({
+      parents: [review.id],
+      author: eve.nid,
+      timestamp: 120,
+      actions: [{ type: 'review.edit.v2', review: review.id, summary: 'Tests added, thanks', verdict: 'accept', labels: ['good'], embeds: [] }],
+    });
     const view = evaluate([review, edit]).patch?.revisions[0]?.reviews[0];
     expect(view).toMatchObject({ verdict: 'accept', summary: 'Tests added, thanks', labels: ['good'] });
-    expect(view?.summaryEdits.map((e) => [e.body, e.timestamp])).toEqual([['Needs tests', 110], ['Tests added, thanks', 120]]);
+    expect(view?.summaryEdits.map((e) => [e.body, e.timestamp])).toEqual([
+      ['Needs tests', 110],
+      ['Tests added, thanks', 120],
+    ]);
   });
 
   it('keeps the previous summary when a v1 review.edit has none, and replaces the verdict', () => {

@@ -70,7 +70,12 @@ export function redactReview(patch: PatchState, action: Of<'review.redact'>): vo
 /** Applies a review-comment action; ignored when the review or its revision was redacted. */
 export function applyReviewComment(
   patch: PatchState,
-  op: { action: Of<'review.comment' | 'review.comment.edit' | 'review.comment.redact' | 'review.comment.react' | 'review.comment.resolve' | 'review.comment.unresolve'>; change: Change },
+  op: {
+    action: Of<
+      'review.comment' | 'review.comment.edit' | 'review.comment.redact' | 'review.comment.react' | 'review.comment.resolve' | 'review.comment.unresolve'
+    >;
+    change: Change;
+  },
 ): void {
   const { action, change } = op;
   const found = lookupReview(patch, action.review);

@@ -25,13 +25,7 @@ export function applyLifecycle(patch: PatchState, state: PatchLifecycle): void {
  * the state from the merges that reach the document's threshold: exactly one → merged,
  * several → open with conflicts.
  */
-export function applyMerge(args: {
-  patch: PatchState;
-  action: Extract<PatchAction, { type: 'merge' }>;
-  change: Change;
-  doc: IdentityDoc;
-  env: FoldEnv;
-}): void {
+export function applyMerge(args: { patch: PatchState; action: Extract<PatchAction, { type: 'merge' }>; change: Change; doc: IdentityDoc; env: FoldEnv }): void {
   const { patch, action, change, doc, env } = args;
   if (lookupRevision(patch, action.revision) === null) return;
   const branch = patch.target === 'delegates' ? `refs/heads/${projectDefaultBranch(doc, env.projectPayloadId)}` : patch.target.branch;

@@ -40,11 +40,39 @@ describe('patch fold', () => {
   it('folds revisions, reviews with verdicts and code locations, review comments and a merge', () => {
     const location = { commit: HEAD2, path: 'src/a.rs', old: null, new: { type: 'lines', range: { start: 3, end: 5 } } };
     const rev2 = next({ parents: [ROOT], author: bob.nid, timestamp: 110, actions: [{ type: 'revision', description: 'Second try', base: BASE, oid: HEAD2 }] });
-    const review = next({ parents: [rev2.id], author: alice.nid, timestamp: 120, actions: [{ type: 'review', revision: rev2.id, verdict: 'accept', summary: 'LGTM' }] });
-    const comment = next({ parents: [review.id], author: eve.nid, timestamp: 130, actions: [{ type: 'review.comment', review: review.id, body: 'nit', location }] });
-    const reply = next({ parents: [comment.id], author: bob.nid, timestamp: 140, actions: [{ type: 'review.comment', review: review.id, body: 'fixed', reply_to: comment.id }] });
-    const resolve = next({ parents: [reply.id], author: alice.nid, timestamp: 145, actions: [{ type: 'review.comment.resolve', review: review.id, comment: comment.id }] });
-    const react = next({ parents: [resolve.id], author: eve.nid, timestamp: 150, actions: [{ type: 'revision.react', revision: rev2.id, reaction: '🚀', active: true, location }, { type: 'revision.react', revision: rev2.id, reaction: '👍', active: true }] });
+    const review = next({
+      parents: [rev2.id],
+      author: alice.nid,
+      timestamp: 120,
+      actions: [{ type: 'review', revision: rev2.id, verdict: 'accept', summary: 'LGTM' }],
+    });
+    const comment = next({
+      parents: [review.id],
+      author: eve.nid,
+      timestamp: 130,
+      actions: [{ type: 'review.comment', review: review.id, body: 'nit', location }],
+    });
+    const reply = next({
+      parents: [comment.id],
+      author: bob.nid,
+      timestamp: 140,
+      actions: [{ type: 'review.comment', review: review.id, body: 'fixed', reply_to: comment.id }],
+    });
+    const resolve = next({
+      parents: [reply.id],
+      author: alice.nid,
+      timestamp: 145,
+      actions: [{ type: 'review.comment.resolve', review: review.id, comment: comment.id }],
+    });
+    const react = next({
+      parents: [resolve.id],
+      author: eve.nid,
+      timestamp: 150,
+      actions: [
+        { type: 'revision.react', revision: rev2.id, reaction: '🚀', active: true, location },
+        { type: 'revision.react', revision: rev2.id, reaction: '👍', active: true },
+      ],
+    });
     const merge = next({ parents: [react.id], author: alice.nid, timestamp: 160, actions: [{ type: 'merge', revision: rev2.id, commit: HEAD2 }] });
     const patch = evaluate([rev2, review, comment, reply, resolve, react, merge])?.patch;
     expect(patch?.state).toEqual({ status: 'merged', revision: rev2.id, commit: HEAD2 });
@@ -64,10 +92,15 @@ describe('patch fold', () => {
   it('lists a comment twice when its change touches the same thread again, like the node', () => {
     const review = next({ parents: [ROOT], author: alice.nid, actions: [{ type: 'review', revision: ROOT, summary: 's' }] });
     const id = oid(0x2ff);
-    const both = change({ id, parents: [review.id], author: alice.nid, actions: [
-      { type: 'review.comment', review: review.id, body: 'b' },
-      { type: 'review.comment.react', review: review.id, comment: id, reaction: '👀', active: true },
-    ] });
+    const both = change({
+      id,
+      parents: [review.id],
+      author: alice.nid,
+      actions: [
+        { type: 'review.comment', review: review.id, body: 'b' },
+        { type: 'review.comment.react', review: review.id, comment: id, reaction: '👀', active: true },
+      ],
+    });
     expect(evaluate([review, both])?.patch.revisions[0]?.reviews[0]?.comments.map((c) => c.id)).toEqual([both.id, both.id]);
   });
 
@@ -86,7 +119,13 @@ describe('patch fold', () => {
     expect(evaluate([m1, m2], twoOfTwo)?.patch.state).toEqual({ status: 'merged', revision: ROOT, commit: HEAD1 });
     const oneOfTwo = env({ doc: doc([alice.nid, eve.nid], 1) });
     const m3 = next({ parents: [m1.id], author: eve.nid, actions: [{ type: 'merge', revision: ROOT, commit: HEAD2 }] });
-    expect(evaluate([m1, m3], oneOfTwo)?.patch.state).toEqual({ status: 'open', conflicts: [[ROOT, HEAD1], [ROOT, HEAD2]] });
+    expect(evaluate([m1, m3], oneOfTwo)?.patch.state).toEqual({
+      status: 'open',
+      conflicts: [
+        [ROOT, HEAD1],
+        [ROOT, HEAD2],
+      ],
+    });
   });
 
   it('lets the author draft, archive and reopen, but not a merged patch', () => {

@@ -31,11 +31,27 @@ export type Verdict = 'accept' | 'reject';
 /** Lifecycle states an action may request. */
 export type PatchLifecycle = 'open' | 'draft' | 'archived';
 
-interface Ref { readonly review: Oid; readonly comment: Oid }
-interface RevRef { readonly revision: Oid; readonly comment: Oid }
-interface Body { readonly body: string; readonly embeds: readonly Embed[] }
-interface React { readonly reaction: string; readonly active: boolean }
-interface ReviewFields { readonly summary: string | null; readonly verdict: Verdict | null; readonly labels: readonly string[] }
+interface Ref {
+  readonly review: Oid;
+  readonly comment: Oid;
+}
+interface RevRef {
+  readonly revision: Oid;
+  readonly comment: Oid;
+}
+interface Body {
+  readonly body: string;
+  readonly embeds: readonly Embed[];
+}
+interface React {
+  readonly reaction: string;
+  readonly active: boolean;
+}
+interface ReviewFields {
+  readonly summary: string | null;
+  readonly verdict: Verdict | null;
+  readonly labels: readonly string[];
+}
 
 /**
  * Where a patch is meant to be merged: the delegates' default branch, or a named branch
@@ -44,7 +60,12 @@ interface ReviewFields { readonly summary: string | null; readonly verdict: Verd
 export type MergeTarget = 'delegates' | { readonly branch: string };
 
 /** `review.edit` (v1: a missing summary keeps the previous one) or `review.edit.v2`. */
-export type ReviewEditAction = { readonly type: 'review.edit'; readonly review: Oid; readonly version: 1 | 2; readonly embeds: readonly Embed[] } & ReviewFields;
+export type ReviewEditAction = {
+  readonly type: 'review.edit';
+  readonly review: Oid;
+  readonly version: 1 | 2;
+  readonly embeds: readonly Embed[];
+} & ReviewFields;
 
 /** One decoded patch action. */
 export type PatchAction =
@@ -96,13 +117,26 @@ export function parsePatchAction(value: unknown): PatchAction {
       return { type, review: readOid(o, 'review'), version: 1, embeds: [], ...reviewFields(o) };
     case 'review.edit.v2':
       // v2 always records a summary edit ("" when absent), with embeds.
-      return { type: 'review.edit', review: readOid(o, 'review'), version: 2, ...reviewFields(o), summary: readOptionalString(o, 'summary') ?? '', embeds: readDefaultArray(o, 'embeds').map(toEmbed) };
+      return {
+        type: 'review.edit',
+        review: readOid(o, 'review'),
+        version: 2,
+        ...reviewFields(o),
+        summary: readOptionalString(o, 'summary') ?? '',
+        embeds: readDefaultArray(o, 'embeds').map(toEmbed),
+      };
     case 'review.redact':
       return { type, review: readOid(o, 'review') };
     case 'review.react':
       return { type, review: readOid(o, 'review'), ...react(o) };
     case 'review.comment':
-      return { type, review: readOid(o, 'review'), location: toCodeLocation(o['location']), replyTo: readOptionalOid(o, o['reply_to'] === undefined ? 'replyTo' : 'reply_to'), ...optionalBody(o) };
+      return {
+        type,
+        review: readOid(o, 'review'),
+        location: toCodeLocation(o['location']),
+        replyTo: readOptionalOid(o, o['reply_to'] === undefined ? 'replyTo' : 'reply_to'),
+        ...optionalBody(o),
+      };
     default:
       return parseMorePatchActions(o, type);
   }
@@ -119,7 +153,13 @@ function parseMorePatchActions(o: JsonObject, type: unknown): PatchAction {
     case 'review.comment.react':
       return { type, ...reviewRef(o), ...react(o) };
     case 'revision':
-      return { type, description: readString(o, 'description'), base: readOid(o, 'base'), oid: readOid(o, 'oid'), resolves: readDefaultArray(o, 'resolves').map(toPair) };
+      return {
+        type,
+        description: readString(o, 'description'),
+        base: readOid(o, 'base'),
+        oid: readOid(o, 'oid'),
+        resolves: readDefaultArray(o, 'resolves').map(toPair),
+      };
     case 'revision.edit':
       return { type, revision: readOid(o, 'revision'), description: readString(o, 'description'), embeds: readDefaultArray(o, 'embeds').map(toEmbed) };
     case 'revision.react':

@@ -89,5 +89,7 @@ export function rootRevision(patch: PatchState): Revision | undefined {
 
 /** The last live revision by the patch author (radicle `Patch::latest`). */
 export function latestRevision(patch: PatchState): Revision | undefined {
-  return liveRevisions(patch).filter((revision) => revision.author === patch.author).pop();
+  return liveRevisions(patch)
+    .filter((revision) => revision.author === patch.author)
+    .pop();
 }

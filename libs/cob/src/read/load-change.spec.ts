@@ -2,7 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { armorSshSignature, signBytes } from '@forge-httpd/identity';
-import { type GitRepository, initBareRepository, type Oid, openGitRepository, serializeCommit, serializeTree, updateRefs, writeObject } from '@forge-httpd/storage';
+import {
+  type GitRepository,
+  initBareRepository,
+  type Oid,
+  openGitRepository,
+  serializeCommit,
+  serializeTree,
+  updateRefs,
+  writeObject,
+} from '@forge-httpd/storage';
 import { alice, bob } from '../testing/fixtures.testing.js';
 import { writeChange } from '../write/write-change.js';
 import { readCobRefIndex } from './cob-ref-index.js';
@@ -26,33 +35,73 @@ afterAll(async () => {
 
 function write(fields: { actions?: unknown[]; tips?: Oid[]; related?: Oid[]; badSignature?: boolean; typeName?: string }): Promise<Oid> {
   return writeChange({
-    gitDir: dir, keyPair: alice, alias: 'alice', time: 1_700_000_000, typeName: fields.typeName ?? 'xyz.radicle.issue',
-    actions: fields.actions ?? [{ type: 'comment', body: 'hi' }], message: 'Create issue', tips: fields.tips ?? [],
-    related: fields.related, resource: RESOURCE, badSignature: fields.badSignature,
+    gitDir: dir,
+    keyPair: alice,
+    alias: 'alice',
+    time: 1_700_000_000,
+    typeName: fields.typeName ?? 'xyz.radicle.issue',
+    actions: fields.actions ?? [{ type: 'comment', body: 'hi' }],
+    message: 'Create issue',
+    tips: fields.tips ?? [],
+    related: fields.related,
+    resource: RESOURCE,
+    badSignature: fields.badSignature,
   });
 }
 
 /** A commit with a hand-made tree and headers, to model what a node cannot load. */
 async function craft(args: { manifest?: string | null; headers?: { name: string; value: string }[]; message?: string; actionName?: string }): Promise<Oid> {
   const entries = [];
-  if (args.manifest !== null) entries.push({ name: 'manifest', mode: '100644' as const, oid: await writeObject(dir, 'blob', Buffer.from(args.manifest ?? '{"typeName":"xyz.radicle.issue","version":1}')) });
+  if (args.manifest !== null)
+    entries.push({
+      name: 'manifest',
+      mode: '100644' as const,
+      oid: await writeObject(dir, 'blob', Buffer.from(args.manifest ?? '{"typeName":"xyz.radicle.issue","version":1}')),
+    });
   entries.push({ name: args.actionName ?? '0', mode: '100644' as const, oid: await writeObject(dir, 'blob', Buffer.from('{"body":"x","type":"comment"}')) });
   const tree = await writeObject(dir, 'tree', serializeTree(entries));
   const armor = armorSshSignature(bob.publicKey, signBytes(bob, Buffer.from(tree, 'hex')));
   const person = { name: 'bob', email: 'bob@x', time: 1_700_000_001, offset: '+0000' };
-  return writeObject(dir, 'commit', serializeCommit({
-    tree, parents: [], author: person, committer: person,
-    headers: args.headers ?? [{ name: 'gpgsig', value: armor }], message: args.message ?? `Create issue\n\nRad-Resource: ${RESOURCE}\n`,
-  }));
+  return writeObject(
+    dir,
+    'commit',
+    serializeCommit({
+      tree,
+      parents: [],
+      author: person,
+      committer: person,
+      headers: args.headers ?? [{ name: 'gpgsig', value: armor }],
+      message: args.message ?? `Create issue\n\nRad-Resource: ${RESOURCE}\n`,
+    }),
+  );
 }
 
 describe('loadChange', () => {
   it('reads the signer, time, type, actions, resource and related parents of a change', async () => {
     const root = await write({});
-    const id = await write({ tips: [root], related: [RELATED], actions: [{ type: 'edit', title: 't' }, { type: 'label', labels: [] }] });
+    const id = await write({
+      tips: [root],
+      related: [RELATED],
+      actions: [
+        { type: 'edit', title: 't' },
+        { type: 'label', labels: [] },
+      ],
+    });
     const change = await loadChange(git, id);
-    expect(change).toMatchObject({ id, parents: [root], related: [RELATED], resource: RESOURCE, author: alice.nid, timestamp: 1_700_000_000, typeName: 'xyz.radicle.issue', signatureValid: true });
-    expect(change?.actions).toEqual([{ type: 'edit', title: 't' }, { type: 'label', labels: [] }]);
+    expect(change).toMatchObject({
+      id,
+      parents: [root],
+      related: [RELATED],
+      resource: RESOURCE,
+      author: alice.nid,
+      timestamp: 1_700_000_000,
+      typeName: 'xyz.radicle.issue',
+      signatureValid: true,
+    });
+    expect(change?.actions).toEqual([
+      { type: 'edit', title: 't' },
+      { type: 'label', labels: [] },
+    ]);
   });
 
   it('loads a change whose signature does not verify, marked invalid', async () => {
@@ -61,7 +110,13 @@ describe('loadChange', () => {
 
   it('accepts the legacy manifest key and ignores PGP signatures', async () => {
     const armor = armorSshSignature(bob.publicKey, signBytes(bob, Buffer.alloc(20)));
-    const legacy = await craft({ manifest: '{"typename":"xyz.radicle.issue"}', headers: [{ name: 'gpgsig', value: '-----BEGIN PGP SIGNATURE-----\n\nx\n-----END PGP SIGNATURE-----' }, { name: 'gpgsig', value: armor }] });
+    const legacy = await craft({
+      manifest: '{"typename":"xyz.radicle.issue"}',
+      headers: [
+        { name: 'gpgsig', value: '-----BEGIN PGP SIGNATURE-----\n\nx\n-----END PGP SIGNATURE-----' },
+        { name: 'gpgsig', value: armor },
+      ],
+    });
     expect(await loadChange(git, legacy)).toMatchObject({ typeName: 'xyz.radicle.issue', author: bob.nid, signatureValid: false });
   });
 

@@ -15,12 +15,7 @@ export type ChangeCache = Map<Oid, Promise<Change | null>>;
  * @param args.cache - shared change cache
  * @returns every loaded change
  */
-export async function loadObjectChanges(args: {
-  git: GitRepository;
-  tips: readonly Oid[];
-  typeName: string;
-  cache: ChangeCache;
-}): Promise<Change[]> {
+export async function loadObjectChanges(args: { git: GitRepository; tips: readonly Oid[]; typeName: string; cache: ChangeCache }): Promise<Change[]> {
   const { git, typeName, cache } = args;
   const seen = new Set<Oid>();
   const loaded: Change[] = [];

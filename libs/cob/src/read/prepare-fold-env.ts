@@ -4,7 +4,6 @@
  * Facts about immutable objects are cached across evaluations; the refs a result depends on
  * are reported so a cached result can be invalidated when they move.
  */
-import type { Nid } from '@forge-httpd/identity';
 import { type GitRepository, IDENTITY_DOC_PATH, isOid, type Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { CobApplyError } from '../errors.js';
@@ -88,7 +87,7 @@ async function resolveMerge(args: {
   onBranch: Map<string, boolean>;
   targets: ReadonlySet<string>;
 }): Promise<void> {
-  const { change, commit, docs } = args;
+  const { change, docs } = args;
   const result = change.resource === null ? undefined : docs.get(change.resource);
   if (result === undefined || 'error' in result) return;
   const branches = new Set(args.targets);

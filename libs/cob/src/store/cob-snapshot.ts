@@ -78,11 +78,18 @@ export class CobSnapshot {
     return (await this.store.object({ kind, id, repo: this.repo, index: this.index })).value;
   }
 
-  private async listing<V extends { id: Oid; timestamp: number }>(kind: CobKind<V>, key: string, derive: (sorted: readonly V[]) => readonly V[]): Promise<readonly V[]> {
+  private async listing<V extends { id: Oid; timestamp: number }>(
+    kind: CobKind<V>,
+    key: string,
+    derive: (sorted: readonly V[]) => readonly V[],
+  ): Promise<readonly V[]> {
     const memo = await this.currentListing(kind);
     let sorted = memo.derived.get('sorted') as readonly V[] | undefined;
     if (sorted === undefined) {
-      sorted = memo.entries.map((e) => e.value).filter((v): v is V => v !== null).sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1));
+      sorted = memo.entries
+        .map((e) => e.value)
+        .filter((v): v is V => v !== null)
+        .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1));
       memo.derived.set('sorted', sorted);
     }
     let result = memo.derived.get(key) as readonly V[] | undefined;
@@ -114,7 +121,7 @@ export class CobSnapshot {
   /** Evaluates every object of a kind (cached ones cost a map lookup), ordered by id. */
   private async evaluateAll<V>(kind: CobKind<V>): Promise<CachedObject<V>[]> {
     const ids = [...(this.index.objects.get(kind.typeName)?.keys() ?? [])].sort();
-    const results: CachedObject<V>[] = new Array(ids.length);
+    const results = new Array<CachedObject<V>>(ids.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < ids.length) {

@@ -41,7 +41,15 @@ export function createPatch(
 /** Adds any patch actions as one change; `related` must list commits the actions name. */
 export function updatePatch(
   context: CobWriteContext,
-  args: { patch: Oid; actions: readonly unknown[]; message: string; related?: readonly Oid[]; embeds?: readonly EmbedFile[]; headRef?: Oid; tips?: readonly Oid[] },
+  args: {
+    patch: Oid;
+    actions: readonly unknown[];
+    message: string;
+    related?: readonly Oid[];
+    embeds?: readonly EmbedFile[];
+    headRef?: Oid;
+    tips?: readonly Oid[];
+  },
 ): Promise<Oid> {
   const refs = args.headRef === undefined ? [] : [{ name: `refs/heads/patches/${args.patch}`, oid: args.headRef }];
   const { patch: id, actions, message, related, embeds, tips } = args;
@@ -93,7 +101,14 @@ export function editReview(
   const action =
     args.version === 1
       ? { type: 'review.edit', review: args.review, summary: args.summary, verdict: args.verdict, labels }
-      : { type: 'review.edit.v2', review: args.review, summary: args.summary || undefined, verdict: args.verdict, labels, embeds: optional(embedRefs(args.embeds)) };
+      : {
+          type: 'review.edit.v2',
+          review: args.review,
+          summary: args.summary || undefined,
+          verdict: args.verdict,
+          labels,
+          embeds: optional(embedRefs(args.embeds)),
+        };
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'Edit review', embeds: args.embeds });
 }
 
@@ -114,7 +129,14 @@ export function commentReview(
   args: { patch: Oid; review: Oid; body: string; location?: CodeLocation; replyTo?: Oid; embeds?: readonly EmbedFile[] },
 ): Promise<Oid> {
   // The node spells this field `reply_to` (its enum renames variants, not fields).
-  const action = { type: 'review.comment', review: args.review, body: args.body, location: args.location, reply_to: args.replyTo, embeds: optional(embedRefs(args.embeds)) };
+  const action = {
+    type: 'review.comment',
+    review: args.review,
+    body: args.body,
+    location: args.location,
+    reply_to: args.replyTo,
+    embeds: optional(embedRefs(args.embeds)),
+  };
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'Review comment', embeds: args.embeds });
 }
 
@@ -126,7 +148,10 @@ export function resolveReviewComment(context: CobWriteContext, args: { patch: Oi
 }
 
 /** Reacts to a review comment. */
-export function reactReviewComment(context: CobWriteContext, args: { patch: Oid; review: Oid; comment: Oid; reaction: string; active?: boolean }): Promise<Oid> {
+export function reactReviewComment(
+  context: CobWriteContext,
+  args: { patch: Oid; review: Oid; comment: Oid; reaction: string; active?: boolean },
+): Promise<Oid> {
   const action = { type: 'review.comment.react', review: args.review, comment: args.comment, reaction: args.reaction, active: args.active ?? true };
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'React to review comment' });
 }
@@ -136,18 +161,31 @@ export function commentRevision(
   context: CobWriteContext,
   args: { patch: Oid; revision: Oid; body: string; location?: CodeLocation; replyTo?: Oid; embeds?: readonly EmbedFile[] },
 ): Promise<Oid> {
-  const action = { type: 'revision.comment', revision: args.revision, body: args.body, location: args.location, replyTo: args.replyTo, embeds: optional(embedRefs(args.embeds)) };
+  const action = {
+    type: 'revision.comment',
+    revision: args.revision,
+    body: args.body,
+    location: args.location,
+    replyTo: args.replyTo,
+    embeds: optional(embedRefs(args.embeds)),
+  };
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'Comment', embeds: args.embeds });
 }
 
 /** Reacts to a revision comment. */
-export function reactRevisionComment(context: CobWriteContext, args: { patch: Oid; revision: Oid; comment: Oid; reaction: string; active?: boolean }): Promise<Oid> {
+export function reactRevisionComment(
+  context: CobWriteContext,
+  args: { patch: Oid; revision: Oid; comment: Oid; reaction: string; active?: boolean },
+): Promise<Oid> {
   const action = { type: 'revision.comment.react', revision: args.revision, comment: args.comment, reaction: args.reaction, active: args.active ?? true };
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'React comment' });
 }
 
 /** Reacts to a revision, optionally at a code location. */
-export function reactRevision(context: CobWriteContext, args: { patch: Oid; revision: Oid; reaction: string; location?: CodeLocation; active?: boolean }): Promise<Oid> {
+export function reactRevision(
+  context: CobWriteContext,
+  args: { patch: Oid; revision: Oid; reaction: string; location?: CodeLocation; active?: boolean },
+): Promise<Oid> {
   const action = { type: 'revision.react', revision: args.revision, reaction: args.reaction, location: args.location, active: args.active ?? true };
   return updatePatch(context, { patch: args.patch, actions: [action], message: 'React' });
 }

@@ -5,7 +5,14 @@
  */
 import type { KeyPair } from '@forge-httpd/identity';
 import {
-  type Flavour, type GitRepository, type Oid, openGitRepository, type RefUpdate, resolveStoredRef, updateRefs, writeSignedRefs,
+  type Flavour,
+  type GitRepository,
+  type Oid,
+  openGitRepository,
+  type RefUpdate,
+  resolveStoredRef,
+  updateRefs,
+  writeSignedRefs,
 } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
@@ -117,7 +124,13 @@ async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, re
 async function changeEnv(context: CobWriteContext, { git, id }: { git: GitRepository; id: Oid }): Promise<{ change: Change; env: FoldEnv }> {
   const change = await loadChange(git, id);
   if (change === null) throw new CobWriteError(`written change ${id} cannot be loaded`);
-  const { env } = await prepareFoldEnv({ git, changes: [change], refs: refLookup(git), caches: newFactCaches(), projectPayloadId: cobKinds(context.flavour).projectPayloadId });
+  const { env } = await prepareFoldEnv({
+    git,
+    changes: [change],
+    refs: refLookup(git),
+    caches: newFactCaches(),
+    projectPayloadId: cobKinds(context.flavour).projectPayloadId,
+  });
   return { change, env };
 }
 

@@ -50,9 +50,7 @@ function defaultLimits(): Record<string, unknown> {
 }
 
 function formatSeedingPolicy(policy: SeedingPolicy): Record<string, string> {
-  return policy.policy === 'allow'
-    ? { default: 'allow', scope: policy.scope }
-    : { default: 'block' };
+  return policy.policy === 'allow' ? { default: 'allow', scope: policy.scope } : { default: 'block' };
 }
 
 function webSection(web: ProfileConfigOptions['web']): Record<string, unknown> {

@@ -13,16 +13,19 @@ describe('formatProfileConfig', () => {
     expect(text).toContain('"fillRate": 5.0,\n');
     expect(text).toContain('"fillRate": 10.0,\n');
     expect(text).toContain('"seedingPolicy": {\n      "default": "block"\n    }\n  }\n}\n');
-    expect(Object.keys(JSON.parse(text) as object)).toEqual([
-      'publicExplorer',
-      'preferredSeeds',
-      'web',
-      'cli',
-      'node',
-    ]);
+    expect(Object.keys(JSON.parse(text) as object)).toEqual(['publicExplorer', 'preferredSeeds', 'web', 'cli', 'node']);
     expect(Object.keys((JSON.parse(text) as { node: object }).node)).toEqual([
-      'alias', 'listen', 'peers', 'connect', 'externalAddresses', 'network', 'log', 'relay',
-      'limits', 'workers', 'seedingPolicy',
+      'alias',
+      'listen',
+      'peers',
+      'connect',
+      'externalAddresses',
+      'network',
+      'log',
+      'relay',
+      'limits',
+      'workers',
+      'seedingPolicy',
     ]);
   });
 
@@ -55,16 +58,12 @@ describe('parseProfileConfig', () => {
   it('reads an allow policy without scope as scope all, and lets legacy keys override', () => {
     const allow = parseProfileConfig(JSON.stringify({ node: { alias: 'a', seedingPolicy: { default: 'allow' } } }));
     expect(allow.seedingPolicy).toEqual({ policy: 'allow', scope: 'all' });
-    const legacy = parseProfileConfig(
-      JSON.stringify({ node: { alias: 'a', policy: 'block', scope: 'all', seedingPolicy: { default: 'allow' } } }),
-    );
+    const legacy = parseProfileConfig(JSON.stringify({ node: { alias: 'a', policy: 'block', scope: 'all', seedingPolicy: { default: 'allow' } } }));
     expect(legacy.seedingPolicy).toEqual({ policy: 'block' });
   });
 
   it('accepts pins without the rad: prefix and removes duplicates', () => {
-    const config = parseProfileConfig(
-      JSON.stringify({ ...base, web: { pinned: { repositories: [RID_A.slice(4), RID_A] } } }),
-    );
+    const config = parseProfileConfig(JSON.stringify({ ...base, web: { pinned: { repositories: [RID_A.slice(4), RID_A] } } }));
     expect(config.web.pinnedRepositories).toEqual([RID_A]);
   });
 

@@ -110,7 +110,7 @@ function parsePins(repositories: unknown[]): Rid[] {
 function parseSeedingPolicy(node: JsonObject): SeedingPolicy {
   // Legacy keys override `seedingPolicy` when both are present (§1.1).
   const legacy = node['policy'] !== undefined && node['scope'] !== undefined;
-  const policy = legacy ? node['policy'] : (node['seedingPolicy']);
+  const policy = legacy ? node['policy'] : node['seedingPolicy'];
   if (policy === undefined) return DEFAULT_SEEDING_POLICY;
   const tag = legacy ? policy : isObject(policy) ? policy['default'] : undefined;
   const scope = legacy ? node['scope'] : isObject(policy) ? policy['scope'] : undefined;

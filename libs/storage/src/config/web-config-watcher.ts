@@ -37,13 +37,7 @@ export class WebConfigWatcher {
    * @param options.log - called once per invalid file version
    * @param options.onReload - called after each successful re-read (not the startup read)
    */
-  constructor(options: {
-    path: string;
-    initial: WebConfig;
-    initialKey?: string | null;
-    log: ConfigLogger;
-    onReload?: (web: WebConfig) => void;
-  }) {
+  constructor(options: { path: string; initial: WebConfig; initialKey?: string | null; log: ConfigLogger; onReload?: (web: WebConfig) => void }) {
     this.path = options.path;
     this.web = options.initial;
     this.key = options.initialKey === undefined ? statKey(options.path) : options.initialKey;
@@ -82,8 +76,7 @@ export class WebConfigWatcher {
       this.lastReadFailed = true;
       if (this.lastLoggedKey !== key) {
         this.lastLoggedKey = key;
-        const reason =
-          error instanceof ConfigInvalidError ? error.message : 'config.json: cannot read the file';
+        const reason = error instanceof ConfigInvalidError ? error.message : 'config.json: cannot read the file';
         this.log(`${reason}; keeping the previous web settings`, error);
       }
     }

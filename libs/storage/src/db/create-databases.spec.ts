@@ -2,12 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  createCobCacheDatabase,
-  createNodeDatabase,
-  createNotificationsDatabase,
-  createPoliciesDatabase,
-} from './create-databases.js';
+import { createCobCacheDatabase, createNodeDatabase, createNotificationsDatabase, createPoliciesDatabase } from './create-databases.js';
 
 // The DDL of docs/node-home.md §8, as printed there (comments dropped).
 const SPEC_DDL: Record<string, string[]> = {
@@ -74,9 +69,7 @@ function normalize(sql: string): string {
 }
 
 function tableSql(db: Database.Database): string[] {
-  const rows = db
-    .prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' ORDER BY name`)
-    .all() as { sql: string }[];
+  const rows = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { sql: string }[];
   return rows.map((row) => normalize(row.sql));
 }
 
@@ -89,16 +82,13 @@ describe('node-home database creation', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(Object.keys(CREATORS) as (keyof typeof CREATORS)[])(
-    'creates the %s database with exactly the tables of docs/node-home.md §8',
-    (kind) => {
-      const db = CREATORS[kind](path.join(dir, kind, `${kind}.db`));
-      const expected = new Database(':memory:');
-      for (const ddl of SPEC_DDL[kind] ?? []) expected.exec(ddl);
-      expect(tableSql(db)).toEqual(tableSql(expected));
-      db.close();
-    },
-  );
+  it.each(Object.keys(CREATORS) as (keyof typeof CREATORS)[])('creates the %s database with exactly the tables of docs/node-home.md §8', (kind) => {
+    const db = CREATORS[kind](path.join(dir, kind, `${kind}.db`));
+    const expected = new Database(':memory:');
+    for (const ddl of SPEC_DDL[kind] ?? []) expected.exec(ddl);
+    expect(tableSql(db)).toEqual(tableSql(expected));
+    db.close();
+  });
 
   it('stores node.db in WAL mode at user_version 6 with the /radicle/ agent default', () => {
     const file = path.join(dir, 'node2.db');

@@ -1,23 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  COB_CACHE_DB_SCHEMA,
-  COB_CACHE_DB_VERSION,
-  NODE_DB_MIGRATIONS,
-  NODE_DB_VERSION,
-  NOTIFICATIONS_DB_SCHEMA,
-  POLICIES_DB_SCHEMA,
-} from './schemas.js';
+import { COB_CACHE_DB_SCHEMA, COB_CACHE_DB_VERSION, NODE_DB_MIGRATIONS, NODE_DB_VERSION, NOTIFICATIONS_DB_SCHEMA, POLICIES_DB_SCHEMA } from './schemas.js';
 
 /** A writable better-sqlite3 connection, as returned by the `create*Database` functions. */
 export type WritableDatabase = Database.Database;
 
-function createWithSchema(
-  path: string,
-  statements: readonly string[],
-  userVersion?: number,
-): WritableDatabase {
+function createWithSchema(path: string, statements: readonly string[], userVersion?: number): WritableDatabase {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.transaction(() => {

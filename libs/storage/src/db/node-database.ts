@@ -15,28 +15,19 @@ export class NodeDatabase {
 
   /** The user agent (`/radicle:1.2.0/`) announced by `nid`, or null without a row. */
   agent(nid: string): string | null {
-    const row = this.db.get<{ agent: unknown }>(
-      'SELECT "agent" FROM "nodes" WHERE "id" = ?',
-      nid,
-    );
+    const row = this.db.get<{ agent: unknown }>('SELECT "agent" FROM "nodes" WHERE "id" = ?', nid);
     return typeof row?.agent === 'string' ? row.agent : null;
   }
 
   /** The alias `nid` announced, or null without a row or with an empty alias. */
   alias(nid: string): string | null {
-    const row = this.db.get<{ alias: unknown }>(
-      'SELECT "alias" FROM "nodes" WHERE "id" = ?',
-      nid,
-    );
+    const row = this.db.get<{ alias: unknown }>('SELECT "alias" FROM "nodes" WHERE "id" = ?', nid);
     return typeof row?.alias === 'string' && row.alias !== '' ? row.alias : null;
   }
 
   /** How many nodes are known to seed `rid` (its `routing` rows). */
   seedCount(rid: string): number {
-    const row = this.db.get<{ n: number }>(
-      'SELECT COUNT(*) AS "n" FROM "routing" WHERE "repo" = ?',
-      rid,
-    );
+    const row = this.db.get<{ n: number }>('SELECT COUNT(*) AS "n" FROM "routing" WHERE "repo" = ?', rid);
     return row?.n ?? 0;
   }
 
@@ -50,10 +41,7 @@ export class NodeDatabase {
 
   /** The RIDs `nid` announced (its `routing` rows), sorted by RID text, duplicates removed. */
   inventory(nid: string): string[] {
-    const rows = this.db.all<{ repo: unknown }>(
-      'SELECT "repo" FROM "routing" WHERE "node" = ?',
-      nid,
-    );
+    const rows = this.db.all<{ repo: unknown }>('SELECT "repo" FROM "routing" WHERE "node" = ?', nid);
     const repos = new Set<string>();
     for (const row of rows) if (typeof row.repo === 'string') repos.add(row.repo);
     // RIDs are ASCII, so code-unit order is byte order.
@@ -62,10 +50,7 @@ export class NodeDatabase {
 
   /** How many `routing` rows name `nid` (size of its inventory). */
   routingCount(nid: string): number {
-    const row = this.db.get<{ n: number }>(
-      'SELECT COUNT(*) AS "n" FROM "routing" WHERE "node" = ?',
-      nid,
-    );
+    const row = this.db.get<{ n: number }>('SELECT COUNT(*) AS "n" FROM "routing" WHERE "node" = ?', nid);
     return row?.n ?? 0;
   }
 

@@ -26,9 +26,7 @@ export class PoliciesDatabase {
 
   /** Every `seeding` row in table (rowid) order. */
   seedingPolicies(): SeedingPolicyEntry[] {
-    const rows = this.db.all<SeedingRow>(
-      'SELECT "id", "scope", "policy" FROM "seeding" ORDER BY rowid',
-    );
+    const rows = this.db.all<SeedingRow>('SELECT "id", "scope", "policy" FROM "seeding" ORDER BY rowid');
     return rows
       .filter((row): row is SeedingRow & { id: string } => typeof row.id === 'string')
       .map((row) => ({ rid: row.id, policy: seedingPolicyFromRow(row) }));
@@ -36,19 +34,13 @@ export class PoliciesDatabase {
 
   /** The stored policy for `rid` (`rad:z…`), or null when there is no row. */
   seedingPolicy(rid: string): SeedingPolicy | null {
-    const row = this.db.get<SeedingRow>(
-      'SELECT "id", "scope", "policy" FROM "seeding" WHERE "id" = ?',
-      rid,
-    );
+    const row = this.db.get<SeedingRow>('SELECT "id", "scope", "policy" FROM "seeding" WHERE "id" = ?', rid);
     return row ? seedingPolicyFromRow(row) : null;
   }
 
   /** The alias given when following `nid`, or null without a row or with an empty alias. */
   followAlias(nid: string): string | null {
-    const row = this.db.get<{ alias: unknown }>(
-      'SELECT "alias" FROM "following" WHERE "id" = ?',
-      nid,
-    );
+    const row = this.db.get<{ alias: unknown }>('SELECT "alias" FROM "following" WHERE "id" = ?', nid);
     return typeof row?.alias === 'string' && row.alias !== '' ? row.alias : null;
   }
 

@@ -48,17 +48,7 @@ export function insertNode(db: WritableDatabase, row: NodeRow): void {
     `insert or replace into "nodes"
      ("id", "features", "alias", "pow", "timestamp", "banned", "penalty", "version", "agent")
      values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    row.id,
-    row.features ?? 1,
-    row.alias,
-    row.pow ?? 0,
-    row.timestamp,
-    row.banned ? 1 : 0,
-    row.penalty ?? 0,
-    row.version ?? 1,
-    row.agent ?? '/radicle/',
-  );
+  ).run(row.id, row.features ?? 1, row.alias, row.pow ?? 0, row.timestamp, row.banned ? 1 : 0, row.penalty ?? 0, row.version ?? 1, row.agent ?? '/radicle/');
 }
 
 /** Inserts (or replaces) an `addresses` row; its `nodes` row must exist (foreign key). */
@@ -67,48 +57,27 @@ export function insertAddress(db: WritableDatabase, row: AddressRow): void {
     `insert or replace into "addresses"
      ("node", "type", "value", "source", "timestamp", "last_attempt", "last_success", "banned")
      values (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    row.node,
-    row.type,
-    row.value,
-    row.source,
-    row.timestamp,
-    row.lastAttempt ?? null,
-    row.lastSuccess ?? null,
-    row.banned ? 1 : 0,
-  );
+  ).run(row.node, row.type, row.value, row.source, row.timestamp, row.lastAttempt ?? null, row.lastSuccess ?? null, row.banned ? 1 : 0);
 }
 
 /** Inserts (or refreshes) a `routing` row; its `nodes` row must exist (foreign key). */
 export function insertRouting(db: WritableDatabase, row: RoutingRow): void {
-  db.prepare(
-    `insert or replace into "routing" ("repo", "node", "timestamp") values (?, ?, ?)`,
-  ).run(row.repo, row.node, row.timestamp);
+  db.prepare(`insert or replace into "routing" ("repo", "node", "timestamp") values (?, ?, ?)`).run(row.repo, row.node, row.timestamp);
 }
 
 /**
  * Stores a seeding policy row the way heartwood does (§8.2): seeding inserts `(id, scope)` and
  * lets `policy` default to allow; blocking inserts `(id, policy)` and leaves the default scope.
  */
-export function insertSeedingPolicy(
-  db: WritableDatabase,
-  row: { rid: string; policy: SeedingPolicy },
-): void {
+export function insertSeedingPolicy(db: WritableDatabase, row: { rid: string; policy: SeedingPolicy }): void {
   if (row.policy.policy === 'allow') {
-    db.prepare(`insert or replace into "seeding" ("id", "scope") values (?, ?)`).run(
-      row.rid,
-      row.policy.scope,
-    );
+    db.prepare(`insert or replace into "seeding" ("id", "scope") values (?, ?)`).run(row.rid, row.policy.scope);
   } else {
-    db.prepare(`insert or replace into "seeding" ("id", "policy") values (?, 'block')`).run(
-      row.rid,
-    );
+    db.prepare(`insert or replace into "seeding" ("id", "policy") values (?, 'block')`).run(row.rid);
   }
 }
 
 /** Inserts (or replaces) a `following` row; alias defaults to `''`, policy to allow. */
 export function insertFollowPolicy(db: WritableDatabase, row: FollowPolicyRow): void {
-  db.prepare(
-    `insert or replace into "following" ("id", "alias", "policy") values (?, ?, ?)`,
-  ).run(row.nid, row.alias ?? '', row.policy ?? 'allow');
+  db.prepare(`insert or replace into "following" ("id", "alias", "policy") values (?, ?, ?)`).run(row.nid, row.alias ?? '', row.policy ?? 'allow');
 }

@@ -14,10 +14,7 @@ export const DEFAULT_SEEDING_POLICY: SeedingPolicy = { policy: 'block' };
  * Reads a `seeding` table row (§8.2). Unknown policy text is treated as block and unknown scope
  * text as `followed` (the column default), so a row from a newer node never breaks a listing.
  */
-export function seedingPolicyFromRow(row: {
-  scope: string | null;
-  policy: string | null;
-}): SeedingPolicy {
+export function seedingPolicyFromRow(row: { scope: string | null; policy: string | null }): SeedingPolicy {
   // A NULL policy column cannot come from heartwood's writers; the column default is allow.
   if ((row.policy ?? 'allow') !== 'allow') return { policy: 'block' };
   return { policy: 'allow', scope: row.scope === 'all' ? 'all' : 'followed' };

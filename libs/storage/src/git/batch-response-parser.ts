@@ -10,8 +10,7 @@ import type { Oid } from './oid.js';
 
 /** One parsed answer; `data` only for `contents` requests. */
 export type BatchAnswer =
-  | { readonly found: false }
-  | { readonly found: true; readonly oid: Oid; readonly type: GitObjectType; readonly size: number; readonly data?: Buffer };
+  { readonly found: false } | { readonly found: true; readonly oid: Oid; readonly type: GitObjectType; readonly size: number; readonly data?: Buffer };
 
 interface BodyState {
   readonly header: { oid: Oid; type: GitObjectType; size: number };

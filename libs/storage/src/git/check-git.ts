@@ -27,7 +27,11 @@ export function checkGit(): Promise<string> {
     execFile(GIT_BINARY, ['--version'], { env: gitEnvironment(), timeout: 10_000 }, (error, stdout) => {
       if (error !== null) {
         const missing = (error as { code?: unknown }).code === 'ENOENT';
-        reject(new GitUnavailableError(missing ? `git was not found on PATH (${REQUIRED})` : `git --version failed: ${error.message} (${REQUIRED})`, { cause: error }));
+        reject(
+          new GitUnavailableError(missing ? `git was not found on PATH (${REQUIRED})` : `git --version failed: ${error.message} (${REQUIRED})`, {
+            cause: error,
+          }),
+        );
         return;
       }
       const match = /git version (\d+)\.(\d+)[^\s]*/.exec(stdout);

@@ -4,8 +4,19 @@ import { runGit } from './run-git.js';
 
 /** The exact diff-tree options (agreed with libs/diff's `parseGitPatch`, see tmp/notes-diff.md). */
 const DIFF_TREE_OPTIONS = [
-  'diff-tree', '-r', '-z', '--raw', '-p', '-M', '-C', '--full-index', '--no-color', '--no-ext-diff',
-  '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/',
+  'diff-tree',
+  '-r',
+  '-z',
+  '--raw',
+  '-p',
+  '-M',
+  '-C',
+  '--full-index',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
 ];
 
 /** The same pairing (`-r -M -C`, no textconv) with per-file line counts instead of the patch. */

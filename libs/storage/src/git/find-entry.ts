@@ -17,10 +17,7 @@ export interface TreeSource {
  * @param lookup - start commit or tree, and the `/`-separated path (`''` = the root tree itself)
  * @returns the entry (the root as `{name: '', mode: '40000', kind: 'tree'}`), or null
  */
-export async function findEntry(
-  source: TreeSource,
-  { start, path }: { start: Oid; path: string },
-): Promise<TreeEntry | null> {
+export async function findEntry(source: TreeSource, { start, path }: { start: Oid; path: string }): Promise<TreeEntry | null> {
   const root = await rootTree(source, start);
   if (root === null) return null;
   const segments = splitTreePath(path);

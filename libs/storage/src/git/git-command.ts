@@ -15,12 +15,7 @@ export const GIT_BINARY = 'git';
  * @returns the full argument vector (without the executable)
  */
 export function gitArguments(gitDir: string, args: readonly string[]): string[] {
-  return [
-    `--git-dir=${gitDir}`,
-    '-c', 'safe.directory=*',
-    '-c', 'core.quotePath=false',
-    ...args,
-  ];
+  return [`--git-dir=${gitDir}`, '-c', 'safe.directory=*', '-c', 'core.quotePath=false', ...args];
 }
 
 /**

@@ -51,22 +51,18 @@ describe('walkCommits', () => {
     expect(await repo.walkCommits({ from: c1, exclude: [c1] })).toEqual([]);
   });
 
-  it.each([
-    [{ since: 1500 }],
-    [{ until: 3000 }],
-    [{ since: 1500, until: 4000 }],
-    [{ since: 1500, skip: 1, maxCount: 2 }],
-    [{ since: 9999 }],
-    [{ until: -5 }],
-  ])('filters by committer time like a full walk (%j) despite the skewed clock', async (filter) => {
-    const { since, until, skip = 0, maxCount = Infinity } = filter as Record<string, number | undefined>;
-    const expected = fullWalk(fixture.commits.cli)
-      .filter((entry) => (since === undefined || entry.time >= since) && (until === undefined || entry.time < until))
-      .slice(skip, skip + maxCount)
-      .map((entry) => entry.oid);
-    const commits = await repo.walkCommits({ from: fixture.commits.cli, ...filter });
-    expect(commits.map((commit) => commit.oid)).toEqual(expected);
-  });
+  it.each([[{ since: 1500 }], [{ until: 3000 }], [{ since: 1500, until: 4000 }], [{ since: 1500, skip: 1, maxCount: 2 }], [{ since: 9999 }], [{ until: -5 }]])(
+    'filters by committer time like a full walk (%j) despite the skewed clock',
+    async (filter) => {
+      const { since, until, skip = 0, maxCount = Infinity } = filter as Record<string, number | undefined>;
+      const expected = fullWalk(fixture.commits.cli)
+        .filter((entry) => (since === undefined || entry.time >= since) && (until === undefined || entry.time < until))
+        .slice(skip, skip + maxCount)
+        .map((entry) => entry.oid);
+      const commits = await repo.walkCommits({ from: fixture.commits.cli, ...filter });
+      expect(commits.map((commit) => commit.oid)).toEqual(expected);
+    },
+  );
 
   it('fails for an unknown start commit', async () => {
     await expect(repo.walkCommits({ from: 'f'.repeat(40) as Oid })).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
@@ -80,9 +76,7 @@ describe('history statistics', () => {
   });
 
   it('lists distinct author name and email pairs', async () => {
-    expect(await repo.listContributors(fixture.commits.cli)).toEqual([
-      { name: 'Alice', email: 'alice@example.com' },
-    ]);
+    expect(await repo.listContributors(fixture.commits.cli)).toEqual([{ name: 'Alice', email: 'alice@example.com' }]);
   });
 
   it('lists committer times later than a bound in walk order', async () => {

@@ -82,10 +82,7 @@ export async function listContributors(gitDir: string, from: Oid): Promise<Contr
  * @param range - start commit and lower bound in seconds (exclusive)
  * @returns times in seconds
  */
-export async function commitTimes(
-  gitDir: string,
-  { from, sinceExclusive }: { from: Oid; sinceExclusive: number },
-): Promise<number[]> {
+export async function commitTimes(gitDir: string, { from, sinceExclusive }: { from: Oid; sinceExclusive: number }): Promise<number[]> {
   const times: number[] = [];
   const args = ['rev-list', '--timestamp', ...revisionArguments(from, [])];
   await streamGitLines({ gitDir, args }, (line) => {

@@ -27,10 +27,7 @@ export async function mergeBase(gitDir: string, [a, b]: readonly [Oid, Oid]): Pr
  * @returns true when reachable (a commit is its own ancestor)
  * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
  */
-export async function isAncestor(
-  gitDir: string,
-  { ancestor, descendant }: { ancestor: Oid; descendant: Oid },
-): Promise<boolean> {
+export async function isAncestor(gitDir: string, { ancestor, descendant }: { ancestor: Oid; descendant: Oid }): Promise<boolean> {
   checkOids(ancestor, descendant);
   const { exitCode } = await runGit({
     gitDir,

@@ -70,4 +70,3 @@ function findHeaderEnd(data: Buffer): { headerEnd: number; messageStart: number 
   const end = data.length > 0 && data[data.length - 1] === 0x0a ? data.length - 1 : data.length;
   return { headerEnd: end, messageStart: data.length };
 }
-

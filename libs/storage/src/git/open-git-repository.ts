@@ -3,9 +3,7 @@ import { diffNumstat, diffPatch } from './diff-patch.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
-import type {
-  Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions,
-} from './git-repository.js';
+import type { Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
@@ -112,11 +110,13 @@ class CliGitRepository implements GitRepository {
   async walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]> {
     const oids = await walkCommitOids(this.gitDir, options);
     // Requests are pipelined through the one cat-file process.
-    return Promise.all(oids.map(async (oid) => {
-      const commit = await this.readCommit(oid);
-      if (commit === null) throw new GitObjectFormatError(`commit ${oid} listed by rev-list is unreadable`);
-      return commit;
-    }));
+    return Promise.all(
+      oids.map(async (oid) => {
+        const commit = await this.readCommit(oid);
+        if (commit === null) throw new GitObjectFormatError(`commit ${oid} listed by rev-list is unreadable`);
+        return commit;
+      }),
+    );
   }
 
   countCommits(from: Oid): Promise<number> {

@@ -39,7 +39,10 @@ describe('signatures', () => {
 
 describe('parseCommit', () => {
   it('reads back what serializeCommit writes, headers and message included', () => {
-    const headers = [{ name: 'gpgsig', value: 'line 1\nline 2\n\nline 4' }, { name: 'encoding', value: 'UTF-8' }];
+    const headers = [
+      { name: 'gpgsig', value: 'line 1\nline 2\n\nline 4' },
+      { name: 'encoding', value: 'UTF-8' },
+    ];
     const parents = ['1'.repeat(40), '2'.repeat(40)] as Oid[];
     const bytes = serializeCommit({ tree: TREE, parents, author: alice, committer: alice, headers, message: 'Subject\n\nBody' });
     const commit = parseCommit(hashObject('commit', bytes), bytes);
@@ -91,9 +94,8 @@ describe('parseTree', () => {
 });
 
 describe('ref names', () => {
-  it.each(['HEAD', 'refs/heads/main', 'refs/namespaces/z6Mk/refs/cobs/xyz.radicle.issue/abc', 'refs/heads/a-b_c+d@e/ü'])(
-    'accepts %j',
-    (name) => expect(isValidRefName(name)).toBe(true),
+  it.each(['HEAD', 'refs/heads/main', 'refs/namespaces/z6Mk/refs/cobs/xyz.radicle.issue/abc', 'refs/heads/a-b_c+d@e/ü'])('accepts %j', (name) =>
+    expect(isValidRefName(name)).toBe(true),
   );
 
   it('accepts prefixes ending with a slash only', () => {
@@ -117,24 +119,36 @@ describe('BatchResponseParser', () => {
   it.each([1, 2, 7, 1000])('parses answers fed in chunks of %i bytes', (size) => {
     const answers: BatchAnswer[] = [];
     let index = 0;
-    const parser = new BatchResponseParser(() => wants[index] ?? false, (answer) => {
-      answers.push(answer);
-      index += 1;
-    });
+    const parser = new BatchResponseParser(
+      () => wants[index] ?? false,
+      (answer) => {
+        answers.push(answer);
+        index += 1;
+      },
+    );
     for (let offset = 0; offset < stream.length; offset += size) parser.push(stream.subarray(offset, offset + size));
     expect(answers.map((a) => (a.found ? [a.type, a.size, a.data?.toString()] : null))).toEqual([
-      ['blob', 3, 'x\ny'], null, ['tree', 99, undefined], ['blob', 0, ''],
+      ['blob', 3, 'x\ny'],
+      null,
+      ['tree', 99, undefined],
+      ['blob', 0, ''],
     ]);
   });
 
   it('throws on output it does not understand', () => {
-    const parser = new BatchResponseParser(() => false, () => undefined);
+    const parser = new BatchResponseParser(
+      () => false,
+      () => undefined,
+    );
     expect(() => parser.push(Buffer.from('fatal: oops\n'))).toThrow();
   });
 
   it('throws when content is shorter than announced instead of answering with the wrong bytes', () => {
     const answers: BatchAnswer[] = [];
-    const parser = new BatchResponseParser(() => true, (answer) => answers.push(answer));
+    const parser = new BatchResponseParser(
+      () => true,
+      (answer) => answers.push(answer),
+    );
     expect(() => parser.push(Buffer.from(`${oid} blob 10\nabc\n${oid} blob 4\nbbb\n\n`))).toThrow();
     expect(answers).toEqual([]);
   });
@@ -145,12 +159,16 @@ describe('Semaphore', () => {
     const semaphore = new Semaphore(3);
     let running = 0;
     let peak = 0;
-    await Promise.all(Array.from({ length: 20 }, () => semaphore.run(async () => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      running -= 1;
-    })));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        semaphore.run(async () => {
+          running += 1;
+          peak = Math.max(peak, running);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          running -= 1;
+        }),
+      ),
+    );
     expect(peak).toBe(3);
     expect(semaphore.pending).toBe(0);
   });

@@ -130,11 +130,16 @@ describe('a repository under concurrent use', () => {
     const { c1, c3 } = fixture.commits;
     const tasks = Array.from({ length: 100 }, async (_, i) => {
       switch (i % 5) {
-        case 0: return (await repo.readCommit(c3))?.parents[0] === c1;
-        case 1: return (await repo.readBlob(fixture.blobs.big))?.length === BIG_SIZE;
-        case 2: return (await repo.findEntry(c1, 'dir/a.txt'))?.oid === fixture.blobs.a;
-        case 3: return (await repo.resolveRef('HEAD')) === fixture.commits.c5;
-        default: return (await repo.countCommits(c3)) === 2;
+        case 0:
+          return (await repo.readCommit(c3))?.parents[0] === c1;
+        case 1:
+          return (await repo.readBlob(fixture.blobs.big))?.length === BIG_SIZE;
+        case 2:
+          return (await repo.findEntry(c1, 'dir/a.txt'))?.oid === fixture.blobs.a;
+        case 3:
+          return (await repo.resolveRef('HEAD')) === fixture.commits.c5;
+        default:
+          return (await repo.countCommits(c3)) === 2;
       }
     });
     expect(await Promise.all(tasks)).toEqual(Array(100).fill(true));

@@ -29,7 +29,10 @@ describe.each(['loose', 'packed'])('reading %s objects', (layout) => {
   it('stores objects in the expected layout', async () => {
     const { fixture } = get();
     const loosePath = path.join(fixture.gitDir, 'objects', fixture.commits.c1.slice(0, 2), fixture.commits.c1.slice(2));
-    const isLoose = await stat(loosePath).then(() => true, () => false);
+    const isLoose = await stat(loosePath).then(
+      () => true,
+      () => false,
+    );
     expect(isLoose).toBe(layout === 'loose');
   });
 
@@ -90,7 +93,10 @@ describe.each(['loose', 'packed'])('reading %s objects', (layout) => {
   it('reads and peels an annotated tag', async () => {
     const { fixture, repo } = get();
     expect(await repo.readTag(fixture.tag)).toMatchObject({
-      object: fixture.commits.c2, type: 'commit', tag: 'v1', message: 'Version 1\n',
+      object: fixture.commits.c2,
+      type: 'commit',
+      tag: 'v1',
+      message: 'Version 1\n',
       tagger: { name: 'Alice', time: 2500 },
     });
     expect(await repo.peelToCommit(fixture.tag)).toBe(fixture.commits.c2);
@@ -129,13 +135,10 @@ describe.each(['loose', 'packed'])('reading %s objects', (layout) => {
     expect(await repo.findEntry(fixture.trees.root1, '')).toEqual(root);
   });
 
-  it.each(['nope', 'README/x', 'dir//a.txt', '/dir', 'dir/../README', './README', 'module/x', '..'])(
-    'finds nothing at %j',
-    async (entryPath) => {
-      const { fixture, repo } = get();
-      expect(await repo.findEntry(fixture.commits.c1, entryPath)).toBeNull();
-    },
-  );
+  it.each(['nope', 'README/x', 'dir//a.txt', '/dir', 'dir/../README', './README', 'module/x', '..'])('finds nothing at %j', async (entryPath) => {
+    const { fixture, repo } = get();
+    expect(await repo.findEntry(fixture.commits.c1, entryPath)).toBeNull();
+  });
 
   it('resolves direct, packed, symbolic and tag refs and reads symbolic targets', async () => {
     const { fixture, repo } = get();

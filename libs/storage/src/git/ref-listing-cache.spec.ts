@@ -31,10 +31,12 @@ beforeEach(async () => {
   gitDir = path.join(tmp, 'repo.git');
   await initBareRepository(gitDir, { userName: 'alice', userEmail: 'alice@z6Mk' });
   const tree = await writeObject(gitDir, 'tree', serializeTree([]));
-  objects = await Promise.all([1, 2, 3].map((n) => {
-    const person = { name: 'Alice', email: 'alice@example.com', time: 1_700_000_000 + n, offset: '+0000' };
-    return writeObject(gitDir, 'commit', serializeCommit({ tree, parents: [], author: person, committer: person, message: `c${n}\n` }));
-  }));
+  objects = await Promise.all(
+    [1, 2, 3].map((n) => {
+      const person = { name: 'Alice', email: 'alice@example.com', time: 1_700_000_000 + n, offset: '+0000' };
+      return writeObject(gitDir, 'commit', serializeCommit({ tree, parents: [], author: person, committer: person, message: `c${n}\n` }));
+    }),
+  );
   await updateRefs(gitDir, [{ name: ref(1), oid: objects[0] as Oid }]);
   listings = 0;
   cache = new RefListingCache(gitDir, (prefix) => {
@@ -76,7 +78,10 @@ describe('RefListingCache', () => {
     expect(names(await change([{ name: ref(2), oid: objects[1] as Oid }]))).toEqual([`${ref(1)}=${short(objects[0])}`, `${ref(2)}=${short(objects[1])}`]);
     expect(names(await change([{ name: ref(1), oid: objects[2] as Oid }]))[0]).toBe(`${ref(1)}=${short(objects[2])}`);
     expect(await change([{ name: `${OTHER_NS}/${'f'.repeat(40)}`, oid: objects[0] as Oid }])).toHaveLength(3);
-    expect(names(await change([{ name: ref(2), delete: true }]))).toEqual([`${ref(1)}=${short(objects[2])}`, `${OTHER_NS}/${'f'.repeat(40)}=${short(objects[0])}`]);
+    expect(names(await change([{ name: ref(2), delete: true }]))).toEqual([
+      `${ref(1)}=${short(objects[2])}`,
+      `${OTHER_NS}/${'f'.repeat(40)}=${short(objects[0])}`,
+    ]);
   });
 
   it('follows refs into and out of packed-refs', async () => {

@@ -54,7 +54,10 @@ export class RefTreeStamper {
     if (known?.part === part) return known.names;
     let names: string[];
     try {
-      names = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+      names = readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort();
     } catch {
       names = [];
     }

@@ -53,7 +53,10 @@ export async function listRefsContaining(gitDir: string, commit: Oid, prefixes: 
     gitDir,
     args: ['for-each-ref', `--contains=${commit}`, '--format=%(refname)', '--end-of-options', ...prefixes],
   });
-  return stdout.toString('utf8').split('\n').filter((line) => line !== '');
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 /**

@@ -31,10 +31,7 @@ export interface GitInvocation {
  * @returns the exit code (or -1 when stopped by `onChunk`)
  * @throws GitCommandError on spawn failure, timeout or an unexpected exit code
  */
-export async function streamGit(
-  invocation: GitInvocation,
-  onChunk: (chunk: Buffer) => 'stop' | void,
-): Promise<number> {
+export async function streamGit(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'stop' | void): Promise<number> {
   return gitSpawnLimiter.run(() => spawnAndWait(invocation, onChunk));
 }
 

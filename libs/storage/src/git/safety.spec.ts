@@ -48,9 +48,23 @@ describe('object id validation', () => {
 
 describe('ref name validation', () => {
   it.each([
-    '--output=x', 'master', 'refs/heads/../../config', 'refs/heads/a b', 'refs/heads/x:y', 'HEAD^',
-    'refs/heads/master^{tree}', 'refs/heads/master@{0}', ':/Initial', 'refs/heads/master~1', 'refs/heads/',
-    'refs/heads/.hidden', 'refs/heads/x.lock', 'refs//heads', 'refs/heads/a\nb', 'refs/heads/*', '',
+    '--output=x',
+    'master',
+    'refs/heads/../../config',
+    'refs/heads/a b',
+    'refs/heads/x:y',
+    'HEAD^',
+    'refs/heads/master^{tree}',
+    'refs/heads/master@{0}',
+    ':/Initial',
+    'refs/heads/master~1',
+    'refs/heads/',
+    'refs/heads/.hidden',
+    'refs/heads/x.lock',
+    'refs//heads',
+    'refs/heads/a\nb',
+    'refs/heads/*',
+    '',
   ])('rejects the ref name %j', async (bad) => {
     await expect(repo.resolveRef(bad)).rejects.toMatchObject({ code: 'INVALID_REF_NAME' });
     await expect(repo.readSymbolicRef(bad)).rejects.toMatchObject({ code: 'INVALID_REF_NAME' });

@@ -43,7 +43,10 @@ export function parseSignature(text: string): GitSignature {
   if (open < 0) return { name: text.trim(), email: '', time: 0, offset: '+0000' };
   const name = text.slice(0, open).trim();
   const email = text.slice(open + 1, close);
-  const [timeText, offsetText] = text.slice(close + 1).trim().split(/\s+/);
+  const [timeText, offsetText] = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const time = timeText !== undefined && /^-?[0-9]+$/.test(timeText) ? Number(timeText) : 0;
   const offset = offsetText !== undefined && OFFSET_PATTERN.test(offsetText) ? offsetText : '+0000';
   return { name, email, time, offset };

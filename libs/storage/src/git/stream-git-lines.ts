@@ -7,10 +7,7 @@ import { streamGit, type GitInvocation } from './run-git.js';
  * @param onLine - receives lines in order
  * @throws GitCommandError when git fails (not when stopped)
  */
-export async function streamGitLines(
-  invocation: GitInvocation,
-  onLine: (line: string) => 'stop' | void,
-): Promise<void> {
+export async function streamGitLines(invocation: GitInvocation, onLine: (line: string) => 'stop' | void): Promise<void> {
   let partial = '';
   let stopped = false;
   await streamGit(invocation, (chunk) => {

@@ -26,7 +26,7 @@ afterAll(() => removeTempDir(tmp));
 describe('initBareRepository', () => {
   it('creates a bare repository with HEAD on master and the given identity', async () => {
     expect(git(gitDir, ['rev-parse', '--is-bare-repository'])).toBe('true');
-    expect((await readFile(path.join(gitDir, 'HEAD'), 'utf8'))).toBe('ref: refs/heads/master\n');
+    expect(await readFile(path.join(gitDir, 'HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
     expect(git(gitDir, ['config', 'user.name'])).toBe('alice');
     expect(git(gitDir, ['config', 'user.email'])).toBe('alice@z6Mk');
     await expect(stat(path.join(gitDir, 'hooks'))).rejects.toThrow();
@@ -65,9 +65,7 @@ describe('serializeTree', () => {
       { name: 'module', mode: '160000', oid: '1234567890123456789012345678901234567890' as Oid },
       { name: 'é', mode: '100644', oid: blob },
     ];
-    const mktreeInput = entries
-      .map((e) => `${e.mode.padStart(6, '0')} ${typeLabel(e.mode)} ${e.oid}\t${e.name}\n`)
-      .join('');
+    const mktreeInput = entries.map((e) => `${e.mode.padStart(6, '0')} ${typeLabel(e.mode)} ${e.oid}\t${e.name}\n`).join('');
     const expected = git(gitDir, ['mktree', '--missing'], { input: mktreeInput });
     const tree = serializeTree(entries);
     expect(hashObject('tree', tree)).toBe(expected);
@@ -80,7 +78,12 @@ describe('serializeTree', () => {
 
   it('rejects duplicate names', () => {
     const oid = '0'.repeat(40) as Oid;
-    expect(() => serializeTree([{ name: 'a', mode: '100644', oid }, { name: 'a', mode: '40000', oid }])).toThrow();
+    expect(() =>
+      serializeTree([
+        { name: 'a', mode: '100644', oid },
+        { name: 'a', mode: '40000', oid },
+      ]),
+    ).toThrow();
   });
 });
 

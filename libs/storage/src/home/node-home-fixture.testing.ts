@@ -5,16 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  canonicalJson,
-  didFromNid,
-  type KeyPair,
-  keyPairFromSeed,
-  type Rid,
-  ridDirectoryName,
-  ridFromOid,
-  writeKeyFiles,
-} from '@forge-httpd/identity';
+import { canonicalJson, didFromNid, type KeyPair, keyPairFromSeed, type Rid, ridDirectoryName, ridFromOid, writeKeyFiles } from '@forge-httpd/identity';
 import { hashObject } from '../git/hash-object.js';
 import { initBareRepository } from '../git/init-bare-repository.js';
 import type { Oid } from '../git/oid.js';
@@ -30,18 +21,11 @@ export function testKeyPair(byte: number): KeyPair {
 }
 
 /** Writes keys and config.json of a node home; databases are left to the test. */
-export async function writeTestHome(options: {
-  home: string;
-  keyPair: KeyPair;
-  config?: Partial<ProfileConfigOptions>;
-}): Promise<void> {
+export async function writeTestHome(options: { home: string; keyPair: KeyPair; config?: Partial<ProfileConfigOptions> }): Promise<void> {
   await mkdir(path.join(options.home, 'storage'), { recursive: true });
   await mkdir(path.join(options.home, 'node'), { recursive: true });
   await writeKeyFiles(options.home, options.keyPair);
-  await writeFile(
-    path.join(options.home, 'config.json'),
-    formatProfileConfig({ alias: 'alice', ...options.config }),
-  );
+  await writeFile(path.join(options.home, 'config.json'), formatProfileConfig({ alias: 'alice', ...options.config }));
 }
 
 /** Writes a commit whose tree holds `files` (flat names → text). */
@@ -113,11 +97,7 @@ export interface TestRepository {
  * Creates `storage/<rid>` with the document's identity commit at top-level `refs/rad/id` and
  * under each delegate's namespace (`refs/rad/id`, `refs/rad/root`).
  */
-export async function createTestRepository(options: {
-  home: string;
-  doc: TestDocument;
-  time: number;
-}): Promise<TestRepository> {
+export async function createTestRepository(options: { home: string; doc: TestDocument; time: number }): Promise<TestRepository> {
   const text = documentText(options.doc);
   const rid = ridFromOid(hashObject('blob', Buffer.from(text)));
   const gitDir = path.join(options.home, 'storage', ridDirectoryName(rid));
@@ -138,10 +118,7 @@ export async function createTestRepository(options: {
 }
 
 /** A radicle/forge project payload map for `flavour`. */
-export function projectPayload(
-  flavour: string,
-  project: { name: string; defaultBranch?: string; description?: string },
-): Record<string, unknown> {
+export function projectPayload(flavour: string, project: { name: string; defaultBranch?: string; description?: string }): Record<string, unknown> {
   return {
     [`xyz.${flavour}.project`]: {
       name: project.name,

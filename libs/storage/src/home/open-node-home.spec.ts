@@ -5,12 +5,7 @@ import { ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
 import { formatProfileConfig } from '../config/format-profile-config.js';
 import { createNodeDatabase, createPoliciesDatabase } from '../db/create-databases.js';
 import { resolveAlias } from '../db/resolve-alias.js';
-import {
-  insertFollowPolicy,
-  insertNode,
-  insertRouting,
-  insertSeedingPolicy,
-} from '../db/row-writers.js';
+import { insertFollowPolicy, insertNode, insertRouting, insertSeedingPolicy } from '../db/row-writers.js';
 import { testKeyPair, writeTestHome } from './node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from './open-node-home.js';
 
@@ -39,7 +34,11 @@ describe('openNodeHome', () => {
     insertNode(nodeDb, { id: ALICE.nid, alias: 'alice', timestamp: 1, agent: '/radicle:1.2.0/' });
     insertNode(nodeDb, { id: BOB.nid, alias: 'bob-announced', timestamp: 1 });
     insertNode(nodeDb, { id: CAROL.nid, alias: 'carol', timestamp: 1 });
-    for (const [repo, node] of [[RID_2, ALICE], [RID_1, ALICE], [RID_1, BOB]] as const) {
+    for (const [repo, node] of [
+      [RID_2, ALICE],
+      [RID_1, ALICE],
+      [RID_1, BOB],
+    ] as const) {
       insertRouting(nodeDb, { repo, node: node.nid, timestamp: 5 });
     }
     nodeDb.close();

@@ -104,8 +104,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
   const { profile, key } = await readProfile(configFile);
   const log: ConfigLogger = options.log ?? (() => undefined);
   const watcher = new WebConfigWatcher({ path: configFile, initial: profile.web, initialKey: key, log, onReload: options.onWebConfigReload });
-  const onDbError = (message: string, error: unknown): void =>
-    log(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+  const onDbError = (message: string, error: unknown): void => log(`${message}: ${error instanceof Error ? error.message : String(error)}`);
   const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);
   const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
   const storage = new Storage(path.join(home, 'storage'), options.flavour, (message) => log(message));

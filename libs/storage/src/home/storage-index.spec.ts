@@ -51,7 +51,12 @@ describe('StorageIndex', () => {
   /** Moves top-level refs/rad/id to a new revision holding `doc`. */
   async function revise(repo: TestRepository, doc: TestDocument): Promise<void> {
     counter += 1;
-    const commit = await writeTestCommit({ gitDir: repo.gitDir, files: { 'embeds/radicle.json': documentText(doc) }, parents: [repo.identityCommit], time: T + counter });
+    const commit = await writeTestCommit({
+      gitDir: repo.gitDir,
+      files: { 'embeds/radicle.json': documentText(doc) },
+      parents: [repo.identityCommit],
+      time: T + counter,
+    });
     await updateRefs(repo.gitDir, [{ name: 'refs/rad/id', oid: commit }]);
   }
 
@@ -173,4 +178,3 @@ describe('StorageIndex', () => {
     expect(index.stats().loads).toBe(settled);
   });
 });
-

@@ -69,12 +69,15 @@ export class StorageIndex {
 
   constructor(private readonly options: StorageIndexOptions) {
     this.entries = new IndexEntries(options.log);
-    this.sweeper = new IndexSweeper({ ...options, root: options.storage.root }, {
-      rescan: () => this.rescan(),
-      entries: () => this.entries.rids(),
-      check: (rid) => this.check(rid),
-      touched: (rid) => this.schedule(rid),
-    });
+    this.sweeper = new IndexSweeper(
+      { ...options, root: options.storage.root },
+      {
+        rescan: () => this.rescan(),
+        entries: () => this.entries.rids(),
+        check: (rid) => this.check(rid),
+        touched: (rid) => this.schedule(rid),
+      },
+    );
   }
 
   /** Increases whenever a summary is added, replaced or removed. */
@@ -207,8 +210,12 @@ export class StorageIndex {
     const state = identityStamp(gitDir);
     if (state === null) return null;
     const input: SummaryLoad = {
-      rid, gitDir, flavour: this.options.flavour, previous: this.entries.entry(rid)?.summary,
-      open: () => this.options.storage.openRepository(rid), intern: this.intern,
+      rid,
+      gitDir,
+      flavour: this.options.flavour,
+      previous: this.entries.entry(rid)?.summary,
+      open: () => this.options.storage.openRepository(rid),
+      intern: this.intern,
     };
     return { seq, stamp: state.settled ? state.key : null, input };
   }

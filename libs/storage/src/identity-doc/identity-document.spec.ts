@@ -25,17 +25,11 @@ describe('parseIdentityDocument', () => {
     const parsed = parseIdentityDocument(Buffer.from(text));
     expect(parsed.visibility).toEqual({ type: 'public' });
     expect(parsed.version).toBe(1);
-    expect(Object.keys(parsed.payloads['xyz.radicle.project'] as object)).toEqual([
-      'defaultBranch',
-      'description',
-      'name',
-    ]);
+    expect(Object.keys(parsed.payloads['xyz.radicle.project'] as object)).toEqual(['defaultBranch', 'description', 'name']);
   });
 
   it('sorts and deduplicates a private allow list, ignoring unknown keys', () => {
-    const parsed = parseIdentityDocument(
-      doc({ visibility: { type: 'private', allow: [BOB, ALICE, BOB] }, extra: true, version: 2 }),
-    );
+    const parsed = parseIdentityDocument(doc({ visibility: { type: 'private', allow: [BOB, ALICE, BOB] }, extra: true, version: 2 }));
     expect(parsed.visibility).toEqual({ type: 'private', allow: [ALICE, BOB].sort() });
     expect(parsed.version).toBe(2);
   });
@@ -49,9 +43,7 @@ describe('parseIdentityDocument', () => {
     ['version 0', { version: 0 }],
     ['a payload that is not an object', { payload: [] }],
   ])('rejects a document with %s', (_case, fields) => {
-    expect(() => parseIdentityDocument(doc(fields))).toThrow(
-      expect.objectContaining({ code: 'IDENTITY_DOC_INVALID' }),
-    );
+    expect(() => parseIdentityDocument(doc(fields))).toThrow(expect.objectContaining({ code: 'IDENTITY_DOC_INVALID' }));
   });
 });
 

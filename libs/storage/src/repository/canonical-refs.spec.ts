@@ -4,13 +4,7 @@ import path from 'node:path';
 import { serializeTag } from '../git/serialize-tag.js';
 import { updateRefs } from '../git/update-refs.js';
 import { writeObject } from '../git/write-object.js';
-import {
-  createTestRepository,
-  projectPayload,
-  testKeyPair,
-  writeTestCommit,
-  writeTestHome,
-} from '../home/node-home-fixture.testing.js';
+import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import { compileRefGlob } from './ref-glob.js';
 
@@ -39,11 +33,7 @@ describe('canonical refs', () => {
     const gitDir = repo.gitDir;
     const c1 = await writeTestCommit({ gitDir, files: { a: '1' }, time: T });
     const c2 = await writeTestCommit({ gitDir, files: { a: '2' }, parents: [c1], time: T + 1 });
-    const tag = await writeObject(
-      gitDir,
-      'tag',
-      serializeTag({ object: c1, type: 'commit', tag: 'v1', tagger: TAGGER, message: 'Release 1\n\nNotes.\n' }),
-    );
+    const tag = await writeObject(gitDir, 'tag', serializeTag({ object: c1, type: 'commit', tag: 'v1', tagger: TAGGER, message: 'Release 1\n\nNotes.\n' }));
     const unrelated = await writeTestCommit({ gitDir, files: { b: 'x' }, time: T });
     const treeOid = await writeObject(gitDir, 'tree', Buffer.alloc(0));
     await updateRefs(gitDir, [

@@ -41,8 +41,9 @@ export async function computeQuorumHead(input: QuorumInput): Promise<Oid> {
 }
 
 async function pickLongest(git: Pick<GitRepository, 'mergeBase'>, candidates: Oid[]): Promise<Oid> {
-  let [longest, ...rest] = candidates;
-  if (longest === undefined) throw new RepositoryHeadError('no head candidate reaches the threshold');
+  const [first, ...rest] = candidates;
+  if (first === undefined) throw new RepositoryHeadError('no head candidate reaches the threshold');
+  let longest = first;
   for (const candidate of rest) {
     const base = await git.mergeBase(candidate, longest);
     if (base === longest) longest = candidate;

@@ -4,13 +4,7 @@ import path from 'node:path';
 import type { KeyPair } from '@forge-httpd/identity';
 import type { Oid } from '../git/oid.js';
 import { updateRefs } from '../git/update-refs.js';
-import {
-  createTestRepository,
-  projectPayload,
-  testKeyPair,
-  writeTestCommit,
-  writeTestHome,
-} from '../home/node-home-fixture.testing.js';
+import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import { writeSignedRefs } from '../sigrefs/write-signed-refs.js';
 import type { StoredRepository } from './stored-repository.js';
@@ -76,12 +70,7 @@ describe('remotes', () => {
     const carol = await repository.remote(CAROL.nid);
     expect(carol && Object.fromEntries(carol.refs)).toEqual({ 'refs/heads/dev': head, 'refs/tags/v1': head });
     const alice = await repository.remote(ALICE.nid);
-    expect(alice && [...alice.refs.keys()]).toEqual([
-      `refs/cobs/xyz.forge.id/${identity}`,
-      'refs/heads/main',
-      'refs/rad/id',
-      'refs/rad/root',
-    ]);
+    expect(alice && [...alice.refs.keys()]).toEqual([`refs/cobs/xyz.forge.id/${identity}`, 'refs/heads/main', 'refs/rad/id', 'refs/rad/root']);
     expect(alice?.refs.get('refs/rad/id')).toBe(identity);
   });
 

@@ -4,13 +4,7 @@ import path from 'node:path';
 import { didFromNid, type KeyPair } from '@forge-httpd/identity';
 import type { Oid } from '../git/oid.js';
 import { updateRefs } from '../git/update-refs.js';
-import {
-  createTestRepository,
-  projectPayload,
-  testKeyPair,
-  writeTestCommit,
-  writeTestHome,
-} from '../home/node-home-fixture.testing.js';
+import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import type { StoredRepository } from './stored-repository.js';
 

@@ -127,9 +127,7 @@ export class StoredRepository {
     const doc = await this.identityDocument();
     const delegates = doc.delegates.map((did) => did.slice('did:key:'.length)).sort();
     const branch = `refs/heads/${project.defaultBranch}`;
-    const resolved = await Promise.all(
-      delegates.map((nid) => this.resolveOptionalRef(`refs/namespaces/${nid}/${branch}`)),
-    );
+    const resolved = await Promise.all(delegates.map((nid) => this.resolveOptionalRef(`refs/namespaces/${nid}/${branch}`)));
     const tips = resolved.filter((tip): tip is Oid => tip !== null);
     const key = `${doc.threshold} ${tips.join(',')}`;
     if (this.quorum?.key !== key) {

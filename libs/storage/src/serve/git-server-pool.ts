@@ -106,8 +106,13 @@ export class GitServerPool {
   }
 
   private finish(end: {
-    output: PassThrough; invocation: GitServerInvocation; command: string;
-    code: number | null; signal: NodeJS.Signals | null; stderr: string; timedOut: boolean;
+    output: PassThrough;
+    invocation: GitServerInvocation;
+    command: string;
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stderr: string;
+    timedOut: boolean;
   }): void {
     const { output, command, code, signal, stderr } = end;
     if (output.destroyed) return;

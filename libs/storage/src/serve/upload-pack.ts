@@ -23,12 +23,7 @@ export interface UploadPackRequest {
  * `fetch <oid>`, as radicle-httpd allows) and use partial clone filters; pack-objects runs on
  * one thread so concurrent clones leave CPU for the API.
  */
-const UPLOAD_PACK_CONFIG = [
-  '-c', 'safe.directory=*',
-  '-c', 'uploadpack.allowAnySHA1InWant=true',
-  '-c', 'uploadpack.allowFilter=true',
-  '-c', 'pack.threads=1',
-];
+const UPLOAD_PACK_CONFIG = ['-c', 'safe.directory=*', '-c', 'uploadpack.allowAnySHA1InWant=true', '-c', 'uploadpack.allowFilter=true', '-c', 'pack.threads=1'];
 
 /**
  * Without a namespace the repository's own top-level refs are advertised (the canonical
@@ -54,7 +49,9 @@ export function uploadPack(pool: GitServerPool, request: UploadPackRequest): Rea
   const args = [
     ...UPLOAD_PACK_CONFIG,
     ...(request.namespace === undefined ? TOP_LEVEL_CONFIG : []),
-    'upload-pack', '--stateless-rpc', '--strict',
+    'upload-pack',
+    '--stateless-rpc',
+    '--strict',
     ...(request.mode === 'advertise' ? ['--advertise-refs'] : []),
     request.gitDir,
   ];

@@ -16,9 +16,7 @@ const ZERO_OID = '0'.repeat(40);
  * @returns the blob bytes that get signed
  */
 export function formatSignedRefs(refs: ReadonlyMap<string, Oid> | Iterable<[string, Oid]>): Buffer {
-  const entries = [...refs]
-    .filter(([name, oid]) => name !== SIGREFS_REF && oid !== ZERO_OID)
-    .sort(([a], [b]) => compareUtf8(a, b));
+  const entries = [...refs].filter(([name, oid]) => name !== SIGREFS_REF && oid !== ZERO_OID).sort(([a], [b]) => compareUtf8(a, b));
   return Buffer.from(entries.map(([name, oid]) => `${oid} ${name}\n`).join(''), 'utf8');
 }
 

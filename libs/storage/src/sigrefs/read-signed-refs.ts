@@ -1,9 +1,4 @@
-import {
-  oidHexFromRid,
-  publicKeyFromNid,
-  type Rid,
-  verifySignature,
-} from '@forge-httpd/identity';
+import { oidHexFromRid, publicKeyFromNid, type Rid, verifySignature } from '@forge-httpd/identity';
 import type { GitRepository } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { parseSignedRefsBlob, SIGREFS_PARENT_REF, SIGREFS_REF } from './format-signed-refs.js';
@@ -43,10 +38,7 @@ export async function readSignedRefs(
   const unverified: SignedRefs = { commit, refs: new Map(), verified: false };
   const sigrefs = await git.readCommit(commit);
   if (sigrefs === null) return unverified;
-  const [refsBlob, signature] = await Promise.all([
-    readTreeBlob(git, commit, 'refs'),
-    readTreeBlob(git, commit, 'signature'),
-  ]);
+  const [refsBlob, signature] = await Promise.all([readTreeBlob(git, commit, 'refs'), readTreeBlob(git, commit, 'signature')]);
   const refs = refsBlob === null ? null : parseSignedRefsBlob(refsBlob);
   if (refsBlob === null || refs === null || signature === null) return unverified;
   const parentLine = refs.get(SIGREFS_PARENT_REF);
@@ -67,20 +59,12 @@ function isSignatureValid(nid: string, message: Buffer, signature: Buffer): bool
   }
 }
 
-async function readTreeBlob(
-  git: Pick<GitRepository, 'findEntry' | 'readBlob'>,
-  commit: Oid,
-  name: string,
-): Promise<Buffer | null> {
+async function readTreeBlob(git: Pick<GitRepository, 'findEntry' | 'readBlob'>, commit: Oid, name: string): Promise<Buffer | null> {
   const entry = await git.findEntry(commit, name);
   return entry?.kind === 'blob' ? git.readBlob(entry.oid) : null;
 }
 
-async function isRootValid(
-  git: Pick<GitRepository, 'findEntry'>,
-  root: Oid | undefined,
-  rid: Rid | undefined,
-): Promise<boolean> {
+async function isRootValid(git: Pick<GitRepository, 'findEntry'>, root: Oid | undefined, rid: Rid | undefined): Promise<boolean> {
   if (root === undefined || rid === undefined) return true;
   const entry = await git.findEntry(root, DOC_PATH);
   return entry?.kind === 'blob' && entry.oid === oidHexFromRid(rid);

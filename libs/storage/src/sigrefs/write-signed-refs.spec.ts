@@ -35,15 +35,8 @@ describe('signed refs writer', () => {
   });
 
   it('formats the refs blob sorted by name bytes without sigrefs and zero oids', () => {
-    const blob = formatSignedRefs([
-      ...REFS,
-      ['refs/rad/sigrefs', HEAD],
-      ['refs/heads/zero', '0'.repeat(40) as Oid],
-    ]);
-    expect(blob.toString()).toBe(
-      `${ROOT} refs/cobs/xyz.radicle.id/${ROOT}\n${HEAD} refs/heads/master\n` +
-        `${ROOT} refs/rad/id\n${ROOT} refs/rad/root\n`,
-    );
+    const blob = formatSignedRefs([...REFS, ['refs/rad/sigrefs', HEAD], ['refs/heads/zero', '0'.repeat(40) as Oid]]);
+    expect(blob.toString()).toBe(`${ROOT} refs/cobs/xyz.radicle.id/${ROOT}\n${HEAD} refs/heads/master\n` + `${ROOT} refs/rad/id\n${ROOT} refs/rad/root\n`);
   });
 
   it("reproduces heartwood's first sigrefs commit id and points the namespace ref at it", async () => {

@@ -37,9 +37,7 @@ describe('ControlSocketClient', () => {
   it('reports a node that answers as running and returns its config object unchanged', async () => {
     const file = socketPath();
     const config = { alias: 'seed', listen: [], limits: { rate: { inbound: { fillRate: 5.0 } } } };
-    const started = await startServer(file, (command, socket) =>
-      socket.end(command === 'config' ? `${JSON.stringify(config)}\n` : '{}\n'),
-    );
+    const started = await startServer(file, (command, socket) => socket.end(command === 'config' ? `${JSON.stringify(config)}\n` : '{}\n'));
     server = started.server;
     const client = new ControlSocketClient(file);
     const [running, reply] = await Promise.all([client.status(500), client.config(500)]);

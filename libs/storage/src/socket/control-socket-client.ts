@@ -9,9 +9,7 @@ function parseObjectLine(line: string | null): JsonObject | null {
   if (line === null) return null;
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as JsonObject)
-      : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
   } catch {
     return null;
   }

@@ -10,7 +10,13 @@ const line = T.Union([
 const range = T.Object({ start: T.Integer(), end: T.Integer() });
 const hunk = T.Object({ header: T.String(), lines: T.Array(line), old: range, new: range });
 const content = T.Union([
-  T.Object({ type: T.Literal('plain'), hunks: T.Array(hunk), stats: T.Object({ additions: T.Integer(), deletions: T.Integer() }), eof: T.Union(['noneMissing', 'oldMissing', 'newMissing', 'bothMissing'].map((m) => T.Literal(m))), tooLarge: T.Optional(T.Literal(true)) }),
+  T.Object({
+    type: T.Literal('plain'),
+    hunks: T.Array(hunk),
+    stats: T.Object({ additions: T.Integer(), deletions: T.Integer() }),
+    eof: T.Union(['noneMissing', 'oldMissing', 'newMissing', 'bothMissing'].map((m) => T.Literal(m))),
+    tooLarge: T.Optional(T.Literal(true)),
+  }),
   T.Object({ type: T.Literal('binary') }),
   T.Object({ type: T.Literal('empty') }),
 ]);
@@ -24,8 +30,20 @@ const file = T.Union([
 ]);
 const stats = T.Object({ filesChanged: T.Integer(), insertions: T.Integer(), deletions: T.Integer() });
 const person = T.Object({ name: T.String(), email: T.String() });
-const commit = T.Object({ id: T.String(), author: person, summary: T.String(), description: T.String(), parents: T.Array(T.String()), committer: T.Object({ name: T.String(), email: T.String(), time: T.Integer() }) });
-export const commitDetail = T.Object({ commit, diff: T.Object({ files: T.Array(file), stats }), files: T.Record(T.String(), T.Object({ id: T.String(), binary: T.Boolean(), content: T.String() })), branches: T.Array(T.String()) });
+const commit = T.Object({
+  id: T.String(),
+  author: person,
+  summary: T.String(),
+  description: T.String(),
+  parents: T.Array(T.String()),
+  committer: T.Object({ name: T.String(), email: T.String(), time: T.Integer() }),
+});
+export const commitDetail = T.Object({
+  commit,
+  diff: T.Object({ files: T.Array(file), stats }),
+  files: T.Record(T.String(), T.Object({ id: T.String(), binary: T.Boolean(), content: T.String() })),
+  branches: T.Array(T.String()),
+});
 
 export const check = (v) => Value.Check(commitDetail, v);
 export const jsonSchema = () => JSON.parse(JSON.stringify(commitDetail));

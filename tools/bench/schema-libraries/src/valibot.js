@@ -11,7 +11,13 @@ const line = v.union([
 const range = v.object({ start: int(), end: int() });
 const hunk = v.object({ header: v.string(), lines: v.array(line), old: range, new: range });
 const content = v.union([
-  v.object({ type: v.literal('plain'), hunks: v.array(hunk), stats: v.object({ additions: int(), deletions: int() }), eof: v.picklist(['noneMissing', 'oldMissing', 'newMissing', 'bothMissing']), tooLarge: v.optional(v.literal(true)) }),
+  v.object({
+    type: v.literal('plain'),
+    hunks: v.array(hunk),
+    stats: v.object({ additions: int(), deletions: int() }),
+    eof: v.picklist(['noneMissing', 'oldMissing', 'newMissing', 'bothMissing']),
+    tooLarge: v.optional(v.literal(true)),
+  }),
   v.object({ type: v.literal('binary') }),
   v.object({ type: v.literal('empty') }),
 ]);
@@ -25,7 +31,19 @@ const file = v.union([
 ]);
 const stats = v.object({ filesChanged: int(), insertions: int(), deletions: int() });
 const person = v.object({ name: v.string(), email: v.string() });
-const commit = v.object({ id: v.string(), author: person, summary: v.string(), description: v.string(), parents: v.array(v.string()), committer: v.object({ name: v.string(), email: v.string(), time: int() }) });
-export const commitDetail = v.object({ commit, diff: v.object({ files: v.array(file), stats }), files: v.record(v.string(), v.object({ id: v.string(), binary: v.boolean(), content: v.string() })), branches: v.array(v.string()) });
+const commit = v.object({
+  id: v.string(),
+  author: person,
+  summary: v.string(),
+  description: v.string(),
+  parents: v.array(v.string()),
+  committer: v.object({ name: v.string(), email: v.string(), time: int() }),
+});
+export const commitDetail = v.object({
+  commit,
+  diff: v.object({ files: v.array(file), stats }),
+  files: v.record(v.string(), v.object({ id: v.string(), binary: v.boolean(), content: v.string() })),
+  branches: v.array(v.string()),
+});
 export const check = (x) => v.is(commitDetail, x);
 export const jsonSchema = () => toJsonSchema(commitDetail, { target: 'draft-2020-12' });

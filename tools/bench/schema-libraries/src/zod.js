@@ -9,7 +9,13 @@ const line = z.union([
 const range = z.object({ start: z.number().int(), end: z.number().int() });
 const hunk = z.object({ header: z.string(), lines: z.array(line), old: range, new: range });
 const content = z.union([
-  z.object({ type: z.literal('plain'), hunks: z.array(hunk), stats: z.object({ additions: z.number().int(), deletions: z.number().int() }), eof: z.enum(['noneMissing', 'oldMissing', 'newMissing', 'bothMissing']), tooLarge: z.literal(true).optional() }),
+  z.object({
+    type: z.literal('plain'),
+    hunks: z.array(hunk),
+    stats: z.object({ additions: z.number().int(), deletions: z.number().int() }),
+    eof: z.enum(['noneMissing', 'oldMissing', 'newMissing', 'bothMissing']),
+    tooLarge: z.literal(true).optional(),
+  }),
   z.object({ type: z.literal('binary') }),
   z.object({ type: z.literal('empty') }),
 ]);
@@ -23,7 +29,19 @@ const file = z.union([
 ]);
 const stats = z.object({ filesChanged: z.number().int(), insertions: z.number().int(), deletions: z.number().int() });
 const person = z.object({ name: z.string(), email: z.string() });
-const commit = z.object({ id: z.string(), author: person, summary: z.string(), description: z.string(), parents: z.array(z.string()), committer: z.object({ name: z.string(), email: z.string(), time: z.number().int() }) });
-export const commitDetail = z.object({ commit, diff: z.object({ files: z.array(file), stats }), files: z.record(z.string(), z.object({ id: z.string(), binary: z.boolean(), content: z.string() })), branches: z.array(z.string()) });
+const commit = z.object({
+  id: z.string(),
+  author: person,
+  summary: z.string(),
+  description: z.string(),
+  parents: z.array(z.string()),
+  committer: z.object({ name: z.string(), email: z.string(), time: z.number().int() }),
+});
+export const commitDetail = z.object({
+  commit,
+  diff: z.object({ files: z.array(file), stats }),
+  files: z.record(z.string(), z.object({ id: z.string(), binary: z.boolean(), content: z.string() })),
+  branches: z.array(z.string()),
+});
 export const check = (v) => commitDetail.safeParse(v).success;
 export const jsonSchema = () => z.toJSONSchema(commitDetail, { target: 'draft-2020-12' });

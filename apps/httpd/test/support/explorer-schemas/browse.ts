@@ -46,9 +46,7 @@ export const blob = z.object({
 
 /** `GET /repos/{rid}/tree/{sha}/{path}`. */
 export const tree = z.object({
-  entries: z.array(
-    z.object({ path: z.string(), name: z.string(), oid: z.string(), kind: z.enum(['blob', 'tree', 'submodule']) }),
-  ),
+  entries: z.array(z.object({ path: z.string(), name: z.string(), oid: z.string(), kind: z.enum(['blob', 'tree', 'submodule']) })),
   lastCommit: commitHeader,
   name: z.string(),
   path: z.string(),

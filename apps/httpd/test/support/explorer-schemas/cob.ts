@@ -11,10 +11,7 @@ export const issue = z.object({
   id: z.string(),
   author,
   title: z.string(),
-  state: z.union([
-    z.object({ status: z.literal('open') }),
-    z.object({ status: z.literal('closed'), reason: z.enum(['other', 'solved']) }),
-  ]),
+  state: z.union([z.object({ status: z.literal('open') }), z.object({ status: z.literal('closed'), reason: z.enum(['other', 'solved']) })]),
   discussion: z.array(comment),
   labels: z.array(z.string()),
   assignees: z.array(author),
@@ -69,8 +66,6 @@ export const jobs = z.array(
   z.object({
     jobId: z.string(),
     commit: z.string(),
-    runs: z.array(
-      z.object({ runId: z.string(), node: author, status: z.enum(['started', 'failed', 'succeeded']), log: z.string() }),
-    ),
+    runs: z.array(z.object({ runId: z.string(), node: author, status: z.enum(['started', 'failed', 'succeeded']), log: z.string() })),
   }),
 );

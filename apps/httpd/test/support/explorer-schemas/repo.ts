@@ -37,10 +37,7 @@ export function repoInfo(flavour: string) {
     }),
     delegates: z.array(author),
     threshold: z.number(),
-    visibility: z.union([
-      z.object({ type: z.literal('public') }),
-      z.object({ type: z.literal('private'), allow: z.array(z.string()).optional() }),
-    ]),
+    visibility: z.union([z.object({ type: z.literal('public') }), z.object({ type: z.literal('private'), allow: z.array(z.string()).optional() })]),
     seeding: z.number(),
     refs: z.object({ tags: z.record(z.string(), tag), refs: z.record(z.string(), z.string()) }).optional(),
     alias: z.string().optional(),

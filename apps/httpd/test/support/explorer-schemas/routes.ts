@@ -75,5 +75,5 @@ function matchesTemplate(template: string, segments: readonly string[], allowRes
   if (rest !== allowRest) return false;
   const fixed = rest ? parts.slice(0, -1) : parts;
   if (rest ? segments.length < fixed.length : segments.length !== fixed.length) return false;
-  return fixed.every((part, index) => part.startsWith(':') ? segments[index] !== '' : part === segments[index]);
+  return fixed.every((part, index) => (part.startsWith(':') ? segments[index] !== '' : part === segments[index]));
 }

@@ -13,15 +13,9 @@ export const author = z.object({ id: z.string(), alias: z.string().optional() })
 export const seedingScope = z.enum(['followed', 'all']);
 
 /** A repository's seeding policy: `{policy: "block"}` or `{policy: "allow", scope}`. */
-export const seedingPolicy = z.union([
-  z.object({ policy: z.literal('block') }),
-  z.object({ policy: z.literal('allow'), scope: seedingScope }),
-]);
+export const seedingPolicy = z.union([z.object({ policy: z.literal('block') }), z.object({ policy: z.literal('allow'), scope: seedingScope })]);
 
-const defaultSeedingPolicy = z.union([
-  z.object({ default: z.literal('block') }),
-  z.object({ default: z.literal('allow'), scope: seedingScope.optional() }),
-]);
+const defaultSeedingPolicy = z.union([z.object({ default: z.literal('block') }), z.object({ default: z.literal('allow'), scope: seedingScope.optional() })]);
 
 const rate = z.object({ fillRate: z.number(), capacity: z.number() });
 
@@ -33,9 +27,7 @@ export const nodeConfig = z.object({
   connect: z.array(z.string()),
   externalAddresses: z.array(z.string()),
   proxy: z.string().optional(),
-  onion: z
-    .union([z.object({ mode: z.literal('proxy'), address: z.string() }), z.object({ mode: z.literal('forward') })])
-    .optional(),
+  onion: z.union([z.object({ mode: z.literal('proxy'), address: z.string() }), z.object({ mode: z.literal('forward') })]).optional(),
   log: z.enum(['ERROR', 'WARN', 'INFO', 'DEBUG', 'TRACE']),
   network: z.enum(['main', 'test']),
   relay: z.enum(['always', 'never', 'auto']),
@@ -55,10 +47,7 @@ export const nodeConfig = z.object({
 const span = z.object({ start: z.number(), end: z.number() });
 
 /** A line or character range of a code comment's location. */
-const codeRange = z.union([
-  z.object({ type: z.literal('lines'), range: span }),
-  z.object({ type: z.literal('chars'), line: z.number(), range: span }),
-]);
+const codeRange = z.union([z.object({ type: z.literal('lines'), range: span }), z.object({ type: z.literal('chars'), line: z.number(), range: span })]);
 
 /** Where a code comment points. */
 const codeLocation = z.object({

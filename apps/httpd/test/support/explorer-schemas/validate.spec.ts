@@ -40,8 +40,12 @@ describe('explorerProblems', () => {
   it('reads the project payload under the key of the server flavour', () => {
     const meta = { head: OID, patches: { open: 0, draft: 0, archived: 0, merged: 0 }, issues: { open: 0, closed: 0 } };
     const repo = (key: string) => ({
-      rid: 'rad:z1', payloads: { [key]: { data: { name: 'n', description: '', defaultBranch: 'main' }, meta } },
-      delegates: [{ id: 'did:key:z6Mk' }], threshold: 1, visibility: { type: 'public' }, seeding: 0,
+      rid: 'rad:z1',
+      payloads: { [key]: { data: { name: 'n', description: '', defaultBranch: 'main' }, meta } },
+      delegates: [{ id: 'did:key:z6Mk' }],
+      threshold: 1,
+      visibility: { type: 'public' },
+      seeding: 0,
     });
     expect(problems('/api/v1/repos/rad:z1', repo('xyz.forge.project'))).toEqual([]);
     expect(problems('/api/v1/repos/rad:z1', repo('xyz.radicle.project'), 200, RADICLE)).toEqual([]);
