@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { StoredRepository } from '@forge-httpd/storage';
-import type { IssueCounts, PatchCounts } from '@forge-httpd/api-types';
+import type { CobCounts } from '@forge-httpd/cob';
 import { CobStoreService } from './cob-store.service.js';
-
-/** Issue and patch counts by status, for `meta` of repository info. */
-export interface CobCounts {
-  issues: IssueCounts;
-  patches: PatchCounts;
-}
 
 /** Issue/patch counts for repository info, from the same evaluation as the listings. */
 @Injectable()
@@ -20,7 +14,6 @@ export class CobCountsService {
    */
   async countCobs(repository: StoredRepository): Promise<CobCounts> {
     const { snapshot } = await this.cobs.view(repository);
-    const counts = await snapshot.counts();
-    return { issues: { ...counts.issues }, patches: { ...counts.patches } };
+    return snapshot.counts();
   }
 }
