@@ -1,6 +1,7 @@
 import type { CommitDetail, FileDiff, RangeDiffResponse } from '@forge-httpd/api-types';
 import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
-import { updateRefs, type Oid } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { updateRefs } from '@forge-httpd/storage/write';
 import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { expectGolden, getJson, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';

@@ -1,6 +1,7 @@
 import type { Blob, Tree } from '@forge-httpd/api-types';
 import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
-import { updateRefs, type Oid } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { updateRefs } from '@forge-httpd/storage/write';
 import type { ScratchChange, ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { expectGolden, getJson, rawRequest, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 

@@ -9,7 +9,7 @@ import {
   reactIssueComment,
   redactIssueComment,
   setIssueState,
-} from '@forge-httpd/cob';
+} from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, type Peer, peerByAlias } from '@forge-httpd/tools';

@@ -1,5 +1,15 @@
 import type { Patch } from '@forge-httpd/api-types';
-import { commentRevision, createPatch, editPatchTitle, editReview, mergePatch, reactReview, revisePatch, reviewPatch, updatePatch } from '@forge-httpd/cob';
+import {
+  commentRevision,
+  createPatch,
+  editPatchTitle,
+  editReview,
+  mergePatch,
+  reactReview,
+  revisePatch,
+  reviewPatch,
+  updatePatch,
+} from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';
 import { CobRejectionLog } from '../src/cobs/cob-rejection-log.js';

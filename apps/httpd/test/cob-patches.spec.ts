@@ -13,7 +13,7 @@ import {
   revisePatch,
   reviewPatch,
   setPatchState,
-} from '@forge-httpd/cob';
+} from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { didFromNid } from '@forge-httpd/identity';
-import { assignIssue, commentIssue, createIssue, createPatch, type CobWriteContext, labelIssue } from '@forge-httpd/cob';
-import { type Oid, openGitRepository, serializeCommit, writeObject } from '@forge-httpd/storage';
+import { assignIssue, commentIssue, createIssue, createPatch, type CobWriteContext, labelIssue } from '@forge-httpd/cob/write';
+import { type Oid, openGitRepository } from '@forge-httpd/storage';
+import { serializeCommit, writeObject } from '@forge-httpd/storage/write';
 import { buildHeartwoodHome, HEARTWOOD_TEST_TIME, type HeartwoodHome } from '@forge-httpd/tools';
 import { expectGolden, getJson, startTestServer } from './support/index.js';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Rid } from '@forge-httpd/identity';
-import { updateRefs } from '@forge-httpd/storage';
+import { updateRefs } from '@forge-httpd/storage/write';
 import { type BuiltHome, buildNodeHome, namespacedRef, repositoryByName } from '@forge-httpd/tools';
 import { childProcesses, eventually, homeChanges, type HomeSnapshot, isPlainError, snapshotHome } from './support/faults.js';
 import { FIXTURE_TIME, getJson, type JsonResponse, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';

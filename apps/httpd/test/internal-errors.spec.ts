@@ -1,4 +1,4 @@
-import { updateRefs, writeObject } from '@forge-httpd/storage';
+import { updateRefs, writeObject } from '@forge-httpd/storage/write';
 import { repositoryByName } from '@forge-httpd/tools';
 import { getJson, useFixtureServer } from './support/index.js';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createIssue } from '@forge-httpd/cob';
+import { createIssue } from '@forge-httpd/cob/write';
 import { type BuiltHome, peerByAlias, repositoryByName } from '@forge-httpd/tools';
 import { buildFixtureHome, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 

@@ -1,19 +1,15 @@
+/**
+ * The read side of @forge-httpd/cob: issues, patches, jobs and identities evaluated from their
+ * change DAGs. Writing changes as a node does is `@forge-httpd/cob/write` (builders, tests).
+ */
 // Errors
 export { CobApplyError, CobNotFoundError, CobWriteError, InvalidChangeError, UnknownCobActionError } from './errors.js';
 // Changes and evaluation (docs/node-home.md §6)
 export type { Change } from './change.js';
-export { ChangeGraph, compareOids } from './dag/change-graph.js';
-export { orderChanges } from './dag/order-changes.js';
 export { evaluateChanges } from './dag/evaluate-changes.js';
 export type { ApplyContext, ChangeRejection, CobFolder, Evaluation } from './dag/evaluate-changes.js';
 export { loadChange } from './read/load-change.js';
-export { loadObjectChanges } from './read/load-object-changes.js';
-export type { ChangeCache } from './read/load-object-changes.js';
-export { readCobRefIndex } from './read/cob-ref-index.js';
 export type { CobRefIndex } from './read/cob-ref-index.js';
-export { newFactCaches, prepareFoldEnv } from './read/prepare-fold-env.js';
-export type { DocResult, FactCaches } from './read/prepare-fold-env.js';
-export { messageTrailers, parseChangeTrailers } from './read/commit-trailers.js';
 // Shared model
 export type { FoldEnv } from './model/fold-env.js';
 export { parseIdentityDoc, projectDefaultBranch } from './model/identity-doc.js';
@@ -58,48 +54,6 @@ export { CobStore } from './store/cob-store.js';
 export type { CachedObject, CobEvaluation, CobRejectionReport, CobStoreOptions } from './store/cob-store.js';
 export { CobSnapshot } from './store/cob-snapshot.js';
 export type { CobCounts, IssueStatusFilter, PatchStatusFilter } from './store/cob-snapshot.js';
-export { cobKinds, JOB_TYPE_NAME } from './store/cob-kinds.js';
+export { JOB_TYPE_NAME } from './store/cob-kinds.js';
 export type { CobKind, CobKinds, CobRepository } from './store/cob-kinds.js';
 export { loadIssues, loadPatches } from './store/load-cobs.js';
-// Write side
-export { writeChange } from './write/write-change.js';
-export type { ChangeInput, EmbedFile } from './write/write-change.js';
-export { createCob, updateCob } from './write/write-cob.js';
-export type { ChangeRequest, CobKindName, CobWriteContext } from './write/write-cob.js';
-export {
-  assignIssue,
-  commentIssue,
-  createIssue,
-  editIssueComment,
-  editIssueTitle,
-  labelIssue,
-  reactIssueComment,
-  redactIssueComment,
-  setIssueState,
-  updateIssue,
-} from './write/issue-writes.js';
-export type { IssueStateInput } from './write/issue-writes.js';
-export {
-  assignPatch,
-  commentReview,
-  commentRevision,
-  createPatch,
-  editPatchTitle,
-  editReview,
-  editRevision,
-  labelPatch,
-  mergePatch,
-  reactReview,
-  reactReviewComment,
-  reactRevision,
-  reactRevisionComment,
-  redactReview,
-  redactRevision,
-  resolveReviewComment,
-  revisePatch,
-  reviewPatch,
-  setPatchState,
-  updatePatch,
-} from './write/patch-writes.js';
-export type { VerdictInput } from './write/patch-writes.js';
-export { createJob, finishJobRun, startJobRun } from './write/job-writes.js';

@@ -1,3 +1,8 @@
+/**
+ * The read side of @forge-httpd/storage: a node home, its repositories, git reads, databases,
+ * config and control socket. Writing node homes (objects, refs, signed refs, databases, config)
+ * is `@forge-httpd/storage/write`, for builders and tests.
+ */
 // git (libs/storage/src/git)
 export { gitEnvironment } from './git/git-command.js';
 export { checkGit, GitUnavailableError, MIN_GIT_VERSION } from './git/check-git.js';
@@ -7,27 +12,12 @@ export { GitCommandError, GitObjectFormatError, InvalidRefNameError } from './gi
 export type { GitObjectType } from './git/object-type.js';
 export type { GitSignature } from './git/signature.js';
 export type { GitHeader } from './git/object-headers.js';
-export { hashObject } from './git/hash-object.js';
-export { writeObject } from './git/write-object.js';
-export { serializeTree } from './git/serialize-tree.js';
-export type { TreeEntryInput, TreeEntryMode } from './git/serialize-tree.js';
-export { serializeCommit } from './git/serialize-commit.js';
-export type { CommitInput } from './git/serialize-commit.js';
-export { serializeTag } from './git/serialize-tag.js';
-export type { TagInput } from './git/serialize-tag.js';
-export { initBareRepository } from './git/init-bare-repository.js';
-export type { InitBareOptions } from './git/init-bare-repository.js';
-export { updateRefs } from './git/update-refs.js';
-export type { RefUpdate } from './git/update-refs.js';
-export { repackRepository } from './git/repack-repository.js';
 export { openGitRepository } from './git/open-git-repository.js';
 export { resolveStoredRef } from './git/resolve-stored-ref.js';
 export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';
 export type { Contributor, DiffPatch, DiffPatchOptions, DiffNumstatOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git/git-repository.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
-export { parseCommit } from './git/parse-commit.js';
-export { parseTree } from './git/parse-tree.js';
 export { readGitProcessCounts } from './git/git-process-counts.js';
 export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/git-process-counts.js';
 // end git
@@ -45,10 +35,6 @@ export { FLAVOURS, cobTypeName, isFlavour, payloadId } from './home/flavour.js';
 export type { Flavour } from './home/flavour.js';
 export { detectFlavour } from './home/detect-flavour.js';
 export type { FlavourDetection } from './home/detect-flavour.js';
-export { createCobCacheDatabase, createNodeDatabase, createNotificationsDatabase, createPoliciesDatabase } from './db/create-databases.js';
-export type { WritableDatabase } from './db/create-databases.js';
-export { insertAddress, insertFollowPolicy, insertNode, insertRouting, insertSeedingPolicy } from './db/row-writers.js';
-export type { AddressRow, FollowPolicyRow, NodeRow, RoutingRow } from './db/row-writers.js';
 export { DEFAULT_SEEDING_POLICY } from './db/seeding-policy.js';
 export type { SeedingPolicy, SeedingScope } from './db/seeding-policy.js';
 export { DatabaseBusyError } from './db/database-busy-error.js';
@@ -59,27 +45,18 @@ export { resolveAlias } from './db/resolve-alias.js';
 export { ConfigInvalidError } from './config/errors.js';
 export { parseProfileConfig, parseWebConfig } from './config/profile-config.js';
 export type { ProfileConfig, WebConfig } from './config/profile-config.js';
-export { DEFAULT_PREFERRED_SEEDS, formatProfileConfig } from './config/format-profile-config.js';
-export type { ProfileConfigOptions } from './config/format-profile-config.js';
 export { WebConfigWatcher } from './config/web-config-watcher.js';
 export type { ConfigLogger } from './config/web-config-watcher.js';
 export { ControlSocketClient } from './socket/control-socket-client.js';
-export { SIGREFS_PARENT_REF, SIGREFS_REF, formatSignedRefs, parseSignedRefsBlob } from './sigrefs/format-signed-refs.js';
-export { writeSignedRefs } from './sigrefs/write-signed-refs.js';
-export type { WriteSignedRefsOptions } from './sigrefs/write-signed-refs.js';
-export { readSignedRefs } from './sigrefs/read-signed-refs.js';
-export type { SignedRefs, SignedRefsTarget } from './sigrefs/read-signed-refs.js';
+export { SIGREFS_PARENT_REF, SIGREFS_REF } from './sigrefs/format-signed-refs.js';
 export { IdentityDocumentError, parseIdentityDocument } from './identity-doc/identity-document.js';
 export type { IdentityDocument, Visibility } from './identity-doc/identity-document.js';
-export { IDENTITY_DOC_PATH, IDENTITY_REF, loadIdentityDocument } from './identity-doc/load-identity-document.js';
+export { IDENTITY_DOC_PATH, IDENTITY_REF } from './identity-doc/load-identity-document.js';
 export { parseCanonicalRefsPayload, parseProjectPayload } from './identity-doc/payloads.js';
 export type { CanonicalRefsPayload, ProjectPayload } from './identity-doc/payloads.js';
 export { RepositoryHeadError } from './repository/errors.js';
 export { readHeadCommitTime, readHeadCommitTimeFromFiles } from './repository/head-commit-time.js';
 export type { HeadCommitTime } from './repository/head-commit-time.js';
-export { computeQuorumHead } from './repository/quorum-head.js';
-export type { QuorumInput } from './repository/quorum-head.js';
-export { compileRefGlob } from './repository/ref-glob.js';
 export type { CanonicalRefs, CanonicalTag } from './repository/canonical-refs.js';
 export type { RemoteRefs } from './repository/remotes.js';
 export { StoredRepository } from './repository/stored-repository.js';
@@ -88,15 +65,13 @@ export { HomeInvalidError } from './home/errors.js';
 export { Storage } from './home/storage.js';
 export { StorageIndex } from './home/storage-index.js';
 export type { StorageIndexOptions, StorageIndexStats } from './home/storage-index.js';
-export type { SweeperOptions } from './home/index-sweeper.js';
-export { isPublicSummary, loadRepositorySummary } from './home/repository-summary.js';
+export { isPublicSummary } from './home/repository-summary.js';
 export type { RepositorySummary } from './home/repository-summary.js';
 export { identityStamp } from './home/identity-stamp.js';
 export { SETTLE_MS } from './git/stat-stamp.js';
 export { RefTreeStamper } from './git/ref-tree-stamp.js';
 export type { RefsStamp } from './git/ref-tree-stamp.js';
 export type { IdentityStamp } from './home/identity-stamp.js';
-export { readIdentityRefFile, readLooseIdentityDocument } from './identity-doc/loose-identity.js';
 export { openNodeHome } from './home/open-node-home.js';
 export type { NodeHome, OpenNodeHomeOptions } from './home/open-node-home.js';
 // end home

@@ -9,8 +9,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { commentIssue, type CobWriteContext, createIssue, createPatch, reviewPatch } from '@forge-httpd/cob';
-import { repackRepository, serializeCommit, serializeTree, writeObject, type Oid } from '@forge-httpd/storage';
+import { commentIssue, type CobWriteContext, createIssue, createPatch, reviewPatch } from '@forge-httpd/cob/write';
+import { type Oid } from '@forge-httpd/storage';
+import { repackRepository, serializeCommit, serializeTree, writeObject } from '@forge-httpd/storage/write';
 import {
   addPeer,
   type BuiltRepository,

@@ -9,7 +9,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { didFromNid, ridDirectoryName, ridFromOid, signBytes } from '@forge-httpd/identity';
-import { cobTypeName, formatSignedRefs, insertRouting, insertSeedingPolicy, serializeCommit, serializeTree, writeObject, type Oid } from '@forge-httpd/storage';
+import { cobTypeName, type Oid } from '@forge-httpd/storage';
+import { formatSignedRefs, insertRouting, insertSeedingPolicy, serializeCommit, serializeTree, writeObject } from '@forge-httpd/storage/write';
 import { encodeIdentityDocument, type HomeContext, sampleCommits, writeGeneratedHistory } from '../builder/index.js';
 import { documentBlobOid, writeIdentityRoot } from '../builder/identity-cob.js';
 

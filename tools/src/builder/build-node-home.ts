@@ -1,5 +1,6 @@
 import { didFromNid, type Did, type Nid, type Rid } from '@forge-httpd/identity';
-import { repackRepository, type Flavour, type SeedingPolicy } from '@forge-httpd/storage';
+import { type Flavour, type SeedingPolicy } from '@forge-httpd/storage';
+import { repackRepository } from '@forge-httpd/storage/write';
 import type { BuiltRepository } from './built-repository.js';
 import { updateIdentity } from './identity-update.js';
 import { initRepository, type HistorySource } from './init-repository.js';

@@ -1,6 +1,7 @@
 import type { Did, Nid, Rid } from '@forge-httpd/identity';
 import { nidFromDid } from '@forge-httpd/identity';
-import { writeSignedRefs, type Oid } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { writeSignedRefs } from '@forge-httpd/storage/write';
 import type { HistoryTip } from './generated-history.js';
 import type { IdentityDocumentSpec } from './identity-document.js';
 import type { HomeContext, Peer } from './node-home.js';

@@ -1,5 +1,6 @@
 import type { Nid } from '@forge-httpd/identity';
-import { updateRefs, type Oid } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { updateRefs } from '@forge-httpd/storage/write';
 import { runGit } from './git-cli.js';
 
 /**

@@ -24,20 +24,10 @@ import {
   setIssueState,
   setPatchState,
   startJobRun,
-} from '@forge-httpd/cob';
+} from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
-import {
-  type Flavour,
-  type GitRepository,
-  type Oid,
-  openGitRepository,
-  repackRepository,
-  serializeCommit,
-  serializeTree,
-  type TreeEntryInput,
-  updateRefs,
-  writeObject,
-} from '@forge-httpd/storage';
+import { type Flavour, type GitRepository, type Oid, openGitRepository } from '@forge-httpd/storage';
+import { repackRepository, serializeCommit, serializeTree, type TreeEntryInput, updateRefs, writeObject } from '@forge-httpd/storage/write';
 import { namespacedRef, type BuiltRepository } from './built-repository.js';
 import type { FixedClock } from './clock.js';
 import type { Peer } from './node-home.js';

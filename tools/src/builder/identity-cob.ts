@@ -1,6 +1,7 @@
 import { encodeMultibase, signBytes, type KeyPair } from '@forge-httpd/identity';
-import { cobTypeName, hashObject, type Flavour, type Oid } from '@forge-httpd/storage';
-import { writeChange } from '@forge-httpd/cob';
+import { cobTypeName, type Flavour, type Oid } from '@forge-httpd/storage';
+import { hashObject } from '@forge-httpd/storage/write';
+import { writeChange } from '@forge-httpd/cob/write';
 import { writeBlob } from './objects.js';
 
 /** Who writes an identity change, and when. */

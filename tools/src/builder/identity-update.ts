@@ -1,4 +1,5 @@
-import { cobTypeName, updateRefs, type Oid } from '@forge-httpd/storage';
+import { cobTypeName, type Oid } from '@forge-httpd/storage';
+import { updateRefs } from '@forge-httpd/storage/write';
 import { delegateNids, namespacedRef, resignRefs, type BuiltRepository } from './built-repository.js';
 import { updateCanonicalHead } from './canonical-head.js';
 import { listCobTips } from './cob-tips.js';

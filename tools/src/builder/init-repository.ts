@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { didFromNid, ridDirectoryName, ridFromOid, type Did } from '@forge-httpd/identity';
-import { cobTypeName, initBareRepository, updateRefs, type Oid } from '@forge-httpd/storage';
+import { cobTypeName, type Oid } from '@forge-httpd/storage';
+import { initBareRepository, updateRefs } from '@forge-httpd/storage/write';
 import { namespacedRef, resignRefs, type BuiltRepository } from './built-repository.js';
 import { updateCanonicalHead } from './canonical-head.js';
 import { writeGeneratedHistory, type GeneratedCommit, type HistoryTip } from './generated-history.js';

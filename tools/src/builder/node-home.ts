@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { keyPairFromSeed, writeKeyFiles, type KeyPair } from '@forge-httpd/identity';
+import { type Flavour } from '@forge-httpd/storage';
 import {
   createCobCacheDatabase,
   createNodeDatabase,
@@ -8,9 +9,8 @@ import {
   createPoliciesDatabase,
   formatProfileConfig,
   insertNode,
-  type Flavour,
   type ProfileConfigOptions,
-} from '@forge-httpd/storage';
+} from '@forge-httpd/storage/write';
 import { createFixedClock, type FixedClock } from './clock.js';
 
 /** A node identity known to the builder: its alias and key pair. */

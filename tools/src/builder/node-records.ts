@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Rid } from '@forge-httpd/identity';
+import { type SeedingPolicy } from '@forge-httpd/storage';
 import {
   insertAddress,
   insertFollowPolicy,
@@ -8,9 +9,8 @@ import {
   insertRouting,
   insertSeedingPolicy,
   type AddressRow,
-  type SeedingPolicy,
   type WritableDatabase,
-} from '@forge-httpd/storage';
+} from '@forge-httpd/storage/write';
 import type { HomeContext } from './node-home.js';
 
 // The databases already exist (createNodeHome); reopening with the create functions would

@@ -1,4 +1,5 @@
-import { serializeCommit, serializeTree, writeObject, type CommitInput, type GitSignature, type Oid, type TreeEntryInput } from '@forge-httpd/storage';
+import { type GitSignature, type Oid } from '@forge-httpd/storage';
+import { serializeCommit, serializeTree, writeObject, type CommitInput, type TreeEntryInput } from '@forge-httpd/storage/write';
 
 /** Writes a blob (text as UTF-8) and returns its id. */
 export function writeBlob(gitDir: string, content: string | Uint8Array): Promise<Oid> {

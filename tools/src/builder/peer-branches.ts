@@ -1,4 +1,5 @@
-import { updateRefs, type Oid } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { updateRefs } from '@forge-httpd/storage/write';
 import { delegateNids, namespacedRef, resignRefs, type BuiltRepository } from './built-repository.js';
 import { updateCanonicalHead } from './canonical-head.js';
 import { writeGeneratedHistory, type GeneratedCommit, type HistoryTip } from './generated-history.js';

@@ -1,4 +1,5 @@
-import { serializeTag, updateRefs, writeObject, type Oid } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { serializeTag, updateRefs, writeObject } from '@forge-httpd/storage/write';
 import { namespacedRef, resignRefs, type BuiltRepository } from './built-repository.js';
 import type { HomeContext, Peer } from './node-home.js';
 import { utcSignature } from './objects.js';

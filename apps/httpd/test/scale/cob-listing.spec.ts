@@ -1,6 +1,8 @@
 import type { Issue } from '@forge-httpd/api-types';
-import { CobStore, commentIssue, writeChange } from '@forge-httpd/cob';
-import { type Oid, openGitRepository, repackRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage';
+import { CobStore } from '@forge-httpd/cob';
+import { commentIssue, writeChange } from '@forge-httpd/cob/write';
+import { type Oid, openGitRepository } from '@forge-httpd/storage';
+import { repackRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
 import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/tools';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from '../support/index.js';
 

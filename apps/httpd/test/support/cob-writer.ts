@@ -1,4 +1,4 @@
-import type { CobWriteContext } from '@forge-httpd/cob';
+import type { CobWriteContext } from '@forge-httpd/cob/write';
 import type { GitSignature } from '@forge-httpd/storage';
 import { type BuiltHome, type BuiltRepository, type HistoryTip, peerByAlias, pushCommits } from '@forge-httpd/tools';
 

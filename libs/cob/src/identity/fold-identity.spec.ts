@@ -1,5 +1,6 @@
 import { canonicalJson, didFromNid, encodeMultibase, type KeyPair, signBytes } from '@forge-httpd/identity';
-import { hashObject, type Oid } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { hashObject } from '@forge-httpd/storage/write';
 import { evaluateChanges } from '../dag/evaluate-changes.js';
 import { CobApplyError } from '../errors.js';
 import { type IdentityDoc, parseIdentityDoc } from '../model/identity-doc.js';

@@ -2,16 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { armorSshSignature, signBytes } from '@forge-httpd/identity';
-import {
-  type GitRepository,
-  initBareRepository,
-  type Oid,
-  openGitRepository,
-  serializeCommit,
-  serializeTree,
-  updateRefs,
-  writeObject,
-} from '@forge-httpd/storage';
+import { type GitRepository, type Oid, openGitRepository } from '@forge-httpd/storage';
+import { initBareRepository, serializeCommit, serializeTree, updateRefs, writeObject } from '@forge-httpd/storage/write';
 import { alice, bob } from '../testing/fixtures.testing.js';
 import { writeChange } from '../write/write-change.js';
 import { readCobRefIndex } from './cob-ref-index.js';

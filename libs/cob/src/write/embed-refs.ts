@@ -1,4 +1,4 @@
-import { hashObject } from '@forge-httpd/storage';
+import { hashObject } from '@forge-httpd/storage/write';
 import type { EmbedFile } from './write-change.js';
 
 /** The action form of embedded files: `{name, content: "git:<blob oid>"}` (docs/node-home.md §7). */

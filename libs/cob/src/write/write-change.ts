@@ -4,7 +4,8 @@
  * `gpgsig` over the raw tree oid, and the trailers. Reproduces heartwood's commit ids.
  */
 import { armorSshSignature, canonicalJson, type KeyPair, signBytes } from '@forge-httpd/identity';
-import { type Oid, serializeCommit, serializeTree, type TreeEntryInput, writeObject } from '@forge-httpd/storage';
+import { type Oid } from '@forge-httpd/storage';
+import { serializeCommit, serializeTree, type TreeEntryInput, writeObject } from '@forge-httpd/storage/write';
 import { compareOids } from '../dag/change-graph.js';
 
 /** A file to embed: its bytes go into the change's `embeds/` tree. */

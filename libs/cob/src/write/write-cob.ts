@@ -4,16 +4,8 @@
  * refs (docs/node-home.md §6, §10.2 "Issues/patches afterwards").
  */
 import type { KeyPair } from '@forge-httpd/identity';
-import {
-  type Flavour,
-  type GitRepository,
-  type Oid,
-  openGitRepository,
-  type RefUpdate,
-  resolveStoredRef,
-  updateRefs,
-  writeSignedRefs,
-} from '@forge-httpd/storage';
+import { type Flavour, type GitRepository, type Oid, openGitRepository, resolveStoredRef } from '@forge-httpd/storage';
+import { type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
 import type { Change } from '../change.js';
 import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
 import { CobApplyError, CobWriteError } from '../errors.js';

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
+import { parseRid, ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
 import { formatProfileConfig } from '../config/format-profile-config.js';
 import { createNodeDatabase, createPoliciesDatabase } from '../db/create-databases.js';
 import { resolveAlias } from '../db/resolve-alias.js';
@@ -108,7 +108,7 @@ describe('openNodeHome', () => {
     await writeFile(path.join(storage, ridDirectoryName(RID_2)), 'a file, not a repository');
     expect(await nodeHome.storage.listRepositoryIds()).toEqual([RID_1, RID_3]);
     expect(await nodeHome.storage.openRepository(RID_2)).toBeNull();
-    expect((await nodeHome.storage.openRepository(ridDirectoryName(RID_1)))?.rid).toBe(RID_1);
+    expect((await nodeHome.storage.openRepository(parseRid(ridDirectoryName(RID_1))))?.rid).toBe(RID_1);
   });
 });
 

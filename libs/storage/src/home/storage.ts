@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { compareRids, parseRid, type Rid, ridDirectoryName } from '@forge-httpd/identity';
+import { compareRids, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { openGitRepository } from '../git/open-git-repository.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
@@ -51,12 +51,12 @@ export class Storage {
   }
 
   /**
-   * Opens the repository `rid` (`rad:z…` or `z…`), or returns null when storage has no such
-   * directory. Loading its identity document happens lazily, on first use.
-   * @throws InvalidRidError when `rid` is malformed
+   * Opens the repository `rid`, or returns null when storage has no such directory. Loading its
+   * identity document happens lazily, on first use. Text from outside becomes a `Rid` through
+   * `parseRid` (libs/identity) first.
    */
-  async openRepository(rid: string): Promise<StoredRepository | null> {
-    const canonical = parseRid(rid);
+  async openRepository(rid: Rid): Promise<StoredRepository | null> {
+    const canonical = rid;
     for (const listener of this.openListeners) listener(canonical);
     const gitDir = this.gitDirOf(canonical);
     const cached = this.repositories.get(canonical);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { didFromNid, type KeyPair } from '@forge-httpd/identity';
+import { didFromNid, type KeyPair, parseRid } from '@forge-httpd/identity';
 import type { Oid } from '../git/oid.js';
 import { updateRefs } from '../git/update-refs.js';
 import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
@@ -17,7 +17,7 @@ describe('StoredRepository', () => {
   let nodeHome: NodeHome;
 
   async function open(rid: string): Promise<StoredRepository> {
-    const repository = await nodeHome.storage.openRepository(rid);
+    const repository = await nodeHome.storage.openRepository(parseRid(rid));
     if (repository === null) throw new Error('repository missing');
     return repository;
   }

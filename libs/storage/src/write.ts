@@ -1,0 +1,27 @@
+/**
+ * The write side of @forge-httpd/storage, for tools that build node homes (the builder, tests):
+ * git objects and refs written byte for byte, signed refs, the node's SQLite databases and
+ * config.json. A server reading a home never needs it.
+ */
+export { formatSignedRefs } from './sigrefs/format-signed-refs.js';
+export { hashObject } from './git/hash-object.js';
+export { writeObject } from './git/write-object.js';
+export { serializeTree } from './git/serialize-tree.js';
+export type { TreeEntryInput, TreeEntryMode } from './git/serialize-tree.js';
+export { serializeCommit } from './git/serialize-commit.js';
+export type { CommitInput } from './git/serialize-commit.js';
+export { serializeTag } from './git/serialize-tag.js';
+export type { TagInput } from './git/serialize-tag.js';
+export { initBareRepository } from './git/init-bare-repository.js';
+export type { InitBareOptions } from './git/init-bare-repository.js';
+export { updateRefs } from './git/update-refs.js';
+export type { RefUpdate } from './git/update-refs.js';
+export { repackRepository } from './git/repack-repository.js';
+export { createCobCacheDatabase, createNodeDatabase, createNotificationsDatabase, createPoliciesDatabase } from './db/create-databases.js';
+export type { WritableDatabase } from './db/create-databases.js';
+export { insertAddress, insertFollowPolicy, insertNode, insertRouting, insertSeedingPolicy } from './db/row-writers.js';
+export type { AddressRow, FollowPolicyRow, NodeRow, RoutingRow } from './db/row-writers.js';
+export { DEFAULT_PREFERRED_SEEDS, formatProfileConfig } from './config/format-profile-config.js';
+export type { ProfileConfigOptions } from './config/format-profile-config.js';
+export { writeSignedRefs } from './sigrefs/write-signed-refs.js';
+export type { WriteSignedRefsOptions } from './sigrefs/write-signed-refs.js';
