@@ -3,10 +3,9 @@
 import 'reflect-metadata';
 import { homedir } from 'node:os';
 import { checkGit } from '@forge-httpd/storage';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { type CommandLineOptions, parseCommandLine, USAGE } from './config/command-line.js';
-import { demoCacheRoot, demoRecipeFingerprint, ensureDemoHome } from './config/demo-home.js';
+import { demoCacheRoot, ensureDemoHome } from './config/demo-home.js';
 import { formatListenAddress } from './config/listen-address.js';
 import { resolveServerConfig } from './config/resolve-config.js';
 import type { ServerConfig } from './config/server-config.js';
@@ -33,12 +32,11 @@ async function configure(options: CommandLineOptions, logger: Logger, version: s
     cwd: process.cwd(),
     version,
     ensureDemoHome: async (flavour) => {
-      // The demo is written by the builder and the COB write side (workspace siblings of this app).
-      const recipe = await demoRecipeFingerprint(
-        ['../../../tools/dist/builder/', '../../../libs/cob/dist/'].map((p) => fileURLToPath(new URL(p, import.meta.url))),
-      );
+      // Only the demo needs the builder: loaded here, and its recipe version names the folder.
+      const { DEMO_RECIPE_VERSION } = await import('@forge-httpd/tools');
       const cacheRoot = demoCacheRoot(process.env, userHome);
-      return ensureDemoHome({ cacheRoot, version: `${version}-${recipe}`, flavour, log: (message) => logger.info({ event: 'demo' }, message) });
+      const demoVersion = `${version}-r${DEMO_RECIPE_VERSION}`;
+      return ensureDemoHome({ cacheRoot, version: demoVersion, flavour, log: (message) => logger.info({ event: 'demo' }, message) });
     },
   });
 }

@@ -1,6 +1,7 @@
 export { buildNodeHome, repositoryByName, setWebProfile } from './build-node-home.js';
 export type { BuiltHome, NodeHomeSpec, PeerSpec, RepositorySpec } from './build-node-home.js';
 export { buildDemoHome, DEMO_TIME } from './demo-home.js';
+export { DEMO_RECIPE_VERSION } from './demo-recipe.js';
 export { addDemoCollaboration } from './demo-collaboration.js';
 export type { DemoCollaborationContext } from './demo-collaboration.js';
 export { buildHeartwoodHome } from './heartwood-recipe.js';
