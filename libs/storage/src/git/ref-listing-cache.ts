@@ -23,16 +23,20 @@ interface CachedListing {
 export class RefListingCache {
   private readonly listings = new Map<string, CachedListing>();
   private readonly pending = new Map<string, Promise<readonly RefEntry[]>>();
-  private readonly stamper = new RefTreeStamper();
+  private readonly stamper: RefTreeStamper;
 
   /**
    * @param gitDir - the bare repository
    * @param list - the real listing (`git for-each-ref`)
+   * @param now - the clock of the settle rule (tests move it ahead instead of sleeping)
    */
   constructor(
     private readonly gitDir: string,
     private readonly list: (prefix: string) => Promise<RefListing>,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.stamper = new RefTreeStamper(now);
+  }
 
   /**
    * The refs under `prefix` (a validated `refs/…/` prefix): the cached listing when the stamp

@@ -27,12 +27,15 @@ const MAX_REMEMBERED = 4096;
 export class RefTreeStamper {
   private readonly subdirectories = new Map<string, { readonly part: string; readonly names: readonly string[] }>();
 
+  /** @param now - the clock file times are compared with (ms since the epoch; tests move it ahead) */
+  constructor(private readonly now: () => number = Date.now) {}
+
   /**
    * @param gitDir - the bare repository
    * @param folders - validated ref folders relative to it, e.g. `refs/heads`
    */
   stamp(gitDir: string, folders: readonly string[]): RefsStamp {
-    const limit = Date.now() - SETTLE_MS;
+    const limit = this.now() - SETTLE_MS;
     const packed = statQuiet(`${gitDir}${path.sep}packed-refs`);
     const walk = { parts: [statPart(packed)], settled: isSettled(packed, limit), limit };
     for (const folder of folders) this.walk(`${gitDir}${path.sep}${folder.split('/').join(path.sep)}`, walk);
