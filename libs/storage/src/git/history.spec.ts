@@ -124,7 +124,9 @@ describe('merge bases', () => {
   it('names the refs whose tip contains a commit, as one ancestry test per ref would', async () => {
     const { c1, c3, m } = fixture.commits;
     const prefixes = ['refs/heads/', 'refs/tags/'];
-    for (const commit of [c1, c3, m]) {
+    // First round: git answers while the reachability index builds; second: the index does.
+    for (const commit of [c1, c3, m, c1, c3, m]) {
+      if (commit === c1) await new Promise((resolve) => setTimeout(resolve, 300));
       const expected: string[] = [];
       for (const ref of [...(await repo.listRefs('refs/heads/')), ...(await repo.listRefs('refs/tags/'))]) {
         const tip = await repo.peelToCommit(ref.oid);
@@ -134,6 +136,18 @@ describe('merge bases', () => {
     }
     expect(await repo.refsContaining(c1, ['refs/heads/'])).toContain('refs/heads/master');
     expect(await repo.refsContaining(c1, [])).toEqual([]);
+    // A new branch is a new set of tips: the next answers include it.
+    git(fixture.gitDir, ['update-ref', 'refs/heads/reach-probe', c3]);
+    try {
+      for (const round of [0, 1]) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await repo.refsContaining(c3, ['refs/heads/'])).toContain('refs/heads/reach-probe');
+        expect(await repo.refsContaining(m, ['refs/heads/'])).not.toContain('refs/heads/reach-probe');
+        expect(round).toBeLessThan(2);
+      }
+    } finally {
+      git(fixture.gitDir, ['update-ref', '-d', 'refs/heads/reach-probe']);
+    }
     await expect(repo.refsContaining(c1, ['refs/../x/'])).rejects.toThrow(InvalidRefNameError);
     await expect(repo.refsContaining('--all' as Oid, ['refs/heads/'])).rejects.toThrow(InvalidOidError);
   });

@@ -12,6 +12,7 @@ import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
+import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 
 /** Tuning for {@link openGitRepository}. */
@@ -38,12 +39,14 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
 
 class CliGitRepository implements GitRepository {
   private readonly refListings: RefListingCache;
+  private readonly reachability: ReachabilityIndex;
 
   constructor(
     readonly gitDir: string,
     private readonly catFile: CatFileProcess,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix));
+    this.reachability = new ReachabilityIndex(gitDir);
   }
 
   async readObject(oid: Oid): Promise<GitObject | null> {
@@ -143,8 +146,27 @@ class CliGitRepository implements GitRepository {
     return isAncestor(this.gitDir, { ancestor, descendant });
   }
 
-  refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
-    return listRefsContaining(this.gitDir, commit, prefixes);
+  async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
+    checkOid(commit);
+    for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    // The stat-stamped listings and the in-memory index answer without a process; git
+    // (`for-each-ref --contains`) only when the index cannot (many tips, a huge history).
+    const byName = new Map<string, Oid>();
+    for (const listing of await Promise.all(prefixes.map((prefix) => this.refListings.get(prefix)))) {
+      for (const ref of listing) byName.set(ref.name, ref.oid);
+    }
+    const names = [...byName.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const tips = new Map<Oid, Promise<Oid | null>>();
+    for (const oid of byName.values()) if (!tips.has(oid)) tips.set(oid, this.tipCommit(oid));
+    const refs = await Promise.all(names.map(async (name) => ({ name, commit: await (tips.get(byName.get(name) as Oid) as Promise<Oid | null>) })));
+    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.gitDir, commit, prefixes);
+  }
+
+  /** The commit a ref tip stands for (annotated tags peeled), as `--contains` sees it. */
+  private async tipCommit(oid: Oid): Promise<Oid | null> {
+    const info = await this.readObjectInfo(oid);
+    if (info?.type === 'commit') return oid;
+    return info?.type === 'tag' ? this.peelToCommit(oid) : null;
   }
 
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
@@ -156,6 +178,7 @@ class CliGitRepository implements GitRepository {
   }
 
   async close(): Promise<void> {
+    this.reachability.drop();
     this.catFile.close();
   }
 }
