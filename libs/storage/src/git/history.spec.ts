@@ -165,6 +165,23 @@ describe('diffPatch', () => {
     expect(patch.toString()).toContain('+world');
   });
 
+  it('answers many commit pairs at once with the bytes of one diff-tree per pair, cut ones too', async () => {
+    const { c1, c2, c3, m } = fixture.commits;
+    const pairs: Array<[Oid, Oid]> = [
+      [c1, c2],
+      [c2, c1],
+      [c1, m],
+      [c3, m],
+      [c2, c2],
+    ];
+    const patches = await Promise.all(pairs.map(([from, to]) => repo.diffPatch({ from, to, maxBytes: 1 << 20 })));
+    pairs.forEach(([from, to], index) => expect(patches[index]?.patch.equals(gitRaw(fixture.gitDir, [...cliArgs, from, to]))).toBe(true));
+    const cut = await repo.diffPatch({ from: c1, to: m, maxBytes: 40 });
+    expect(cut.truncated).toBe(true);
+    expect(cut.patch.equals(gitRaw(fixture.gitDir, [...cliArgs, c1, m]).subarray(0, 40))).toBe(true);
+    expect((await repo.diffPatch({ from: c1, to: c2, maxBytes: 1 << 20 })).patch.equals(patches[0]?.patch ?? Buffer.alloc(0))).toBe(true);
+  });
+
   it('diffs a root commit against the empty tree, binary files included', async () => {
     const { patch } = await repo.diffPatch({ from: null, to: fixture.commits.c1, maxBytes: 1 << 20 });
     expect(patch.equals(gitRaw(fixture.gitDir, [...cliArgs, EMPTY_TREE_OID, fixture.commits.c1]))).toBe(true);

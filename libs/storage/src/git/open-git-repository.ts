@@ -1,5 +1,6 @@
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
-import { diffNumstat, diffPatch } from './diff-patch.js';
+import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './diff-patch.js';
+import { DiffTreeProcess } from './diff-tree-process.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
@@ -34,7 +35,12 @@ const MAX_TAG_DEPTH = 16;
  * @returns the repository
  */
 export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
-  return new CliGitRepository(gitDir, new CatFileProcess(gitDir, { idleMs: options.idleMs ?? DEFAULT_IDLE_MS, log: options.log }));
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  return new CliGitRepository(
+    gitDir,
+    new CatFileProcess(gitDir, { idleMs, log: options.log }),
+    new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+  );
 }
 
 class CliGitRepository implements GitRepository {
@@ -44,6 +50,7 @@ class CliGitRepository implements GitRepository {
   constructor(
     readonly gitDir: string,
     private readonly catFile: CatFileProcess,
+    private readonly diffTree: DiffTreeProcess,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix));
     this.reachability = new ReachabilityIndex(gitDir);
@@ -169,7 +176,13 @@ class CliGitRepository implements GitRepository {
     return info?.type === 'tag' ? this.peelToCommit(oid) : null;
   }
 
-  diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
+  async diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
+    // Commit against commit: the long-lived diff-tree answers (null: anything unusual, such
+    // as a root commit's empty-tree side, an empty diff or a cut one, goes to a spawned git).
+    if (options.from !== null && Number.isSafeInteger(options.maxBytes)) {
+      const patch = await this.diffTree.diff({ from: options.from, to: options.to }, options.maxBytes);
+      if (patch !== null) return { patch, truncated: false };
+    }
     return diffPatch(this.gitDir, options);
   }
 
@@ -179,6 +192,7 @@ class CliGitRepository implements GitRepository {
 
   async close(): Promise<void> {
     this.reachability.drop();
+    this.diffTree.close();
     this.catFile.close();
   }
 }
