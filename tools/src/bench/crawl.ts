@@ -41,6 +41,8 @@ export interface CrawlRow {
   readonly concurrency: number;
   readonly forge: CrawlFigures;
   readonly git: CrawlFigures;
+  /** The `--compare-with` server (another checkout) on the same slice, when asked for. */
+  readonly other: CrawlFigures | null;
 }
 
 /** What the git CLI runs per page (documented in tools/bench/README.md). */
@@ -81,6 +83,7 @@ export async function pickCrawlCommits(gitDir: string, branch: string, count: nu
  */
 export async function measureCrawl(
   server: ForgeServer,
+  other: ForgeServer | null,
   target: { rid: string; gitDir: string; commits: readonly CrawlCommit[] },
   settings: { perRun: number; concurrencies: readonly number[]; log?: (line: string) => void },
 ): Promise<CrawlRow[]> {
@@ -88,7 +91,7 @@ export async function measureCrawl(
   const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...settings.concurrencies) });
   const repo = `/api/v1/repos/${target.rid}`;
   // Opens the repository (identity, visibility) so the crawl measures page reads, not the first open.
-  await httpGet(agent, `${server.baseUrl}${repo}`);
+  for (const each of [server, other]) if (each !== null) await httpGet(agent, `${each.baseUrl}${repo}`);
   let offset = 0;
   try {
     for (const kind of CRAWL_KINDS) {
@@ -96,13 +99,16 @@ export async function measureCrawl(
         const slice = target.commits.slice(offset, offset + settings.perRun);
         offset += settings.perRun;
         if (slice.length < settings.perRun) throw new Error(`the crawl needs ${offset} commits, the fixture gave ${target.commits.length}`);
-        const forge = await crawl(slice, concurrency, async (c) => {
-          const status = await httpGet(agent, `${server.baseUrl}${repo}${forgePath(kind, c)}`);
+        const pages = (base: string) => async (c: CrawlCommit) => {
+          const status = await httpGet(agent, `${base}${repo}${forgePath(kind, c)}`);
           if (status !== 200) throw new Error(`HTTP ${status}`);
-        });
+        };
+        const forge = await crawl(slice, concurrency, pages(server.baseUrl));
+        const otherFigures = other === null ? null : await crawl(slice, concurrency, pages(other.baseUrl));
         const git = await crawl(slice, concurrency, (c) => gitPage(target.gitDir, kind, c));
-        settings.log?.(`[crawl] ${kind} c=${concurrency}: forge ${forge.pagesPerSecond.toFixed(0)}/s, git ${git.pagesPerSecond.toFixed(0)}/s`);
-        rows.push({ kind, concurrency, forge, git });
+        const versus = otherFigures === null ? '' : `, compared ${otherFigures.pagesPerSecond.toFixed(0)}/s`;
+        settings.log?.(`[crawl] ${kind} c=${concurrency}: forge ${forge.pagesPerSecond.toFixed(0)}/s${versus}, git ${git.pagesPerSecond.toFixed(0)}/s`);
+        rows.push({ kind, concurrency, forge, git, other: otherFigures });
       }
     }
   } finally {
@@ -219,13 +225,18 @@ const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(va
 
 /** The crawl table: every row is a cache miss (each URL requested once). */
 export function crawlTable(rows: readonly CrawlRow[]): string {
-  const header = '| page | conc | forge pages/s | forge p50 ms | forge p99 ms | git CLI pages/s | git p99 ms | vs git | errors |';
+  const compared = rows.some((r) => r.other !== null);
+  const header =
+    '| page | conc | forge pages/s | forge p50 ms | forge p99 ms | git CLI pages/s | git p99 ms | vs git | errors |' +
+    (compared ? ' compared pages/s | compared p99 ms | compared vs git |' : '');
   const lines = rows.map(
     (r) =>
       `| ${r.kind} | ${r.concurrency} | ${r.forge.pagesPerSecond.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.git.pagesPerSecond.toFixed(0)} | ` +
-      `${ms(r.git.p99)} | ${(r.forge.pagesPerSecond / r.git.pagesPerSecond).toFixed(2)}× | ${r.forge.errors + r.git.errors} |`,
+      `${ms(r.git.p99)} | ${(r.forge.pagesPerSecond / r.git.pagesPerSecond).toFixed(2)}× | ${r.forge.errors + r.git.errors + (r.other?.errors ?? 0)} |` +
+      (r.other === null ? '' : ` ${r.other.pagesPerSecond.toFixed(0)} | ${ms(r.other.p99)} | ${(r.other.pagesPerSecond / r.git.pagesPerSecond).toFixed(2)}× |`),
   );
-  return [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|', ...lines].join('\n');
+  const align = '|---|---:|---:|---:|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|---:|' : '');
+  return [header, align, ...lines].join('\n');
 }
 
 /** One verdict line per page kind: ≥ 2× the git CLI at every concurrency, p99 < 100 ms at c=4. */

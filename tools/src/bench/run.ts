@@ -116,8 +116,9 @@ async function runPhases(
 async function runCrawlOnly(options: BenchOptions, large: BenchHome): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const server = await startForge(large.home, { waitForStartup: true });
+  const other = options.compareWith === null ? null : await startForge(large.home, { waitForStartup: true, root: options.compareWith });
   try {
-    const crawl = await runCrawl(server, large, options);
+    const crawl = await runCrawl(server, large, options, other);
     const machine = { cpus: os.cpus().length, node: process.version };
     const empty = { warm: [], cold: [], git: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
     return {
@@ -129,17 +130,17 @@ async function runCrawlOnly(options: BenchOptions, large: BenchHome): Promise<Be
       notes: [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`, 'phases: crawl'],
     };
   } finally {
-    await server.stop();
+    await Promise.all([server.stop(), other?.stop()]);
   }
 }
 
 /** The crawl phase on the big repository (null without one). */
-async function runCrawl(server: ForgeServer, large: BenchHome, options: BenchOptions): Promise<CrawlRow[] | null> {
+async function runCrawl(server: ForgeServer, large: BenchHome, options: BenchOptions, other: ForgeServer | null = null): Promise<CrawlRow[] | null> {
   if (large.bigRid === null || large.bigGitDir === null) return null;
   const concurrencies = [1, 4];
   const perRun = options.crawlPages;
   const commits = await pickCrawlCommits(large.bigGitDir, 'refs/heads/master', perRun * concurrencies.length * CRAWL_KINDS.length);
-  return measureCrawl(server, { rid: large.bigRid, gitDir: large.bigGitDir, commits }, { perRun, concurrencies, log: (line) => console.log(line) });
+  return measureCrawl(server, other, { rid: large.bigRid, gitDir: large.bigGitDir, commits }, { perRun, concurrencies, log: (line) => console.log(line) });
 }
 
 function selectRoutes(options: BenchOptions, routes: RouteClass[]): RouteClass[] {
