@@ -40,6 +40,12 @@ export interface BenchOptions {
   readonly quick: boolean;
   /** Build (or find) the cached homes and stop. */
   readonly prepareOnly: boolean;
+  /** Only these phases (`crawl`; empty = every phase, the crawl included). */
+  readonly phases: readonly string[];
+  /** Distinct pages per page kind and concurrency in the crawl phase. */
+  readonly crawlPages: number;
+  /** Another built checkout whose server the crawl measures beside this one (before/after). */
+  readonly compareWith: string | null;
 }
 
 const USAGE = `usage: node tools/dist/bench/run.js [options]
@@ -54,7 +60,10 @@ const USAGE = `usage: node tools/dist/bench/run.js [options]
   --no-cgit                 skip the cgit baseline
   --no-install              never call apt-get
   --cache DIR               fixture cache (default $FORGE_BENCH_CACHE or bench-results/cache)
-  --out DIR                 results root (default bench-results)`;
+  --out DIR                 results root (default bench-results)
+  --phases crawl            only the crawl phase (distinct commit-addressed pages, each once)
+  --compare-with DIR        crawl: also measure the server built in checkout DIR, same slices
+  --crawl-pages N           pages per page kind and concurrency in the crawl (default 200, small 100)`;
 
 /** Parses argv (without node and script) into options; throws with the usage text on error. */
 export function parseBenchOptions(argv: readonly string[], root: string): BenchOptions {
@@ -78,6 +87,9 @@ export function parseBenchOptions(argv: readonly string[], root: string): BenchO
     skipCgit: flags.has('no-cgit'),
     skipInstall: flags.has('no-install'),
     routes: (flags.get('routes') ?? '').split(',').filter((r) => r !== ''),
+    compareWith: flags.has('compare-with') ? path.resolve(flags.get('compare-with') ?? '') : null,
+    phases: (flags.get('phases') ?? '').split(',').filter((p) => p !== ''),
+    crawlPages: positive(flags.get('crawl-pages') ?? (scale.commits >= 20_000 ? '200' : scale.commits >= 2_000 ? '100' : '20'), 'crawl-pages'),
   };
 }
 

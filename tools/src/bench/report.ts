@@ -9,6 +9,7 @@ import type { ColdRow, ScaleRow, WarmRow } from './measure.js';
 import type { AdversarialResult } from './adversarial-load.js';
 import type { CloneLoadResult } from './clone-load.js';
 import type { LoadResult } from './wrk.js';
+import { crawlVerdicts, type CrawlRow } from './crawl.js';
 
 /** Everything one run measured. */
 export interface BenchResults {
@@ -27,6 +28,8 @@ export interface BenchResults {
   readonly rss: Array<[number, number]>;
   /** The `--soak` run: mixed load for longer, with its own RSS samples. */
   readonly soak: { load: LoadResult; rss: Array<[number, number]> } | null;
+  /** The crawl phase: distinct pages each requested once (cache misses), beside the git CLI. */
+  readonly crawl: CrawlRow[] | null;
   readonly notes: string[];
 }
 
@@ -113,6 +116,7 @@ export function judgeTargets(results: BenchResults): Verdict[] {
     ),
     cloneVerdict(results.clones),
     adversarialVerdict(results.adversarial),
+    ...crawlVerdicts(results.crawl ?? []),
   ];
 }
 

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
 import { buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome } from './bench-homes.js';
 import { startCgit, type CgitServer } from './cgit-server.js';
-import { REPO_ROOT, startForge } from './forge-server.js';
+import { REPO_ROOT, startForge, type ForgeServer } from './forge-server.js';
+import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow } from './crawl.js';
 import { measureDuringClones } from './clone-load.js';
 import { measureAdversarial } from './adversarial-load.js';
 import { timeGitBaseline } from './git-baseline.js';
@@ -29,6 +30,13 @@ async function main(): Promise<void> {
   if (missing !== null) throw new Error(`wrk is required: ${missing}`);
   const cgitProblem = options.skipCgit ? 'skipped (--no-cgit)' : await ensurePackages(CGIT_STACK, !options.skipInstall);
   const { large, small } = await prepareHomes(options);
+  if (options.phases.length > 0 && options.phases.every((phase) => phase === 'crawl')) {
+    const results = await runCrawlOnly(options, large);
+    const text = render(results);
+    console.log(`\n${text}`);
+    console.log(`results: ${await writeResults(options.outDir, results, text)}`);
+    return;
+  }
   const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'forge-bench-'));
   const results = await runPhases(options, { large, small, cgitProblem, scratchDir }).finally(() => rm(scratchDir, { recursive: true, force: true }));
   const text = render(results);
@@ -89,6 +97,7 @@ async function runPhases(
             );
       return { warm, scaleRows, saturation, clones, adversarial };
     });
+    const crawl = await runCrawl(server, large, options);
     const soak =
       options.soak > 0
         ? await measureSoak(
@@ -97,10 +106,41 @@ async function runPhases(
             { ...settings, soakSeconds: options.soak },
           )
         : null;
-    return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, soak, notes };
+    return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, soak, crawl, notes };
   } finally {
     await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
   }
+}
+
+/** `--phases crawl`: only the crawl, on a freshly started server. */
+async function runCrawlOnly(options: BenchOptions, large: BenchHome): Promise<BenchResults> {
+  const startedAt = new Date().toISOString();
+  const server = await startForge(large.home, { waitForStartup: true });
+  const other = options.compareWith === null ? null : await startForge(large.home, { waitForStartup: true, root: options.compareWith });
+  try {
+    const crawl = await runCrawl(server, large, options, other);
+    const machine = { cpus: os.cpus().length, node: process.version };
+    const empty = { warm: [], cold: [], git: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
+    return {
+      startedAt,
+      scale: options.scale.name,
+      machine,
+      ...empty,
+      crawl,
+      notes: [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`, 'phases: crawl'],
+    };
+  } finally {
+    await Promise.all([server.stop(), other?.stop()]);
+  }
+}
+
+/** The crawl phase on the big repository (null without one). */
+async function runCrawl(server: ForgeServer, large: BenchHome, options: BenchOptions, other: ForgeServer | null = null): Promise<CrawlRow[] | null> {
+  if (large.bigRid === null || large.bigGitDir === null) return null;
+  const concurrencies = [1, 4];
+  const perRun = options.crawlPages;
+  const commits = await pickCrawlCommits(large.bigGitDir, 'refs/heads/master', perRun * concurrencies.length * CRAWL_KINDS.length);
+  return measureCrawl(server, other, { rid: large.bigRid, gitDir: large.bigGitDir, commits }, { perRun, concurrencies, log: (line) => console.log(line) });
 }
 
 function selectRoutes(options: BenchOptions, routes: RouteClass[]): RouteClass[] {
@@ -125,21 +165,30 @@ function scalePairs(large: BenchHome, small: BenchHome): Array<{ name: string; l
 }
 
 function render(results: BenchResults): string {
+  const crawlOnly = results.notes.includes('phases: crawl');
   const verdicts = judgeTargets(results)
+    .filter((v) => !crawlOnly || v.pass !== null)
     .map((v) => `- ${v.pass === null ? 'n/a ' : v.pass ? 'PASS' : 'FAIL'} ${v.target}: ${v.detail}`)
     .join('\n');
   return [
     `# forge-httpd benchmark (${results.startedAt}, scale ${results.scale}, ${results.machine.cpus} cores, node ${results.machine.node})`,
     '',
-    '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit)',
-    warmTable(results.warm),
-    '',
-    '## Cold (first request after start) vs one git CLI invocation',
-    coldTable(results.cold, results.git),
-    '',
-    '## Large home vs 10-repository home (c=16)',
-    scaleTable(results.scaleRows),
-    '',
+    ...(crawlOnly
+      ? []
+      : [
+          '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit; cache hits)',
+          warmTable(results.warm),
+          '',
+          '## Cold (first request after start) vs one git CLI invocation',
+          coldTable(results.cold, results.git),
+          '',
+          '## Large home vs 10-repository home (c=16)',
+          scaleTable(results.scaleRows),
+          '',
+        ]),
+    ...(results.crawl === null
+      ? []
+      : ['## Crawl (cache misses: distinct pages, each requested once) vs the git CLI spawned per page', crawlTable(results.crawl), '']),
     '## Targets',
     verdicts,
     ...(results.notes.length > 0 ? ['', '## Notes', ...results.notes.map((n) => `- ${n}`)] : []),

@@ -21,6 +21,9 @@ export interface LoadedDiff {
   blobs: DiffBlobData[];
 }
 
+/** Object headers requested at once while choosing the blobs of a diff's `files` map. */
+const BLOB_HEADER_BATCH = 256;
+
 /** Git reads shared by the commit, diff, tree and blob routes. */
 @Injectable()
 export class GitContentService {
@@ -56,18 +59,25 @@ export class GitContentService {
   }
 
   private async loadBlobs(git: GitRepository, oids: readonly Oid[]): Promise<DiffBlobData[]> {
-    const blobs: DiffBlobData[] = [];
+    // Which blobs fit is decided from the object headers alone (a skipped blob is never
+    // loaded); headers and then contents are requested together, pipelined through the one
+    // cat-file process instead of one round trip after another.
+    const chosen: Oid[] = [];
     let budget = DIFF_FILES_TOTAL_MAX_BYTES;
-    for (const oid of oids) {
-      // Sizes come from the object header, so a skipped blob is never loaded.
-      const info = await git.readObjectInfo(oid);
-      if (info === null || info.type !== 'blob' || info.size > DIFF_FILES_BLOB_MAX_BYTES) continue;
-      if (info.size > budget) break;
-      const bytes = await git.readBlob(oid);
-      if (bytes === null) continue;
-      budget -= info.size;
-      blobs.push({ id: oid, ...toBlobContent(bytes) });
+    choose: for (let start = 0; start < oids.length; start += BLOB_HEADER_BATCH) {
+      const batch = oids.slice(start, start + BLOB_HEADER_BATCH);
+      const infos = await Promise.all(batch.map((oid) => git.readObjectInfo(oid)));
+      for (const [index, info] of infos.entries()) {
+        if (info === null || info.type !== 'blob' || info.size > DIFF_FILES_BLOB_MAX_BYTES) continue;
+        if (info.size > budget) break choose;
+        budget -= info.size;
+        chosen.push(batch[index] as Oid);
+      }
     }
-    return blobs;
+    const contents = await Promise.all(chosen.map((oid) => git.readBlob(oid)));
+    return chosen.flatMap((oid, index) => {
+      const bytes = contents[index];
+      return bytes === null || bytes === undefined ? [] : [{ id: oid, ...toBlobContent(bytes) }];
+    });
   }
 }

@@ -3,7 +3,7 @@ import { EMPTY_TREE_OID, InvalidOidError, isOid } from './oid.js';
 import { runGit } from './run-git.js';
 
 /** The exact diff-tree options (agreed with libs/diff's `parseGitPatch`, see tmp/notes-diff.md). */
-const DIFF_TREE_OPTIONS = [
+export const DIFF_TREE_OPTIONS = [
   'diff-tree',
   '-r',
   '-z',

@@ -124,7 +124,9 @@ describe('merge bases', () => {
   it('names the refs whose tip contains a commit, as one ancestry test per ref would', async () => {
     const { c1, c3, m } = fixture.commits;
     const prefixes = ['refs/heads/', 'refs/tags/'];
-    for (const commit of [c1, c3, m]) {
+    // First round: git answers while the reachability index builds; second: the index does.
+    for (const commit of [c1, c3, m, c1, c3, m]) {
+      if (commit === c1) await new Promise((resolve) => setTimeout(resolve, 300));
       const expected: string[] = [];
       for (const ref of [...(await repo.listRefs('refs/heads/')), ...(await repo.listRefs('refs/tags/'))]) {
         const tip = await repo.peelToCommit(ref.oid);
@@ -134,6 +136,18 @@ describe('merge bases', () => {
     }
     expect(await repo.refsContaining(c1, ['refs/heads/'])).toContain('refs/heads/master');
     expect(await repo.refsContaining(c1, [])).toEqual([]);
+    // A new branch is a new set of tips: the next answers include it.
+    git(fixture.gitDir, ['update-ref', 'refs/heads/reach-probe', c3]);
+    try {
+      for (const round of [0, 1]) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await repo.refsContaining(c3, ['refs/heads/'])).toContain('refs/heads/reach-probe');
+        expect(await repo.refsContaining(m, ['refs/heads/'])).not.toContain('refs/heads/reach-probe');
+        expect(round).toBeLessThan(2);
+      }
+    } finally {
+      git(fixture.gitDir, ['update-ref', '-d', 'refs/heads/reach-probe']);
+    }
     await expect(repo.refsContaining(c1, ['refs/../x/'])).rejects.toThrow(InvalidRefNameError);
     await expect(repo.refsContaining('--all' as Oid, ['refs/heads/'])).rejects.toThrow(InvalidOidError);
   });
@@ -149,6 +163,23 @@ describe('diffPatch', () => {
     expect(patch.equals(gitRaw(fixture.gitDir, [...cliArgs, c1, c2]))).toBe(true);
     expect(patch.toString()).toContain(`:100644 100644 ${fixture.blobs.readme} ${fixture.blobs.readme2} M\0README\0`);
     expect(patch.toString()).toContain('+world');
+  });
+
+  it('answers many commit pairs at once with the bytes of one diff-tree per pair, cut ones too', async () => {
+    const { c1, c2, c3, m } = fixture.commits;
+    const pairs: Array<[Oid, Oid]> = [
+      [c1, c2],
+      [c2, c1],
+      [c1, m],
+      [c3, m],
+      [c2, c2],
+    ];
+    const patches = await Promise.all(pairs.map(([from, to]) => repo.diffPatch({ from, to, maxBytes: 1 << 20 })));
+    pairs.forEach(([from, to], index) => expect(patches[index]?.patch.equals(gitRaw(fixture.gitDir, [...cliArgs, from, to]))).toBe(true));
+    const cut = await repo.diffPatch({ from: c1, to: m, maxBytes: 40 });
+    expect(cut.truncated).toBe(true);
+    expect(cut.patch.equals(gitRaw(fixture.gitDir, [...cliArgs, c1, m]).subarray(0, 40))).toBe(true);
+    expect((await repo.diffPatch({ from: c1, to: c2, maxBytes: 1 << 20 })).patch.equals(patches[0]?.patch ?? Buffer.alloc(0))).toBe(true);
   });
 
   it('diffs a root commit against the empty tree, binary files included', async () => {

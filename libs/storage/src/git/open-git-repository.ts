@@ -1,5 +1,6 @@
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
-import { diffNumstat, diffPatch } from './diff-patch.js';
+import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './diff-patch.js';
+import { DiffTreeProcess } from './diff-tree-process.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
@@ -12,6 +13,7 @@ import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
+import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 
 /** Tuning for {@link openGitRepository}. */
@@ -33,17 +35,25 @@ const MAX_TAG_DEPTH = 16;
  * @returns the repository
  */
 export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
-  return new CliGitRepository(gitDir, new CatFileProcess(gitDir, { idleMs: options.idleMs ?? DEFAULT_IDLE_MS, log: options.log }));
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  return new CliGitRepository(
+    gitDir,
+    new CatFileProcess(gitDir, { idleMs, log: options.log }),
+    new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+  );
 }
 
 class CliGitRepository implements GitRepository {
   private readonly refListings: RefListingCache;
+  private readonly reachability: ReachabilityIndex;
 
   constructor(
     readonly gitDir: string,
     private readonly catFile: CatFileProcess,
+    private readonly diffTree: DiffTreeProcess,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix));
+    this.reachability = new ReachabilityIndex(gitDir);
   }
 
   async readObject(oid: Oid): Promise<GitObject | null> {
@@ -143,11 +153,36 @@ class CliGitRepository implements GitRepository {
     return isAncestor(this.gitDir, { ancestor, descendant });
   }
 
-  refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
-    return listRefsContaining(this.gitDir, commit, prefixes);
+  async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
+    checkOid(commit);
+    for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    // The stat-stamped listings and the in-memory index answer without a process; git
+    // (`for-each-ref --contains`) only when the index cannot (many tips, a huge history).
+    const byName = new Map<string, Oid>();
+    for (const listing of await Promise.all(prefixes.map((prefix) => this.refListings.get(prefix)))) {
+      for (const ref of listing) byName.set(ref.name, ref.oid);
+    }
+    const names = [...byName.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const tips = new Map<Oid, Promise<Oid | null>>();
+    for (const oid of byName.values()) if (!tips.has(oid)) tips.set(oid, this.tipCommit(oid));
+    const refs = await Promise.all(names.map(async (name) => ({ name, commit: await (tips.get(byName.get(name) as Oid) as Promise<Oid | null>) })));
+    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.gitDir, commit, prefixes);
   }
 
-  diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
+  /** The commit a ref tip stands for (annotated tags peeled), as `--contains` sees it. */
+  private async tipCommit(oid: Oid): Promise<Oid | null> {
+    const info = await this.readObjectInfo(oid);
+    if (info?.type === 'commit') return oid;
+    return info?.type === 'tag' ? this.peelToCommit(oid) : null;
+  }
+
+  async diffPatch(options: DiffPatchOptions): Promise<DiffPatch> {
+    // Commit against commit: the long-lived diff-tree answers (null: anything unusual, such
+    // as a root commit's empty-tree side, an empty diff or a cut one, goes to a spawned git).
+    if (options.from !== null && Number.isSafeInteger(options.maxBytes)) {
+      const patch = await this.diffTree.diff({ from: options.from, to: options.to }, options.maxBytes);
+      if (patch !== null) return { patch, truncated: false };
+    }
     return diffPatch(this.gitDir, options);
   }
 
@@ -156,6 +191,8 @@ class CliGitRepository implements GitRepository {
   }
 
   async close(): Promise<void> {
+    this.reachability.drop();
+    this.diffTree.close();
     this.catFile.close();
   }
 }

@@ -1,0 +1,163 @@
+/**
+ * One long-lived `git diff-tree --stdin` per repository for the patches of commit and diff
+ * pages. A process spawned per diff costs ~4–6 ms before git computes anything; this one
+ * computes a typical commit's patch in ~1 ms. Each request is the line `<to> <from>` (a commit
+ * and the commit it is compared with, given as its only parent), followed by a line git does
+ * not parse as an object id and therefore echoes back and flushes: `#<nonce>-<n>`, with a
+ * random nonce per process, marks the end of the answer (repository content cannot forge it).
+ * The answer is `<to>\0` then exactly the bytes `git diff-tree <options> <from> <to>` prints.
+ *
+ * Anything unusual — no or another header (an error, an empty diff, a tree instead of a
+ * commit), output past the byte cap, a crash — makes `diff()` return null and the caller
+ * spawn git as before; a process whose output was cut is stopped. Requests run one at a time.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { countGitProcess } from './git-process-counts.js';
+import { LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
+import { isOid, type Oid } from './oid.js';
+import { spawnGit } from './spawn-git.js';
+
+/** Diff processes kept alive process-wide (least recently used idle ones stopped first). */
+export const diffTreeProcessLimit = new LiveProcessLimit(8);
+
+interface Session {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly nonce: string;
+  sequence: number;
+}
+
+interface Pending {
+  readonly marker: Buffer;
+  readonly maxBytes: number;
+  readonly chunks: Buffer[];
+  size: number;
+  readonly done: (output: Buffer | null) => void;
+}
+
+/** A persistent diff-tree for one repository. */
+export class DiffTreeProcess implements StoppableProcess {
+  private session: Session | undefined;
+  private pending: Pending | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  /**
+   * @param gitDir - repository
+   * @param options - the diff-tree options after `diff-tree` (`--stdin` is added)
+   */
+  constructor(
+    private readonly gitDir: string,
+    private readonly options: { args: readonly string[]; idleMs: number },
+  ) {}
+
+  /**
+   * The patch between two commits, or null when the caller should spawn git instead.
+   * @param range - `from` (compared as the only parent) and `to`, both commit ids
+   * @param maxBytes - answers longer than this are abandoned (null)
+   */
+  diff(range: { from: Oid; to: Oid }, maxBytes: number): Promise<Buffer | null> {
+    if (this.closed || !isOid(range.from) || !isOid(range.to)) return Promise.resolve(null);
+    const run = this.queue.then(() => this.run(range, maxBytes));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  isBusy(): boolean {
+    return this.pending !== undefined;
+  }
+
+  stopIdle(): void {
+    if (!this.isBusy()) this.stop();
+  }
+
+  /** Stops the process; later requests answer null. */
+  close(): void {
+    this.closed = true;
+    this.stop();
+  }
+
+  private run(range: { from: Oid; to: Oid }, maxBytes: number): Promise<Buffer | null> {
+    if (this.closed) return Promise.resolve(null);
+    const session = this.session ?? this.start();
+    if (session === undefined) return Promise.resolve(null);
+    diffTreeProcessLimit.touch(this);
+    clearTimeout(this.idleTimer);
+    session.sequence += 1;
+    const markerText = `#${session.nonce}-${session.sequence}\n`;
+    const header = Buffer.from(`${range.to}\0`, 'latin1');
+    return new Promise<Buffer | null>((resolve) => {
+      this.pending = {
+        marker: Buffer.from(markerText, 'latin1'),
+        maxBytes: maxBytes + header.length + markerText.length,
+        chunks: [],
+        size: 0,
+        done: (output) => {
+          this.pending = undefined;
+          this.idleTimer = setTimeout(() => this.stop(), this.options.idleMs);
+          this.idleTimer.unref();
+          if (output === null || output.length < header.length || !output.subarray(0, header.length).equals(header)) resolve(null);
+          else resolve(output.subarray(header.length));
+        },
+      };
+      session.child.stdin.write(`${range.to} ${range.from}\n${markerText}`);
+    });
+  }
+
+  private start(): Session | undefined {
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawnGit(this.gitDir, ['diff-tree', '--stdin', ...this.options.args]);
+    } catch {
+      return undefined;
+    }
+    // Counted with the other long-lived per-repository readers.
+    countGitProcess('cat-file', child);
+    const session: Session = { child, nonce: randomBytes(16).toString('hex'), sequence: 0 };
+    this.session = session;
+    child.stdin.on('error', () => undefined);
+    child.stderr.on('data', () => undefined);
+    child.on('error', () => undefined);
+    child.stdout.on('data', (chunk: Buffer) => this.receive(session, chunk));
+    child.on('close', () => {
+      if (this.session === session) this.session = undefined;
+      diffTreeProcessLimit.remove(this);
+      this.pending?.done(null);
+    });
+    return session;
+  }
+
+  private receive(session: Session, chunk: Buffer): void {
+    const pending = this.pending;
+    if (pending === undefined || this.session !== session) {
+      // Output nobody asked for: the process is out of step, stop trusting it.
+      this.stop();
+      return;
+    }
+    pending.chunks.push(chunk);
+    pending.size += chunk.length;
+    if (pending.size > pending.maxBytes) {
+      this.stop();
+      return;
+    }
+    const { marker } = pending;
+    if (pending.size < marker.length) return;
+    const tail = chunk.length >= marker.length ? chunk : Buffer.concat(pending.chunks).subarray(-marker.length);
+    if (!tail.subarray(tail.length - marker.length).equals(marker)) return;
+    const output = Buffer.concat(pending.chunks, pending.size);
+    pending.done(output.subarray(0, output.length - marker.length));
+  }
+
+  private stop(): void {
+    clearTimeout(this.idleTimer);
+    const session = this.session;
+    this.session = undefined;
+    diffTreeProcessLimit.remove(this);
+    this.pending?.done(null);
+    if (session !== undefined) {
+      session.child.stdin.destroy();
+      session.child.kill('SIGKILL');
+    }
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Which of a few ref tips reach a commit, answered from memory: one `git rev-list --topo-order
+ * --parents <tips>` per set of tips gives every reachable commit with its parents, children
+ * before parents, so one pass hands each commit the bits of the tips above it. It replaces a
+ * `git for-each-ref --contains` process per commit page (~5 ms on 2,000 commits, ~25 ms on
+ * 50,000: a walk from every tip down to the commit). The index is keyed by the exact tips
+ * (names and ids, as the stat-stamped ref listing gives them), so moved refs build a new one;
+ * indexes of all repositories share one budget of commits, least recently used dropped first.
+ * A missing index is built in the background while the caller asks git, so no request waits
+ * for the walk.
+ */
+import { runGit } from './run-git.js';
+import { isOid, type Oid } from './oid.js';
+
+/** Tips one index can hold: one bit each in a 32-bit mask. */
+export const MAX_INDEXED_TIPS = 32;
+
+/** Commits held by every index together (~80 bytes each: about 20 MB). */
+export const DEFAULT_REACHABILITY_BUDGET = 250_000;
+
+interface Index {
+  readonly key: string;
+  /** commit → bit i set when tip i reaches it. */
+  readonly masks: Map<string, number>;
+}
+
+/** Least-recently-used indexes of every repository, bounded by their total commit count. */
+class ReachabilityBudget {
+  private readonly users = new Map<ReachabilityIndex, number>();
+  private total = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Records `owner`'s index of `size` commits as most recently used, dropping others past the limit. */
+  use(owner: ReachabilityIndex, size: number): void {
+    this.total -= this.users.get(owner) ?? 0;
+    this.users.delete(owner);
+    this.users.set(owner, size);
+    this.total += size;
+    for (const [other, otherSize] of this.users) {
+      if (this.total <= this.limit || other === owner) break;
+      this.users.delete(other);
+      this.total -= otherSize;
+      other.drop();
+    }
+  }
+
+  release(owner: ReachabilityIndex): void {
+    this.total -= this.users.get(owner) ?? 0;
+    this.users.delete(owner);
+  }
+}
+
+const sharedBudget = new ReachabilityBudget(DEFAULT_REACHABILITY_BUDGET);
+
+/** One repository's reachability index (at most one set of tips at a time). */
+export class ReachabilityIndex {
+  private index: Index | null = null;
+  private building: { key: string; promise: Promise<Index | null> } | null = null;
+  /** Keys whose history did not fit the budget: not tried again while the tips stay the same. */
+  private tooLarge: string | null = null;
+
+  constructor(
+    private readonly gitDir: string,
+    private readonly budget: ReachabilityBudget = sharedBudget,
+  ) {}
+
+  /**
+   * The names of `refs` (already sorted as the answer must be) whose tip commit reaches
+   * `commit`, or null when this index cannot answer (not built yet for these tips, too many
+   * tips, history over the budget): the caller then asks git.
+   * @param refs - name and the commit its tip peels to (null: not a commit, never contains)
+   */
+  async containing(commit: Oid, refs: ReadonlyArray<{ name: string; commit: Oid | null }>): Promise<string[] | null> {
+    const tips = [...new Set(refs.flatMap((ref) => (ref.commit === null ? [] : [ref.commit])))];
+    if (tips.length === 0) return [];
+    if (tips.length > MAX_INDEXED_TIPS) return null;
+    const key = tips.join(' ');
+    if (this.tooLarge === key) return null;
+    const index = this.index?.key === key ? this.index : null;
+    if (index === null) {
+      // Built in the background: the request that finds no index for these tips asks git as
+      // before (~20 ms), rather than wait for the whole walk (~270 ms on 50,000 commits).
+      this.build(key, tips).catch(() => undefined);
+      return null;
+    }
+    this.budget.use(this, index.masks.size);
+    const mask = index.masks.get(commit) ?? 0;
+    return refs.filter((ref) => ref.commit !== null && (mask & (1 << tips.indexOf(ref.commit))) !== 0).map((ref) => ref.name);
+  }
+
+  /** Forgets the index (budget eviction, repository closed). */
+  drop(): void {
+    this.index = null;
+    this.budget.release(this);
+  }
+
+  private build(key: string, tips: readonly Oid[]): Promise<Index | null> {
+    if (this.building?.key === key) return this.building.promise;
+    const promise = this.walk(key, tips).finally(() => {
+      if (this.building?.promise === promise) this.building = null;
+    });
+    this.building = { key, promise };
+    return promise;
+  }
+
+  private async walk(key: string, tips: readonly Oid[]): Promise<Index | null> {
+    const { stdout } = await runGit({ gitDir: this.gitDir, args: ['rev-list', '--topo-order', '--parents', '--end-of-options', ...tips] });
+    // ~82 bytes of output per single-parent commit: a cheap bound before parsing.
+    if (stdout.length / 82 > this.budget.limit) {
+      this.tooLarge = key;
+      return null;
+    }
+    const masks = new Map<string, number>();
+    tips.forEach((tip, bit) => masks.set(tip, (masks.get(tip) ?? 0) | (1 << bit)));
+    const text = stdout.toString('latin1');
+    for (let start = 0; start < text.length;) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      const commit = text.slice(start, start + 40);
+      if (isOid(commit)) {
+        const mask = masks.get(commit) ?? 0;
+        // `--topo-order`: every child comes before its parents, so `mask` is complete here.
+        for (let at = start + 41; at + 40 <= end; at += 41) {
+          const parent = text.slice(at, at + 40);
+          masks.set(parent, (masks.get(parent) ?? 0) | mask);
+        }
+      }
+      start = end + 1;
+    }
+    if (masks.size > this.budget.limit) {
+      this.tooLarge = key;
+      return null;
+    }
+    const index = { key, masks };
+    this.index = index;
+    this.budget.use(this, masks.size);
+    return index;
+  }
+}

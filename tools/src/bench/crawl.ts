@@ -1,0 +1,257 @@
+/**
+ * The crawl phase (issue 14, "the miss path"): N distinct commit, diff, tree, blob and readme
+ * URLs of the big repository, each requested once (nothing is cached yet), at concurrency 1
+ * and 4, side by side with the git CLI doing the same reads with processes spawned per page.
+ * Every (page kind, concurrency) gets its own slice of commits, so no run warms another; the
+ * git CLI run of a slice follows forge-httpd's run of the same slice.
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { ForgeServer } from './forge-server.js';
+import { runChecked } from './processes.js';
+
+/** The page kinds a crawl requests. */
+export const CRAWL_KINDS = ['commit', 'diff', 'tree', 'blob', 'readme'] as const;
+export type CrawlKind = (typeof CRAWL_KINDS)[number];
+
+/** One commit of the crawl with what its pages address. */
+export interface CrawlCommit {
+  readonly commit: string;
+  /** First parent (the crawl only picks commits that have one). */
+  readonly parent: string;
+  /** A file the commit added or changed (exists at `commit`). */
+  readonly file: string;
+  /** The folder holding `file` ('' = root). */
+  readonly dir: string;
+}
+
+/** Throughput and latency of one run of N pages. */
+export interface CrawlFigures {
+  readonly pages: number;
+  readonly pagesPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+/** forge-httpd and the git CLI on the same slice of commits. */
+export interface CrawlRow {
+  readonly kind: CrawlKind;
+  readonly concurrency: number;
+  readonly forge: CrawlFigures;
+  readonly git: CrawlFigures;
+  /** The `--compare-with` server (another checkout) on the same slice, when asked for. */
+  readonly other: CrawlFigures | null;
+}
+
+/** What the git CLI runs per page (documented in tools/bench/README.md). */
+export const CRAWL_GIT_READS: Readonly<Record<CrawlKind, string>> = {
+  commit: 'diff-tree -p --raw -M -C <sha> + cat-file --batch of the changed blobs',
+  diff: 'diff-tree -p --raw -M -C <parent> <sha> + cat-file --batch of the changed blobs + log <parent>..<sha>',
+  tree: 'ls-tree <sha>:<dir>',
+  blob: 'cat-file -p <sha>:<path> + log -1 <sha> -- <path>',
+  readme: 'cat-file -p <sha>:README.md + log -1 <sha> -- README.md',
+};
+
+/**
+ * Picks `count` distinct non-root commits of `branch`, spread evenly over the history, each
+ * with a file it added or changed (merges included when they change a file against their
+ * first parent).
+ */
+export async function pickCrawlCommits(gitDir: string, branch: string, count: number): Promise<CrawlCommit[]> {
+  const lines = (await runChecked('git', ['-C', gitDir, 'rev-list', '--parents', branch])).toString('latin1').split('\n');
+  const candidates = lines.map((line) => line.split(' ')).filter((fields) => fields.length >= 2 && fields[0]?.length === 40);
+  const picked: CrawlCommit[] = [];
+  const step = Math.max(1, Math.floor(candidates.length / (count * 1.5)));
+  for (let index = 0; index < candidates.length && picked.length < count; index += step) {
+    const [commit, parent] = candidates[index] as [string, string];
+    const names = (await runChecked('git', ['-C', gitDir, 'diff-tree', '-r', '-z', '--name-status', '--diff-filter=AM', parent, commit]))
+      .toString('utf8')
+      .split('\0');
+    const file = names[1];
+    if (file === undefined || file === '') continue;
+    const slash = file.lastIndexOf('/');
+    picked.push({ commit, parent, file, dir: slash < 0 ? '' : file.slice(0, slash) });
+  }
+  return picked;
+}
+
+/**
+ * Runs the crawl: for every page kind and concurrency, forge-httpd then the git CLI on a fresh
+ * slice of `perRun` commits.
+ */
+export async function measureCrawl(
+  server: ForgeServer,
+  other: ForgeServer | null,
+  target: { rid: string; gitDir: string; commits: readonly CrawlCommit[] },
+  settings: { perRun: number; concurrencies: readonly number[]; log?: (line: string) => void },
+): Promise<CrawlRow[]> {
+  const rows: CrawlRow[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...settings.concurrencies) });
+  const repo = `/api/v1/repos/${target.rid}`;
+  // Opens the repository (identity, visibility) so the crawl measures page reads, not the first open.
+  for (const each of [server, other]) if (each !== null) await httpGet(agent, `${each.baseUrl}${repo}`);
+  let offset = 0;
+  try {
+    for (const kind of CRAWL_KINDS) {
+      for (const concurrency of settings.concurrencies) {
+        const slice = target.commits.slice(offset, offset + settings.perRun);
+        offset += settings.perRun;
+        if (slice.length < settings.perRun) throw new Error(`the crawl needs ${offset} commits, the fixture gave ${target.commits.length}`);
+        const pages = (base: string) => async (c: CrawlCommit) => {
+          const status = await httpGet(agent, `${base}${repo}${forgePath(kind, c)}`);
+          if (status !== 200) throw new Error(`HTTP ${status}`);
+        };
+        const forge = await crawl(slice, concurrency, pages(server.baseUrl));
+        const otherFigures = other === null ? null : await crawl(slice, concurrency, pages(other.baseUrl));
+        const git = await crawl(slice, concurrency, (c) => gitPage(target.gitDir, kind, c));
+        const versus = otherFigures === null ? '' : `, compared ${otherFigures.pagesPerSecond.toFixed(0)}/s`;
+        settings.log?.(`[crawl] ${kind} c=${concurrency}: forge ${forge.pagesPerSecond.toFixed(0)}/s${versus}, git ${git.pagesPerSecond.toFixed(0)}/s`);
+        rows.push({ kind, concurrency, forge, git, other: otherFigures });
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+  return rows;
+}
+
+function forgePath(kind: CrawlKind, c: CrawlCommit): string {
+  switch (kind) {
+    case 'commit':
+      return `/commits/${c.commit}`;
+    case 'diff':
+      return `/diff/${c.parent}/${c.commit}`;
+    case 'tree':
+      return `/tree/${c.commit}/${c.dir}`;
+    case 'blob':
+      return `/blob/${c.commit}/${c.file}`;
+    case 'readme':
+      return `/readme/${c.commit}`;
+  }
+}
+
+/** The git CLI's reads of one page, one process per command. */
+async function gitPage(gitDir: string, kind: CrawlKind, c: CrawlCommit): Promise<void> {
+  switch (kind) {
+    case 'commit':
+    case 'diff': {
+      const range = kind === 'commit' ? [c.commit] : [c.parent, c.commit];
+      const patch = await git(gitDir, ['diff-tree', '-p', '--raw', '--no-abbrev', '-M', '-C', '--root', ...range]);
+      await git(gitDir, ['cat-file', '--batch'], `${changedBlobs(patch).join('\n')}\n`);
+      if (kind === 'diff') await git(gitDir, ['log', '--format=raw', `${c.parent}..${c.commit}`]);
+      return;
+    }
+    case 'tree':
+      await git(gitDir, ['ls-tree', `${c.commit}:${c.dir}`]);
+      return;
+    case 'blob':
+    case 'readme': {
+      const file = kind === 'blob' ? c.file : 'README.md';
+      await git(gitDir, ['cat-file', '-p', `${c.commit}:${file}`]);
+      await git(gitDir, ['log', '-1', '--format=raw', c.commit, '--', file]);
+      return;
+    }
+  }
+}
+
+/** Blob ids (old and new, not the null id) of the `--raw` lines of a diff-tree output. */
+function changedBlobs(output: Buffer): string[] {
+  const oids = new Set<string>();
+  for (const line of output.toString('latin1').split('\n')) {
+    if (!line.startsWith(':')) continue;
+    const fields = line.split(' ');
+    for (const oid of [fields[2], fields[3]]) if (oid !== undefined && oid.length === 40 && !/^0+$/.test(oid)) oids.add(oid);
+  }
+  return [...oids];
+}
+
+/** Runs git, feeding `input`, and resolves with its stdout (rejects on a non-zero exit). */
+function git(gitDir: string, args: readonly string[], input?: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-C', gitDir, ...args], { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
+    if (input !== undefined) {
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(input);
+    }
+  });
+}
+
+function httpGet(agent: http.Agent, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent }, (response) => {
+      response.on('data', () => undefined);
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** Requests every item once with `concurrency` workers; latency per page, pages/s over the run. */
+async function crawl(items: readonly CrawlCommit[], concurrency: number, page: (c: CrawlCommit) => Promise<void>): Promise<CrawlFigures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < items.length; index = next++) {
+      const start = performance.now();
+      try {
+        await page(items[index] as CrawlCommit);
+      } catch {
+        errors += 1;
+      }
+      latencies.push(performance.now() - start);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return { pages: items.length, pagesPerSecond: items.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+}
+
+function percentile(values: readonly number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+}
+
+const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '–');
+
+/** The crawl table: every row is a cache miss (each URL requested once). */
+export function crawlTable(rows: readonly CrawlRow[]): string {
+  const compared = rows.some((r) => r.other !== null);
+  const header =
+    '| page | conc | forge pages/s | forge p50 ms | forge p99 ms | git CLI pages/s | git p99 ms | vs git | errors |' +
+    (compared ? ' compared pages/s | compared p99 ms | compared vs git |' : '');
+  const lines = rows.map(
+    (r) =>
+      `| ${r.kind} | ${r.concurrency} | ${r.forge.pagesPerSecond.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.git.pagesPerSecond.toFixed(0)} | ` +
+      `${ms(r.git.p99)} | ${(r.forge.pagesPerSecond / r.git.pagesPerSecond).toFixed(2)}× | ${r.forge.errors + r.git.errors + (r.other?.errors ?? 0)} |` +
+      (r.other === null ? '' : ` ${r.other.pagesPerSecond.toFixed(0)} | ${ms(r.other.p99)} | ${(r.other.pagesPerSecond / r.git.pagesPerSecond).toFixed(2)}× |`),
+  );
+  const align = '|---|---:|---:|---:|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|---:|' : '');
+  return [header, align, ...lines].join('\n');
+}
+
+/** One verdict line per page kind: ≥ 2× the git CLI at every concurrency, p99 < 100 ms at c=4. */
+export function crawlVerdicts(rows: readonly CrawlRow[]): Array<{ target: string; pass: boolean; detail: string }> {
+  return CRAWL_KINDS.flatMap((kind) => {
+    const mine = rows.filter((r) => r.kind === kind);
+    if (mine.length === 0) return [];
+    const ratios = mine.map((r) => r.forge.pagesPerSecond / r.git.pagesPerSecond);
+    const atFour = mine.find((r) => r.concurrency === 4);
+    const errors = mine.reduce((sum, r) => sum + r.forge.errors, 0);
+    const pass = ratios.every((x) => x >= 2) && (atFour === undefined || atFour.forge.p99 < 100) && errors === 0;
+    const detail =
+      mine.map((r, i) => `c=${r.concurrency} ${(ratios[i] ?? NaN).toFixed(2)}×`).join(', ') +
+      (atFour === undefined ? '' : `, p99 at c=4 ${ms(atFour.forge.p99)} ms`) +
+      (errors > 0 ? `, ${errors} errors` : '');
+    return [{ target: `crawl ${kind}: ≥ 2× the git CLI per page, p99 < 100 ms at c=4`, pass, detail }];
+  });
+}
