@@ -3,7 +3,7 @@
  * them; timestamps are seconds.
  */
 import * as v from 'valibot';
-import { authorSchema, commentEditSchema, embedSchema, reactionSchema } from './issue.js';
+import { authorSchema, commentEditSchema, issueCommentSchema, reactionSchema } from './issue.js';
 import { integerSchema, oidSchema, timestampSchema } from './scalars.js';
 
 const span = v.object({ start: integerSchema, end: integerSchema });
@@ -24,18 +24,14 @@ export const codeLocationSchema = v.object({
 });
 export type CodeLocation = v.InferOutput<typeof codeLocationSchema>;
 
+// An issue comment's keys, with `location` between `replyTo` and `resolved` (wire order).
+const { resolved, ...issueCommentEntries } = issueCommentSchema.entries;
+
 /** A comment of a revision discussion or a review; `location` is null when none. */
 export const patchCommentSchema = v.object({
-  id: oidSchema,
-  author: authorSchema,
-  body: v.string(),
-  edits: v.array(commentEditSchema),
-  embeds: v.array(embedSchema),
-  reactions: v.array(reactionSchema),
-  timestamp: timestampSchema,
-  replyTo: v.nullable(oidSchema),
+  ...issueCommentEntries,
   location: v.nullable(codeLocationSchema),
-  resolved: v.boolean(),
+  resolved,
 });
 export type PatchComment = v.InferOutput<typeof patchCommentSchema>;
 

@@ -12,6 +12,7 @@ export { GitCommandError, GitObjectFormatError, InvalidRefNameError } from './gi
 export type { GitObjectType } from './git/object-type.js';
 export type { GitSignature } from './git/signature.js';
 export type { GitHeader } from './git/object-headers.js';
+export { DIFF_TREE_OPTIONS } from './git/diff-patch.js';
 export { openGitRepository } from './git/open-git-repository.js';
 export { resolveStoredRef } from './git/resolve-stored-ref.js';
 export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';

@@ -3,6 +3,7 @@
  * isolated from the user's and the system's, output as bytes.
  */
 import { execFile } from 'node:child_process';
+import { DIFF_TREE_OPTIONS, EMPTY_TREE_OID } from '@forge-httpd/storage';
 
 const ENV: NodeJS.ProcessEnv = {
   PATH: process.env['PATH'] ?? '/usr/bin:/bin',
@@ -38,25 +39,11 @@ export function execGit(exec: GitExec): Promise<Buffer> {
   });
 }
 
-/** The diff format the server asks git for (see libs/diff/README.md). */
-export const SERVER_DIFF_ARGS: readonly string[] = [
-  'diff-tree',
-  '-r',
-  '-z',
-  '--raw',
-  '-p',
-  '-M',
-  '-C',
-  '--full-index',
-  '--no-color',
-  '--no-ext-diff',
-  '--no-textconv',
-  '--src-prefix=a/',
-  '--dst-prefix=b/',
-];
+/** The diff format the server asks git for: the oracle checks exactly what is served. */
+export const SERVER_DIFF_ARGS: readonly string[] = DIFF_TREE_OPTIONS;
 
 /** git's empty tree, diffed against for root commits. */
-export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+export const EMPTY_TREE = EMPTY_TREE_OID;
 
 /**
  * git's diff between two commits, in the server's format.

@@ -2,8 +2,8 @@ import type { DiffNumstatOptions, DiffPatch, DiffPatchOptions } from './git-repo
 import { EMPTY_TREE_OID, InvalidOidError, isOid } from './oid.js';
 import { runGit } from './run-git.js';
 
-/** The exact diff-tree options (agreed with libs/diff's `parseGitPatch`, see tmp/notes-diff.md). */
-export const DIFF_TREE_OPTIONS = [
+/** The exact diff-tree options libs/diff's `parseGitPatch` reads (libs/diff/README.md "Input format"). */
+export const DIFF_TREE_OPTIONS: readonly string[] = [
   'diff-tree',
   '-r',
   '-z',
