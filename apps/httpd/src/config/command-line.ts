@@ -8,6 +8,7 @@ export interface CommandLineOptions {
   flavour?: string;
   metricsListen?: string;
   logLevel?: string;
+  workers?: string;
 }
 
 /** What the command line asks for. */
@@ -15,7 +16,7 @@ export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { a
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
-                   [--metrics-listen HOST:PORT] [--log-level LEVEL]
+                   [--metrics-listen HOST:PORT] [--log-level LEVEL] [--workers N]
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
@@ -33,12 +34,14 @@ Options:
                      or a Unix socket path (default: $FORGE_METRICS_LISTEN, else off)
   --log-level LEVEL  silent, fatal, error, warn, info (default), debug or trace
                      (default: $FORGE_LOG_LEVEL); JSON lines on stderr, readable on a terminal
+  --workers N        serving processes sharing the listen address, 1 to 64 (default:
+                     $FORGE_WORKERS, else 1); each keeps its own caches and git processes
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
 Environment:
   FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN,
-  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL
+  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_WORKERS
 `;
 
 /**
@@ -58,6 +61,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         flavour: { type: 'string' },
         'metrics-listen': { type: 'string' },
         'log-level': { type: 'string' },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -73,7 +77,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
 
 function pickStrings(values: Record<string, string | boolean | undefined>): CommandLineOptions {
   const options: CommandLineOptions = {};
-  for (const key of ['home', 'listen', 'flavour'] as const) {
+  for (const key of ['home', 'listen', 'flavour', 'workers'] as const) {
     const value = values[key];
     if (typeof value === 'string') options[key] = value;
   }

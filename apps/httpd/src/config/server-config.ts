@@ -43,6 +43,10 @@ class UnixListen {
   }
 }
 
+/** More serving processes than this only share the same cores (and each holds its own caches). */
+export const MAX_WORKERS = 64;
+const INVALID_WORKERS = `Invalid --workers: expected an integer from 1 to ${MAX_WORKERS}`;
+
 /** The fields a {@link ServerConfig} is made of. */
 export interface ServerConfigFields {
   home: string;
@@ -54,6 +58,8 @@ export interface ServerConfigFields {
   listen: ListenAddress;
   /** Where metrics and readiness are served, or null (off). */
   metricsListen?: ListenAddress | null;
+  /** Serving processes (`--workers`); 1 serves in this process. */
+  workers?: number;
   version: string;
 }
 
@@ -70,6 +76,10 @@ export class ServerConfig {
   @Matches(ABSOLUTE_PATH, { message: 'socket path must be absolute' }) readonly socketPath: string;
   @ValidateNested() readonly listen: ListenAddress;
   @ValidateIf((config: ServerConfig) => config.metricsListen !== null) @ValidateNested() readonly metricsListen: ListenAddress | null;
+  @IsInt({ message: INVALID_WORKERS })
+  @Min(1, { message: INVALID_WORKERS })
+  @Max(MAX_WORKERS, { message: INVALID_WORKERS })
+  readonly workers: number;
   @IsString() @IsNotEmpty() readonly version: string;
 
   private constructor(fields: ServerConfigFields) {
@@ -80,6 +90,7 @@ export class ServerConfig {
     this.socketPath = fields.socketPath;
     this.listen = toListen(fields.listen);
     this.metricsListen = fields.metricsListen ? toListen(fields.metricsListen) : null;
+    this.workers = fields.workers ?? 1;
     this.version = fields.version;
   }
 
@@ -90,7 +101,8 @@ export class ServerConfig {
   static create(fields: ServerConfigFields): ServerConfig {
     const config = new ServerConfig(fields);
     const errors = validateSync(config, { forbidUnknownValues: true });
-    if (errors.length > 0) throw new UsageError(describeErrors(errors).join('; '));
+    // One message per problem: a field failing several constraints may say the same thing each time.
+    if (errors.length > 0) throw new UsageError([...new Set(describeErrors(errors))].join('; '));
     return config;
   }
 }
