@@ -62,6 +62,8 @@ export interface StartServerOptions {
    * cluster primary, and metrics are collected by the primary's listener instead of our own.
    */
   clusterWorker?: boolean;
+  /** The clock file stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
+  now?: () => number;
 }
 
 async function listen(app: NestFastifyApplication, address: ListenAddress, shared: boolean): Promise<ListenAddress> {
@@ -99,6 +101,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     socketPath: config.socketPath,
     log: options.log,
     onWebConfigReload: options.onWebConfigReload,
+    now: options.now,
   });
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
   const readiness = new Readiness();

@@ -21,6 +21,8 @@ export interface TestServerOptions {
   gitServerLimits?: GitServerLimits;
   /** Also serve metrics and readiness on an ephemeral loopback port (`metricsUrl`). */
   metrics?: boolean;
+  /** The clock file stamps are judged by, e.g. `SettleClock.now` (default: the real one). */
+  now?: () => number;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -77,6 +79,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     requestTimeoutMs: options.requestTimeoutMs,
     gitServerLimits: options.gitServerLimits,
     requests: new RequestObserver(requestLogger),
+    now: options.now,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
