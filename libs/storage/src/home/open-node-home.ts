@@ -27,6 +27,8 @@ export interface OpenNodeHomeOptions {
   onWebConfigReload?: () => void;
   /** Tuning of the storage index's sweeps (tests shorten them). */
   index?: Partial<SweeperOptions>;
+  /** Commits the branch reachability indexes of all repositories hold together (default 250,000, ~20 MB). */
+  reachabilityCommits?: number;
 }
 
 /** An opened node home: everything the API reads (docs/node-home.md §1). */
@@ -107,7 +109,10 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
   const onDbError = (message: string, error: unknown): void => log(`${message}: ${error instanceof Error ? error.message : String(error)}`);
   const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);
   const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
-  const storage = new Storage(path.join(home, 'storage'), options.flavour, (message) => log(message));
+  const storage = new Storage(path.join(home, 'storage'), options.flavour, {
+    log: (message) => log(message),
+    reachabilityCommits: options.reachabilityCommits,
+  });
   const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log });
   return {
     home,

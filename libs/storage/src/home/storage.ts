@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { compareRids, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { openGitRepository } from '../git/open-git-repository.js';
+import { DEFAULT_REACHABILITY_BUDGET, ReachabilityBudget } from '../git/reachability-index.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
 import type { Flavour } from './flavour.js';
@@ -14,17 +15,25 @@ import { listStorageEntries } from './storage-entries.js';
 export class Storage {
   private readonly repositories = new Map<Rid, StoredRepository>();
   private readonly openListeners = new Set<(rid: Rid) => void>();
+  private readonly log: (message: string) => void;
+  /** One commit budget for the branch reachability indexes of every opened repository. */
+  private readonly reachability: ReachabilityBudget;
 
   /**
    * @param root - the `storage/` directory
    * @param flavour - protocol identifiers of the home
-   * @param log - receives git reader problems (a `cat-file` process that died), one line each
+   * @param options - `log` receives git reader problems (a `cat-file` process that died), one
+   *   line each; `reachabilityCommits` bounds the branch reachability indexes together (~80
+   *   bytes per commit, default 250,000)
    */
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
-    private readonly log: (message: string) => void = () => undefined,
-  ) {}
+    options: { log?: (message: string) => void; reachabilityCommits?: number } = {},
+  ) {
+    this.log = options.log ?? (() => undefined);
+    this.reachability = new ReachabilityBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
+  }
 
   /**
    * RIDs of the repositories in storage, sorted by raw RID bytes: directories that are not
@@ -69,7 +78,7 @@ export class Storage {
       return null;
     }
     if (cached) return cached;
-    const repository = new StoredRepository(canonical, openGitRepository(gitDir, { log: this.log }), this.flavour);
+    const repository = new StoredRepository(canonical, openGitRepository(gitDir, { log: this.log, reachability: this.reachability }), this.flavour);
     this.repositories.set(canonical, repository);
     return repository;
   }
