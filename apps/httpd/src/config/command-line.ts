@@ -8,6 +8,7 @@ export interface CommandLineOptions {
   flavour?: string;
   metricsListen?: string;
   logLevel?: string;
+  memoryBudget?: string;
 }
 
 /** What the command line asks for. */
@@ -15,7 +16,7 @@ export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { a
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
-                   [--metrics-listen HOST:PORT] [--log-level LEVEL]
+                   [--metrics-listen HOST:PORT] [--log-level LEVEL] [--memory-budget MIB]
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
@@ -33,12 +34,16 @@ Options:
                      or a Unix socket path (default: $FORGE_METRICS_LISTEN, else off)
   --log-level LEVEL  silent, fatal, error, warn, info (default), debug or trace
                      (default: $FORGE_LOG_LEVEL); JSON lines on stderr, readable on a terminal
+  --memory-budget MIB
+                     memory the big caches (rendered answers, branch reachability, history
+                     and tree memos) share, in MiB (default: $FORGE_MEMORY_BUDGET, else 128;
+                     0 turns them off)
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
 Environment:
   FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN,
-  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL
+  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_MEMORY_BUDGET
 `;
 
 /**
@@ -58,6 +63,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         flavour: { type: 'string' },
         'metrics-listen': { type: 'string' },
         'log-level': { type: 'string' },
+        'memory-budget': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -79,5 +85,6 @@ function pickStrings(values: Record<string, string | boolean | undefined>): Comm
   }
   if (typeof values['metrics-listen'] === 'string') options.metricsListen = values['metrics-listen'];
   if (typeof values['log-level'] === 'string') options.logLevel = values['log-level'];
+  if (typeof values['memory-budget'] === 'string') options.memoryBudget = values['memory-budget'];
   return options;
 }

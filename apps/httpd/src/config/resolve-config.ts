@@ -30,8 +30,9 @@ export interface ConfigSources {
  * generated demo home; flavour = `--flavour`, else what the home's repositories are written in
  * (`auto`), else radicle for a home found through `RAD_HOME`/`~/.radicle` and forge otherwise;
  * socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen = `--listen`, else `FORGE_LISTEN`,
- * else 127.0.0.1:8080; metrics = `--metrics-listen`, else `FORGE_METRICS_LISTEN`, else off.
- * @throws UsageError for an invalid flavour or listen address
+ * else 127.0.0.1:8080; metrics = `--metrics-listen`, else `FORGE_METRICS_LISTEN`, else off;
+ * memory budget = `--memory-budget`, else `FORGE_MEMORY_BUDGET`, else 128 MiB.
+ * @throws UsageError for an invalid flavour, listen address or memory budget
  */
 export async function resolveServerConfig(sources: ConfigSources): Promise<ServerConfig> {
   const { options, env, cwd } = sources;
@@ -41,6 +42,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
   const listen = parseListenAddress(options.listen ?? nonEmpty(env['FORGE_LISTEN']) ?? DEFAULT_LISTEN, cwd);
   const metrics = options.metricsListen ?? nonEmpty(env['FORGE_METRICS_LISTEN']);
   const metricsListen = metrics === undefined ? null : parseListenAddress(metrics, cwd, '--metrics-listen');
+  const memoryBudgetMiB = parseMemoryBudget(options.memoryBudget ?? nonEmpty(env['FORGE_MEMORY_BUDGET']));
   const { home, homeSource } = await resolveHome(sources, requested);
   const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
   const socket = nonEmpty(env['RAD_SOCKET']);
@@ -52,6 +54,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
     socketPath: socket ? resolve(cwd, socket) : join(home, 'node', 'control.sock'),
     listen,
     metricsListen,
+    memoryBudgetMiB,
     version: sources.version,
   });
 }
@@ -89,4 +92,11 @@ async function resolveFlavour(args: {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** MiB from `--memory-budget` text; undefined leaves the default. */
+function parseMemoryBudget(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,7}$/.test(text)) throw new UsageError('Invalid --memory-budget: expected a whole number of MiB');
+  return Number(text);
 }

@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { FLAVOURS, type Flavour } from '@forge-httpd/storage';
 import type { ListenAddress } from './listen-address.js';
+import { DEFAULT_MEMORY_BUDGET_MIB } from './memory-budget.js';
 import { UsageError } from './usage-error.js';
 
 /** Where the served home came from, for the startup log. */
@@ -54,6 +55,8 @@ export interface ServerConfigFields {
   listen: ListenAddress;
   /** Where metrics and readiness are served, or null (off). */
   metricsListen?: ListenAddress | null;
+  /** MiB the big caches share (default {@link DEFAULT_MEMORY_BUDGET_MIB}). */
+  memoryBudgetMiB?: number;
   version: string;
 }
 
@@ -70,6 +73,9 @@ export class ServerConfig {
   @Matches(ABSOLUTE_PATH, { message: 'socket path must be absolute' }) readonly socketPath: string;
   @ValidateNested() readonly listen: ListenAddress;
   @ValidateIf((config: ServerConfig) => config.metricsListen !== null) @ValidateNested() readonly metricsListen: ListenAddress | null;
+  @IsInt({ message: 'Invalid --memory-budget: expected a whole number of MiB' })
+  @Min(0, { message: 'Invalid --memory-budget: expected a whole number of MiB' })
+  readonly memoryBudgetMiB: number;
   @IsString() @IsNotEmpty() readonly version: string;
 
   private constructor(fields: ServerConfigFields) {
@@ -80,6 +86,7 @@ export class ServerConfig {
     this.socketPath = fields.socketPath;
     this.listen = toListen(fields.listen);
     this.metricsListen = fields.metricsListen ? toListen(fields.metricsListen) : null;
+    this.memoryBudgetMiB = fields.memoryBudgetMiB ?? DEFAULT_MEMORY_BUDGET_MIB;
     this.version = fields.version;
   }
 
