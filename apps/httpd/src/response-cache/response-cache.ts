@@ -5,8 +5,11 @@ import type { ContentCoding } from '../platform/compression.js';
 /** Default bound of {@link ResponseCache}: 64 MiB of bodies and compressed variants. */
 export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Rough per-entry overhead (objects, map slots, header strings) charged on top of the bytes. */
-const ENTRY_OVERHEAD_BYTES = 512;
+/**
+ * Per-entry overhead (entry and header objects, key strings, map slots) charged on top of the
+ * bytes: ~1.9 KiB measured on the heap per entry (4,500 commit, tree and stats answers).
+ */
+const ENTRY_OVERHEAD_BYTES = 2048;
 
 /** One rendered answer of an immutable route, replayed byte for byte on a hit. */
 export interface CachedResponse {
@@ -70,7 +73,7 @@ export class ResponseCache {
   set(entry: Omit<CachedResponse, 'bytes' | 'variants' | 'wire'>): CachedResponse | null {
     const bytes = entry.body.length + entry.key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 4) return null;
-    const stored: CachedResponse = { ...entry, variants: new Map(), wire: new Map(), bytes };
+    const stored: CachedResponse = { ...entry, body: ownBytes(entry.body), variants: new Map(), wire: new Map(), bytes };
     this.entries.set(entry.key, stored);
     return stored;
   }
@@ -101,7 +104,7 @@ export class ResponseCache {
    */
   addVariant(entry: CachedResponse, variant: { coding: ContentCoding; bytes: Buffer }): void {
     if (this.entries.peek(entry.key) !== entry) return;
-    entry.variants.set(variant.coding, variant.bytes);
+    entry.variants.set(variant.coding, ownBytes(variant.bytes));
     entry.bytes += variant.bytes.length;
     this.entries.reweigh(entry.key, entry.bytes);
   }
@@ -111,4 +114,16 @@ export class ResponseCache {
     const { hits, misses, evictions, entries, weight } = this.entries.stats();
     return { hits, misses, evictions, entries, bytes: weight, maxBytes: this.maxBytes };
   }
+}
+
+/**
+ * `body` in a buffer of its own. Node allocates small buffers (under 4 KiB) as slices of a shared
+ * 8 KiB pool; a kept slice keeps the whole pool chunk alive, which made the cache hold ~20%
+ * more memory than it counted.
+ */
+function ownBytes(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const copy = Buffer.allocUnsafeSlow(body.length);
+  body.copy(copy);
+  return copy;
 }
