@@ -153,7 +153,7 @@ describe('BoundedCache.getOrLoad', () => {
     expect(await cache.getOrLoad('k', () => Promise.resolve('v'))).toBe('v');
   });
 
-  it('does not store the result of a load overtaken by delete or clear', async () => {
+  it('does not store the result of a load overtaken by delete, set or clear', async () => {
     const cache = new BoundedCache<string, string>();
     const stale = deferred<string>();
     const pending = cache.getOrLoad('k', () => stale.promise);
@@ -163,6 +163,13 @@ describe('BoundedCache.getOrLoad', () => {
     expect(await pending).toBe('old');
     expect(await fresh).toBe('new');
     expect(cache.peek('k')).toBe('new');
+
+    const overwritten = deferred<string>();
+    const racing = cache.getOrLoad('i', () => overwritten.promise);
+    cache.set('i', 'set');
+    overwritten.resolve('loaded');
+    expect(await racing).toBe('loaded');
+    expect(cache.peek('i')).toBe('set');
 
     const cleared = deferred<string>();
     const dropped = cache.getOrLoad('j', () => cleared.promise);

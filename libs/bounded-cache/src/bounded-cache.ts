@@ -39,7 +39,8 @@ interface Entry<V> {
  *
  * Asynchronous values go through {@link getOrLoad}: concurrent callers of one key share one
  * load, a failed load is not remembered (the next caller tries again), and a load that was
- * overtaken by {@link delete} or {@link clear} does not store its (possibly stale) result.
+ * overtaken by {@link set}, {@link delete} or {@link clear} does not store its (possibly stale)
+ * result.
  */
 export class BoundedCache<K, V> {
   readonly maxEntries: number;
@@ -93,12 +94,14 @@ export class BoundedCache<K, V> {
   }
 
   /**
-   * Stores `value` as the most recently used entry (replacing any entry of `key`) and evicts
-   * the least recently used ones until the bounds hold.
+   * Stores `value` as the most recently used entry (replacing any entry of `key`, and abandoning
+   * a running load of it) and evicts the least recently used ones until the bounds hold.
    * @param weight - the entry's weight; default `weigh(value, key)`
-   * @returns false when the entry alone exceeds a bound and was not stored
+   * @returns false when the entry alone exceeds a bound and was not stored (the previous entry
+   *   of `key` is gone all the same)
    */
   set(key: K, value: V, weight: number = this.weigh(value, key)): boolean {
+    this.loads.delete(key);
     this.remove(key, 'replaced');
     if (!this.fits(weight, 1)) return false;
     this.entries.set(key, { value, weight });
