@@ -12,9 +12,9 @@ export default tseslint.config(
     plugins: { '@nx': nx },
   },
   {
-    // The one-way package graph (ARCHITECTURE.md): identity ← storage ← cob; diff and api-types
-    // alone; the app and the tools on top. Specs and test helpers may reach across (a library's
-    // tests use the builder in tools/).
+    // The one-way package graph (ARCHITECTURE.md): bounded-cache ← identity ← storage ← cob;
+    // diff and api-types alone; the app and the tools on top. Specs and test helpers may reach
+    // across (a library's tests use the builder in tools/).
     files: ['**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.testing.ts', '**/test/**'],
     rules: {
@@ -23,15 +23,19 @@ export default tseslint.config(
         {
           allow: [],
           depConstraints: [
-            { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'scope:storage', onlyDependOnLibsWithTags: ['scope:identity'] },
-            { sourceTag: 'scope:cob', onlyDependOnLibsWithTags: ['scope:identity', 'scope:storage'] },
+            { sourceTag: 'scope:bounded-cache', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:bounded-cache'] },
+            { sourceTag: 'scope:storage', onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity'] },
+            { sourceTag: 'scope:cob', onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity', 'scope:storage'] },
             { sourceTag: 'scope:diff', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'scope:api-types', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['scope:identity', 'scope:storage', 'scope:cob', 'scope:diff', 'scope:api-types'] },
+            {
+              sourceTag: 'type:tools',
+              onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity', 'scope:storage', 'scope:cob', 'scope:diff', 'scope:api-types'],
+            },
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['scope:identity', 'scope:storage', 'scope:cob', 'scope:diff', 'scope:api-types', 'type:tools'],
+              onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity', 'scope:storage', 'scope:cob', 'scope:diff', 'scope:api-types', 'type:tools'],
             },
           ],
         },

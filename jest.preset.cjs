@@ -22,7 +22,7 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/'],
   moduleNameMapper: {
-    '^@forge-httpd/(identity|storage|cob|diff|api-types)$': path.join(root, 'libs/$1/src/index.ts'),
+    '^@forge-httpd/(bounded-cache|identity|storage|cob|diff|api-types)$': path.join(root, 'libs/$1/src/index.ts'),
     '^@forge-httpd/(storage|cob)/write$': path.join(root, 'libs/$1/src/write.ts'),
     '^@forge-httpd/tools$': path.join(root, 'tools/src/builder/index.ts'),
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -6,9 +6,10 @@ import { dirname, join, relative } from 'node:path';
 const root = join(import.meta.dirname ?? __dirname, '..', '..');
 
 const allowedWorkspaceImports: Record<string, readonly string[]> = {
-  'libs/identity': [],
-  'libs/storage': ['identity'],
-  'libs/cob': ['identity', 'storage'],
+  'libs/bounded-cache': [],
+  'libs/identity': ['bounded-cache'],
+  'libs/storage': ['bounded-cache', 'identity'],
+  'libs/cob': ['bounded-cache', 'identity', 'storage'],
   'libs/diff': [],
   'libs/api-types': [],
 };

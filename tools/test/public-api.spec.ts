@@ -7,6 +7,7 @@ const root = join(import.meta.dirname, '..', '..');
 const SNAPSHOTS = join(import.meta.dirname, 'public-api');
 
 const ENTRY_POINTS: Record<string, string> = {
+  '@forge-httpd/bounded-cache': 'libs/bounded-cache/src/index.ts',
   '@forge-httpd/identity': 'libs/identity/src/index.ts',
   '@forge-httpd/storage': 'libs/storage/src/index.ts',
   '@forge-httpd/storage/write': 'libs/storage/src/write.ts',

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
+import { divideMemoryBudget } from './config/memory-budget.js';
 import { GIT_HTTP_PATHS } from './git-http/git-http.controller.js';
 import { INFO_PATHS } from './info/info.controller.js';
 import { RAW_PATHS } from './raw/raw.controller.js';
@@ -40,7 +41,7 @@ const UNPREFIXED_ROUTES = [
 export interface CreateAppOptions extends GlobalsOptions {
   /** Nest logger: levels to print, a logger, or false for silence (tests). */
   logger: LoggerService | LogLevel[] | false;
-  /** Byte bound of the cache of rendered immutable answers (default 64 MiB; 0 disables it). */
+  /** Byte bound of the cache of rendered immutable answers (default: its share of the memory budget; 0 disables it). */
   responseCacheBytes?: number;
   /** Time to receive a whole request, in ms (default {@link REQUEST_TIMEOUT_MS}; tests shorten it). */
   requestTimeoutMs?: number;
@@ -56,10 +57,12 @@ export interface CreateAppOptions extends GlobalsOptions {
  */
 export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
+  const bounds = divideMemoryBudget(options.config.memoryBudgetMiB);
   const httpCaching = new HttpCaching({
     home: options.home,
     flavour: options.config.flavour,
-    maxBytes: options.responseCacheBytes,
+    maxBytes: options.responseCacheBytes ?? bounds.responseBytes,
+    urlIndexBytes: bounds.urlIndexBytes,
     onFrontHit: (hit) => requests.record(frontHitRecord(hit)),
   });
   const adapter = new FastifyAdapter({

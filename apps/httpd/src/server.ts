@@ -5,6 +5,7 @@ import { type NodeHome, openNodeHome } from '@forge-httpd/storage';
 import { createApp } from './app.factory.js';
 import { removeStaleSocket } from './config/stale-socket.js';
 import type { ListenAddress } from './config/listen-address.js';
+import { divideMemoryBudget } from './config/memory-budget.js';
 import type { ServerConfig } from './config/server-config.js';
 import { CobEvaluations } from './cobs/cob-evaluations.js';
 import { CobRejectionLog } from './cobs/cob-rejection-log.js';
@@ -102,6 +103,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     log: options.log,
     onWebConfigReload: options.onWebConfigReload,
     now: options.now,
+    reachabilityCommits: divideMemoryBudget(config.memoryBudgetMiB).reachabilityCommits,
   });
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
   const readiness = new Readiness();

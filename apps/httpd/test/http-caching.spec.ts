@@ -272,7 +272,7 @@ describe('visibility and freshness of cached answers', () => {
 
 describe('the byte bound', () => {
   it('holds with a tiny bound, evicting the least recently used answers', async () => {
-    const bound = 8 * 1024;
+    const bound = 16 * 1024;
     const small = await serve(built.home, bound);
     try {
       const names = ['tree', 'subtree', 'readme', 'stats', 'history', 'commit', 'blob'];

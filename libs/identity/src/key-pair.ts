@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import * as ed from '@noble/ed25519';
 import type { Nid } from './brands.js';
 import { InvalidSshKeyError } from './errors.js';
@@ -42,7 +43,8 @@ export function signBytes(keyPair: KeyPair, message: Uint8Array): Uint8Array {
 
 // DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410): the raw 32 bytes follow.
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-const verifyingKeys = new Map<string, KeyObject>();
+// Signers are few (the peers of a node); bound the memo anyway.
+const verifyingKeys = new BoundedCache<string, KeyObject>({ maxEntries: 10_000 });
 
 /**
  * Verifies a plain Ed25519 signature. Verification goes through node:crypto (OpenSSL), not
@@ -64,12 +66,5 @@ export function verifySignature(publicKey: Uint8Array, message: Uint8Array, sign
 
 function verifyingKey(publicKey: Uint8Array): KeyObject {
   const hex = Buffer.from(publicKey).toString('hex');
-  let key = verifyingKeys.get(hex);
-  if (key === undefined) {
-    key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
-    // Signers are few (the peers of a node); bound the memo anyway.
-    if (verifyingKeys.size > 10_000) verifyingKeys.clear();
-    verifyingKeys.set(hex, key);
-  }
-  return key;
+  return verifyingKeys.getOrCompute(hex, () => createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' }));
 }

@@ -10,7 +10,7 @@ import { type BuiltHome, buildDemoHome, repositoryByName } from '../../src/build
 // each library README opens with, against a demo home.
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-const LIBRARIES = ['identity', 'storage', 'cob', 'diff'];
+const LIBRARIES = ['bounded-cache', 'identity', 'storage', 'cob', 'diff'];
 
 let dir: string;
 let project: string;
@@ -71,6 +71,11 @@ describe('the packed libraries in another project', () => {
     const [ids = '', rid = ''] = (await runExample('identity', [])).trim().split('\n');
     expect(ids).toMatch(/^z6Mk\w+ did:key:z6Mk\w+ true$/);
     expect(rid).toBe('rad:z3gqcJUoA1n9HaHKufZs5FCSGazv5');
+  });
+
+  it('reads each file once however often it is asked for (bounded-cache README)', async () => {
+    const line = (await runExample('bounded-cache', ['package.json', 'bounded-cache-example.mjs'])).trim();
+    expect(line).toMatch(/^2 files, \d+ bytes, 2 hits, 2 misses$/);
   });
 
   it("structures a commit's diff from git's output (diff README)", async () => {

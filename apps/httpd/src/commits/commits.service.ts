@@ -94,7 +94,7 @@ export class CommitsService {
   async getActivity(ridText: string): Promise<Activity> {
     const repository = await this.access.openPublic(ridText);
     const head = await repository.head();
-    const times = await this.cache.commitTimes.getOrCompute(head.oid, () => repository.git.commitTimes(head.oid, Number.NEGATIVE_INFINITY));
+    const times = await this.cache.commitTimes.getOrLoad(head.oid, () => repository.git.commitTimes(head.oid, Number.NEGATIVE_INFINITY));
     return { activity: timesInActivityWindow(times, Math.floor(Date.now() / 1000)) };
   }
 }

@@ -9,6 +9,7 @@ export interface CommandLineOptions {
   metricsListen?: string;
   logLevel?: string;
   workers?: string;
+  memoryBudget?: string;
 }
 
 /** What the command line asks for. */
@@ -16,7 +17,8 @@ export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { a
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
-                   [--metrics-listen HOST:PORT] [--log-level LEVEL] [--workers N]
+                   [--metrics-listen HOST:PORT] [--log-level LEVEL] [--memory-budget MIB]
+                   [--workers N]
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
@@ -36,12 +38,16 @@ Options:
                      (default: $FORGE_LOG_LEVEL); JSON lines on stderr, readable on a terminal
   --workers N        serving processes sharing the listen address, 1 to 64 (default:
                      $FORGE_WORKERS, else 1); each keeps its own caches and git processes
+  --memory-budget MIB
+                     memory the big caches (rendered answers, branch reachability, history
+                     and tree memos) share, in MiB (default: $FORGE_MEMORY_BUDGET, else 128;
+                     0 turns them off)
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
 Environment:
   FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN,
-  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_WORKERS
+  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_MEMORY_BUDGET, FORGE_WORKERS
 `;
 
 /**
@@ -62,6 +68,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         'metrics-listen': { type: 'string' },
         'log-level': { type: 'string' },
         workers: { type: 'string' },
+        'memory-budget': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -83,5 +90,6 @@ function pickStrings(values: Record<string, string | boolean | undefined>): Comm
   }
   if (typeof values['metrics-listen'] === 'string') options.metricsListen = values['metrics-listen'];
   if (typeof values['log-level'] === 'string') options.logLevel = values['log-level'];
+  if (typeof values['memory-budget'] === 'string') options.memoryBudget = values['memory-budget'];
   return options;
 }

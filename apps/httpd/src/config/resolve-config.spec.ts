@@ -38,8 +38,21 @@ describe('resolveServerConfig', () => {
       listen: { kind: 'tcp', host: '127.0.0.1', port: 8080 },
       metricsListen: null,
       workers: 1,
+      memoryBudgetMiB: 128,
       version: '1.2.3',
     });
+  });
+
+  it('takes the memory budget from --memory-budget, else FORGE_MEMORY_BUDGET', async () => {
+    const env = { FORGE_HOME: '/h', FORGE_MEMORY_BUDGET: '64' };
+    expect((await resolveServerConfig(sources({ env }))).memoryBudgetMiB).toBe(64);
+    expect((await resolveServerConfig(sources({ env, options: { memoryBudget: '0' } }))).memoryBudgetMiB).toBe(0);
+  });
+
+  it.each(['-1', '1.5', 'lots', ''])('rejects the memory budget %j with a usage error', async (memoryBudget) => {
+    await expect(resolveServerConfig(sources({ env: { FORGE_HOME: '/h' }, options: { memoryBudget } }))).rejects.toThrow(
+      'Invalid --memory-budget: expected a whole number of MiB',
+    );
   });
 
   it('serves metrics on --metrics-listen, else FORGE_METRICS_LISTEN', async () => {

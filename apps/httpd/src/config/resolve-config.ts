@@ -31,8 +31,9 @@ export interface ConfigSources {
  * (`auto`), else radicle for a home found through `RAD_HOME`/`~/.radicle` and forge otherwise;
  * socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen = `--listen`, else `FORGE_LISTEN`,
  * else 127.0.0.1:8080; metrics = `--metrics-listen`, else `FORGE_METRICS_LISTEN`, else off;
- * workers = `--workers`, else `FORGE_WORKERS`, else 1.
- * @throws UsageError for an invalid flavour or listen address
+ * memory budget = `--memory-budget`, else `FORGE_MEMORY_BUDGET`, else 128 MiB; workers =
+ * `--workers`, else `FORGE_WORKERS`, else 1.
+ * @throws UsageError for an invalid flavour, listen address, memory budget or worker count
  */
 export async function resolveServerConfig(sources: ConfigSources): Promise<ServerConfig> {
   const { options, env, cwd } = sources;
@@ -43,6 +44,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
   const metrics = options.metricsListen ?? nonEmpty(env['FORGE_METRICS_LISTEN']);
   const metricsListen = metrics === undefined ? null : parseListenAddress(metrics, cwd, '--metrics-listen');
   const workers = options.workers ?? nonEmpty(env['FORGE_WORKERS']);
+  const memoryBudgetMiB = parseMemoryBudget(options.memoryBudget ?? nonEmpty(env['FORGE_MEMORY_BUDGET']));
   const { home, homeSource } = await resolveHome(sources, requested);
   const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
   const socket = nonEmpty(env['RAD_SOCKET']);
@@ -55,6 +57,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
     listen,
     metricsListen,
     workers: workers === undefined ? 1 : /^\d{1,3}$/.test(workers) ? Number(workers) : Number.NaN,
+    memoryBudgetMiB,
     version: sources.version,
   });
 }
@@ -92,4 +95,11 @@ async function resolveFlavour(args: {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** MiB from `--memory-budget` text; undefined leaves the default. */
+function parseMemoryBudget(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,7}$/.test(text)) throw new UsageError('Invalid --memory-budget: expected a whole number of MiB');
+  return Number(text);
 }

@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { FLAVOURS, type Flavour } from '@forge-httpd/storage';
 import type { ListenAddress } from './listen-address.js';
+import { DEFAULT_MEMORY_BUDGET_MIB } from './memory-budget.js';
 import { UsageError } from './usage-error.js';
 
 /** Where the served home came from, for the startup log. */
@@ -60,6 +61,8 @@ export interface ServerConfigFields {
   metricsListen?: ListenAddress | null;
   /** Serving processes (`--workers`); 1 serves in this process. */
   workers?: number;
+  /** MiB the big caches share (default {@link DEFAULT_MEMORY_BUDGET_MIB}). */
+  memoryBudgetMiB?: number;
   version: string;
 }
 
@@ -80,6 +83,9 @@ export class ServerConfig {
   @Min(1, { message: INVALID_WORKERS })
   @Max(MAX_WORKERS, { message: INVALID_WORKERS })
   readonly workers: number;
+  @IsInt({ message: 'Invalid --memory-budget: expected a whole number of MiB' })
+  @Min(0, { message: 'Invalid --memory-budget: expected a whole number of MiB' })
+  readonly memoryBudgetMiB: number;
   @IsString() @IsNotEmpty() readonly version: string;
 
   private constructor(fields: ServerConfigFields) {
@@ -91,6 +97,7 @@ export class ServerConfig {
     this.listen = toListen(fields.listen);
     this.metricsListen = fields.metricsListen ? toListen(fields.metricsListen) : null;
     this.workers = fields.workers ?? 1;
+    this.memoryBudgetMiB = fields.memoryBudgetMiB ?? DEFAULT_MEMORY_BUDGET_MIB;
     this.version = fields.version;
   }
 

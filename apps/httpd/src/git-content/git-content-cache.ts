@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Tree } from '@forge-httpd/api-types';
-import { LruCache } from './lru-cache.js';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
+import { divideMemoryBudget } from '../config/memory-budget.js';
+import { ServerConfig } from '../config/server-config.js';
 
 /** Commit count and distinct authors reachable from one commit. */
 export interface HistoryStats {
@@ -8,18 +10,33 @@ export interface HistoryStats {
   contributors: number;
 }
 
+/** Estimated bytes of a tree answer: its entries' strings and objects, and the commit. */
+function treeBytes(tree: Tree): number {
+  let bytes = 1024;
+  for (const entry of tree.entries) bytes += 160 + (entry.path.length + entry.name.length) * 2;
+  return bytes;
+}
+
 /**
- * Process-wide caches of the browsing routes. History results are keyed by commit id alone
- * (a commit's history is the same in every repository; callers check that the commit exists
- * in theirs first); the tree cache also by repository. Lookups always come after the
- * repository gate (`RepositoryAccess.openPublic`).
+ * Process-wide caches of the browsing routes (docs/radicle-httpd.md §9: derive once, reuse).
+ * History results are keyed by commit id alone (a commit's history is the same in every
+ * repository; callers check that the commit exists in theirs first); the tree cache also by
+ * repository. Keys are content-addressed, so entries never go stale. Lookups always come after
+ * the repository gate (`RepositoryAccess.openPublic`). The byte bounds come from the memory budget.
  */
 @Injectable()
 export class GitContentCache {
   /** Head commit → committer times of its whole history (activity filters by the clock). */
-  readonly commitTimes = new LruCache<number[]>(32);
+  readonly commitTimes: BoundedCache<string, number[]>;
   /** Commit → history statistics (stats/tree). */
-  readonly historyStats = new LruCache<HistoryStats>(256);
+  readonly historyStats = new BoundedCache<string, HistoryStats>({ maxEntries: 256 });
   /** Repository + commit + requested path → tree answer (docs/radicle-httpd.md §9's tree LRU, 100 entries). */
-  readonly trees = new LruCache<Tree>(100);
+  readonly trees: BoundedCache<string, Tree>;
+
+  constructor(config: ServerConfig) {
+    const bounds = divideMemoryBudget(config.memoryBudgetMiB);
+    // Committer times are a packed array of doubles.
+    this.commitTimes = new BoundedCache({ maxEntries: 32, maxWeight: bounds.commitTimesBytes, weigh: (times) => 64 + times.length * 8 });
+    this.trees = new BoundedCache({ maxEntries: 100, maxWeight: bounds.treeBytes, weigh: treeBytes });
+  }
 }

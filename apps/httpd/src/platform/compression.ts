@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 
 /** The content codings forge-httpd produces. */
 export type ContentCoding = 'br' | 'gzip';
@@ -31,8 +32,7 @@ export function compress(body: Buffer, coding: ContentCoding): Promise<Buffer> {
 }
 
 /** Accept-Encoding values seen so far and their choice (clients send a handful of spellings). */
-const negotiated = new Map<string, ContentCoding | null>();
-const MAX_REMEMBERED = 256;
+const negotiated = new BoundedCache<string, ContentCoding | null>({ maxEntries: 256 });
 
 /**
  * The coding to answer with for an `Accept-Encoding` value (RFC 9110 §12.5.3): `br` or `gzip`
@@ -40,12 +40,7 @@ const MAX_REMEMBERED = 256;
  */
 export function negotiateEncoding(acceptEncoding: string | undefined): ContentCoding | null {
   if (acceptEncoding === undefined || acceptEncoding === '') return null;
-  const known = negotiated.get(acceptEncoding);
-  if (known !== undefined) return known;
-  const choice = chooseCoding(acceptEncoding);
-  if (negotiated.size >= MAX_REMEMBERED) negotiated.clear();
-  negotiated.set(acceptEncoding, choice);
-  return choice;
+  return negotiated.getOrCompute(acceptEncoding, () => chooseCoding(acceptEncoding));
 }
 
 function chooseCoding(acceptEncoding: string): ContentCoding | null {

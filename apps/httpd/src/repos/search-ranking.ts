@@ -1,3 +1,4 @@
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { StorageIndex } from '@forge-httpd/storage';
 import { NameSearch } from './name-search.js';
 import { compareSearchRank, type SearchMatch } from './search-order.js';
@@ -20,7 +21,7 @@ interface Ranking {
  */
 export class SearchRanking {
   private readonly names = new NameSearch();
-  private readonly rankings = new Map<string, Ranking>();
+  private readonly rankings = new BoundedCache<string, Ranking>({ maxEntries: MAX_QUERIES });
 
   constructor(
     private readonly index: StorageIndex,
@@ -31,10 +32,9 @@ export class SearchRanking {
   rank(query: string): readonly SearchMatch[] {
     const stamp = `${this.index.version}:${this.seeds.generation()}`;
     const known = this.rankings.get(query);
-    if (known !== undefined) this.rankings.delete(query);
-    const ranking = known?.stamp === stamp ? known : { stamp, matches: this.compute(query) };
+    if (known?.stamp === stamp) return known.matches;
+    const ranking = { stamp, matches: this.compute(query) };
     this.rankings.set(query, ranking);
-    if (this.rankings.size > MAX_QUERIES) this.rankings.delete(this.rankings.keys().next().value as string);
     return ranking.matches;
   }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { parseRid, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
@@ -39,6 +40,7 @@ export interface CacheKey {
 }
 
 const OID = /^[0-9a-fA-F]{40}$/;
+/** RID texts whose parse is remembered (least recently used forgotten first). */
 const MAX_REMEMBERED_RIDS = 4096;
 
 /**
@@ -47,7 +49,7 @@ const MAX_REMEMBERED_RIDS = 4096;
  * whose parameters the handler would reject get no key: they go to the handler for their 400.
  */
 export class CacheKeyBuilder {
-  private readonly rids = new Map<string, { rid: Rid; gitDir: string } | null>();
+  private readonly rids = new BoundedCache<string, { rid: Rid; gitDir: string } | null>({ maxEntries: MAX_REMEMBERED_RIDS });
 
   constructor(private readonly scope: { flavour: string; storageRoot: string }) {}
 
@@ -74,18 +76,14 @@ export class CacheKeyBuilder {
 
   private repository(text: string | undefined): { rid: Rid; gitDir: string } | null {
     if (text === undefined) return null;
-    const known = this.rids.get(text);
-    if (known !== undefined) return known;
-    let resolved: { rid: Rid; gitDir: string } | null;
-    try {
-      const rid = parseRid(text);
-      resolved = { rid, gitDir: path.join(this.scope.storageRoot, ridDirectoryName(rid)) };
-    } catch {
-      resolved = null;
-    }
-    if (this.rids.size >= MAX_REMEMBERED_RIDS) this.rids.clear();
-    this.rids.set(text, resolved);
-    return resolved;
+    return this.rids.getOrCompute(text, () => {
+      try {
+        const rid = parseRid(text);
+        return { rid, gitDir: path.join(this.scope.storageRoot, ridDirectoryName(rid)) };
+      } catch {
+        return null;
+      }
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { CacheKey } from './cacheable-route.js';
 import { COMPRESSION_MIN_BYTES, type ContentCoding, negotiateEncoding } from '../platform/compression.js';
 import { etagForCoding, ifNoneMatchMatches } from '../platform/etag.js';
@@ -14,6 +15,8 @@ export interface FrontCacheDependencies {
   freshness(key: CacheKey, entry: CachedResponse): Freshness | Promise<Freshness>;
   /** Told of each request answered here, once its answer is written (logs, metrics). */
   served?(hit: FrontCacheHit): void;
+  /** Bound of the URL index in bytes (default {@link DEFAULT_INDEX_BYTES}). */
+  readonly maxIndexBytes?: number;
 }
 
 /** A request the front cache answered. */
@@ -32,8 +35,8 @@ interface Indexed {
   readonly entry: CachedResponse;
 }
 
-/** Bound of the URL index (URL characters plus a per-URL allowance); it is emptied when full. */
-const MAX_INDEX_BYTES = 8 * 1024 * 1024;
+/** Default bound of the URL index (URL characters plus a per-URL allowance), least recently used URLs dropped first. */
+const DEFAULT_INDEX_BYTES = 8 * 1024 * 1024;
 const PER_URL_BYTES = 128;
 
 /**
@@ -46,15 +49,20 @@ const PER_URL_BYTES = 128;
  * adds `date`, `connection` and `keep-alive` in both cases.
  */
 export class FrontCache {
-  private readonly index = new Map<string, Indexed>();
+  private readonly index: BoundedCache<string, Indexed>;
   /** URLs of each indexed entry, so an entry leaving the cache leaves the index too. */
-  private urls = new WeakMap<CachedResponse, Set<string>>();
-  private indexBytes = 0;
+  private readonly urls = new WeakMap<CachedResponse, Set<string>>();
   private closing = false;
   /** Requests answered here (also counted as cache hits). */
   served = 0;
 
-  constructor(private readonly deps: FrontCacheDependencies) {}
+  constructor(private readonly deps: FrontCacheDependencies) {
+    this.index = new BoundedCache({
+      maxWeight: deps.maxIndexBytes ?? DEFAULT_INDEX_BYTES,
+      weigh: (_indexed, url) => url.length * 2 + PER_URL_BYTES,
+      onRemove: (url, indexed) => this.urls.get(indexed.entry)?.delete(url),
+    });
+  }
 
   /**
    * Puts itself before Fastify's request listener of `server`; does nothing (and returns false)
@@ -80,15 +88,8 @@ export class FrontCache {
   /** Remembers that `url` was answered with `entry` through the router. */
   remember(seen: { url: string | undefined; key: CacheKey; entry: CachedResponse }): void {
     const { url, key, entry } = seen;
-    if (url === undefined || this.closing || this.index.get(url)?.entry === entry) return;
-    const bytes = url.length * 2 + PER_URL_BYTES;
-    if (this.indexBytes + bytes > MAX_INDEX_BYTES) {
-      this.index.clear();
-      this.urls = new WeakMap();
-      this.indexBytes = 0;
-    }
-    if (!this.index.has(url)) this.indexBytes += bytes;
-    this.index.set(url, { key, entry });
+    if (url === undefined || this.closing || this.index.peek(url)?.entry === entry) return;
+    if (!this.index.set(url, { key, entry })) return;
     const urls = this.urls.get(entry);
     if (urls === undefined) this.urls.set(entry, new Set([url]));
     else urls.add(url);
@@ -96,12 +97,9 @@ export class FrontCache {
 
   /** Drops the URLs of an entry that left the cache (the index must not keep its bytes alive). */
   forget(entry: CachedResponse): void {
-    for (const url of this.urls.get(entry) ?? []) {
-      if (this.index.get(url)?.entry !== entry) continue;
-      this.index.delete(url);
-      this.indexBytes -= url.length * 2 + PER_URL_BYTES;
-    }
+    const urls = this.urls.get(entry);
     this.urls.delete(entry);
+    for (const url of urls ?? []) if (this.index.peek(url)?.entry === entry) this.index.delete(url);
   }
 
   private tryServe(request: IncomingMessage, response: ServerResponse): boolean {

@@ -20,6 +20,8 @@ export interface HttpCachingOptions {
   flavour: string;
   /** Byte bound of the response cache (default 64 MiB; 0 disables it, ETags and compression stay). */
   maxBytes?: number;
+  /** Byte bound of the front cache's URL index (default 8 MiB). */
+  urlIndexBytes?: number;
   /** Told of requests the front cache answers (they never reach Fastify's logging). */
   onFrontHit?: (hit: FrontCacheHit) => void;
 }
@@ -69,7 +71,12 @@ export class HttpCaching {
     this.cache = new ResponseCache(options.maxBytes ?? DEFAULT_RESPONSE_CACHE_BYTES);
     this.keys = new CacheKeyBuilder({ flavour: options.flavour, storageRoot: options.home.storage.root });
     this.representation = new Representation(this.cache);
-    this.front = new FrontCache({ cache: this.cache, freshness: (key, entry) => this.freshness(key, entry), served: options.onFrontHit });
+    this.front = new FrontCache({
+      cache: this.cache,
+      freshness: (key, entry) => this.freshness(key, entry),
+      served: options.onFrontHit,
+      maxIndexBytes: options.urlIndexBytes,
+    });
     this.cache.onRemove((entry) => this.front.forget(entry));
   }
 

@@ -1,11 +1,15 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { ContentCoding } from '../platform/compression.js';
 
 /** Default bound of {@link ResponseCache}: 64 MiB of bodies and compressed variants. */
 export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Rough per-entry overhead (objects, map slots, header strings) charged on top of the bytes. */
-const ENTRY_OVERHEAD_BYTES = 512;
+/**
+ * Per-entry overhead (entry and header objects, key strings, map slots) charged on top of the
+ * bytes: ~1.9 KiB measured on the heap per entry (4,500 commit, tree and stats answers).
+ */
+const ENTRY_OVERHEAD_BYTES = 2048;
 
 /** One rendered answer of an immutable route, replayed byte for byte on a hit. */
 export interface CachedResponse {
@@ -39,30 +43,26 @@ export interface ResponseCacheStats {
 }
 
 /**
- * A least-recently-used store of rendered responses bounded in bytes. Entries larger than a
- * quarter of the bound are not kept (one huge diff must not flush everything else). Map
- * insertion order is the recency order: a hit moves its entry to the end.
+ * A least-recently-used store of rendered responses bounded in bytes (a {@link BoundedCache}
+ * weighted by each entry's bytes). Entries larger than a quarter of the bound are not kept
+ * (one huge diff must not flush everything else).
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
-  private totalBytes = 0;
-  private readonly counters = { hits: 0, misses: 0, evictions: 0 };
+  private readonly entries: BoundedCache<string, CachedResponse>;
   private removed: (entry: CachedResponse) => void = () => undefined;
 
   /** @param maxBytes - the bound; 0 disables the cache */
-  constructor(readonly maxBytes: number = DEFAULT_RESPONSE_CACHE_BYTES) {}
+  constructor(readonly maxBytes: number = DEFAULT_RESPONSE_CACHE_BYTES) {
+    this.entries = new BoundedCache({
+      maxWeight: maxBytes,
+      weigh: (entry) => entry.bytes,
+      onRemove: (_key, entry) => this.removed(entry),
+    });
+  }
 
   /** The entry of `key` (marked most recently used and counted as a hit), or undefined. */
   get(key: string): CachedResponse | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) {
-      this.counters.misses += 1;
-      return undefined;
-    }
-    this.counters.hits += 1;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
+    return this.entries.get(key);
   }
 
   /**
@@ -73,11 +73,8 @@ export class ResponseCache {
   set(entry: Omit<CachedResponse, 'bytes' | 'variants' | 'wire'>): CachedResponse | null {
     const bytes = entry.body.length + entry.key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 4) return null;
-    this.delete(entry.key);
-    const stored: CachedResponse = { ...entry, variants: new Map(), wire: new Map(), bytes };
+    const stored: CachedResponse = { ...entry, body: ownBytes(entry.body), variants: new Map(), wire: new Map(), bytes };
     this.entries.set(entry.key, stored);
-    this.totalBytes += bytes;
-    this.evict();
     return stored;
   }
 
@@ -86,20 +83,14 @@ export class ResponseCache {
    * recently used; false when it is no longer stored (evicted or replaced).
    */
   touch(entry: CachedResponse): boolean {
-    if (this.entries.get(entry.key) !== entry) return false;
-    this.counters.hits += 1;
-    this.entries.delete(entry.key);
-    this.entries.set(entry.key, entry);
+    if (this.entries.peek(entry.key) !== entry) return false;
+    this.entries.get(entry.key);
     return true;
   }
 
   /** Removes the entry of `key`, if any. */
   delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
     this.entries.delete(key);
-    this.totalBytes -= entry.bytes;
-    this.removed(entry);
   }
 
   /** Calls `listener` with every entry that leaves the cache (so indexes drop their references). */
@@ -112,24 +103,27 @@ export class ResponseCache {
    * evicted meanwhile is left alone (its variant is garbage once the answer is sent).
    */
   addVariant(entry: CachedResponse, variant: { coding: ContentCoding; bytes: Buffer }): void {
-    if (this.entries.get(entry.key) !== entry) return;
-    entry.variants.set(variant.coding, variant.bytes);
+    if (this.entries.peek(entry.key) !== entry) return;
+    entry.variants.set(variant.coding, ownBytes(variant.bytes));
     entry.bytes += variant.bytes.length;
-    this.totalBytes += variant.bytes.length;
-    this.evict();
+    this.entries.reweigh(entry.key, entry.bytes);
   }
 
   /** Current counters and sizes. */
   stats(): ResponseCacheStats {
-    return { ...this.counters, entries: this.entries.size, bytes: this.totalBytes, maxBytes: this.maxBytes };
+    const { hits, misses, evictions, entries, weight } = this.entries.stats();
+    return { hits, misses, evictions, entries, bytes: weight, maxBytes: this.maxBytes };
   }
+}
 
-  private evict(): void {
-    while (this.totalBytes > this.maxBytes) {
-      const oldest = this.entries.values().next();
-      if (oldest.done === true) return;
-      this.delete(oldest.value.key);
-      this.counters.evictions += 1;
-    }
-  }
+/**
+ * `body` in a buffer of its own. Node allocates small buffers (under 4 KiB) as slices of a shared
+ * 8 KiB pool; a kept slice keeps the whole pool chunk alive, which made the cache hold ~20%
+ * more memory than it counted.
+ */
+function ownBytes(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const copy = Buffer.allocUnsafeSlow(body.length);
+  body.copy(copy);
+  return copy;
 }

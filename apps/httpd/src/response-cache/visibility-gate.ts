@@ -1,3 +1,4 @@
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { Rid } from '@forge-httpd/identity';
 import { RepoNotFoundError } from '../platform/errors.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
@@ -9,6 +10,7 @@ interface Verdict {
   readonly visible: boolean;
 }
 
+/** Repositories whose verdict is remembered (least recently used forgotten first). */
 const MAX_VERDICTS = 4096;
 
 /**
@@ -20,7 +22,7 @@ const MAX_VERDICTS = 4096;
  * a repack or a deleted folder changes the state and the next hit asks RepositoryAccess again.
  */
 export class VisibilityGate {
-  private readonly verdicts = new Map<Rid, Verdict>();
+  private readonly verdicts = new BoundedCache<Rid, Verdict>({ maxEntries: MAX_VERDICTS });
   private readonly checks = new Map<string, Promise<boolean>>();
   private access: RepositoryAccess | null = null;
 
@@ -46,7 +48,7 @@ export class VisibilityGate {
     if (running !== undefined) return running;
     const check = this.check(this.access, rid).then((visible) => {
       this.checks.delete(id);
-      if (visible !== null && state.settled) this.remember(rid, { stamp: state.stamp, visible });
+      if (visible !== null && state.settled) this.verdicts.set(rid, { stamp: state.stamp, visible });
       return visible === true;
     });
     this.checks.set(id, check);
@@ -61,10 +63,5 @@ export class VisibilityGate {
     } catch (error) {
       return error instanceof RepoNotFoundError ? false : null;
     }
-  }
-
-  private remember(rid: Rid, verdict: Verdict): void {
-    if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
-    this.verdicts.set(rid, verdict);
   }
 }

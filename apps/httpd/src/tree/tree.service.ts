@@ -25,7 +25,7 @@ export class TreeService {
     const { git, rid } = await this.access.openPublic(ridText);
     // Keyed by repository too (another one may lack the commit) and looked up after the gate,
     // so a private repository never reaches the cache.
-    return this.cache.trees.getOrCompute(`${rid}\0${request.sha}\0${request.path}`, async () => {
+    return this.cache.trees.getOrLoad(`${rid}\0${request.sha}\0${request.path}`, async () => {
       const commit = await this.content.requireCommit(git, request.sha);
       const entry = await git.findEntry(request.sha, request.path);
       const entries = entry?.kind === 'tree' ? await git.readTree(entry.oid) : null;
@@ -42,7 +42,7 @@ export class TreeService {
   async getStats(ridText: string, sha: Oid): Promise<TreeStats> {
     const { git } = await this.access.openPublic(ridText);
     await this.content.requireCommit(git, sha);
-    const history = await this.cache.historyStats.getOrCompute(sha, async () => {
+    const history = await this.cache.historyStats.getOrLoad(sha, async () => {
       const [commits, contributors] = await Promise.all([git.countCommits(sha), git.listContributors(sha)]);
       return { commits, contributors: contributors.length };
     });

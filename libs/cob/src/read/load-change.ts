@@ -4,6 +4,7 @@
  * reachable through it).
  */
 import { isUtf8 } from 'node:buffer';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { nidFromPublicKey, parseSshSignatureArmor, verifySignature } from '@forge-httpd/identity';
 import type { GitCommit, GitRepository, Oid, TreeEntry } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
@@ -56,18 +57,13 @@ function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature:
 }
 
 // Every change of a type shares one manifest blob: remember a few decoded ones by blob id.
-const manifests = new Map<Oid, string | null>();
+const manifests = new BoundedCache<Oid, string | null>({ maxEntries: 1000 });
 
 /** Manifest `typeName` (or legacy `typename`); null when missing or invalid. */
 async function readManifest(git: GitRepository, tree: readonly TreeEntry[]): Promise<string | null> {
   const entry = tree.find((e) => e.name === 'manifest');
   if (entry === undefined || entry.kind !== 'blob') return null;
-  const known = manifests.get(entry.oid);
-  if (known !== undefined) return known;
-  const typeName = parseManifest(decodeJson(await git.readBlob(entry.oid)));
-  if (manifests.size > 1000) manifests.clear();
-  manifests.set(entry.oid, typeName);
-  return typeName;
+  return manifests.getOrLoad(entry.oid, async () => parseManifest(decodeJson(await git.readBlob(entry.oid))));
 }
 
 function parseManifest(parsed: unknown): string | null {

@@ -13,7 +13,7 @@ import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
-import { ReachabilityIndex } from './reachability-index.js';
+import { type ReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 
 /** Tuning for {@link openGitRepository}. */
@@ -24,6 +24,8 @@ export interface OpenGitRepositoryOptions {
   readonly log?: (message: string) => void;
   /** The clock ref stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
   readonly now?: () => number;
+  /** The commit budget this repository's branch reachability index shares (default: one per process). */
+  readonly reachability?: ReachabilityBudget;
 }
 
 /** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
@@ -42,22 +44,22 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     gitDir,
     new CatFileProcess(gitDir, { idleMs, log: options.log }),
     new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+    new ReachabilityIndex(gitDir, options.reachability),
     options.now,
   );
 }
 
 class CliGitRepository implements GitRepository {
   private readonly refListings: RefListingCache;
-  private readonly reachability: ReachabilityIndex;
 
   constructor(
     readonly gitDir: string,
     private readonly catFile: CatFileProcess,
     private readonly diffTree: DiffTreeProcess,
+    private readonly reachability: ReachabilityIndex,
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
-    this.reachability = new ReachabilityIndex(gitDir);
   }
 
   async readObject(oid: Oid): Promise<GitObject | null> {

@@ -9,6 +9,7 @@
  * A missing index is built in the background while the caller asks git, so no request waits
  * for the walk.
  */
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { runGit } from './run-git.js';
 import { isOid, type Oid } from './oid.js';
 
@@ -25,28 +26,26 @@ interface Index {
 }
 
 /** Least-recently-used indexes of every repository, bounded by their total commit count. */
-class ReachabilityBudget {
-  private readonly users = new Map<ReachabilityIndex, number>();
-  private total = 0;
+export class ReachabilityBudget {
+  private readonly users: BoundedCache<ReachabilityIndex, number>;
 
-  constructor(readonly limit: number) {}
+  /** @param limit - commits held by every index together */
+  constructor(readonly limit: number) {
+    this.users = new BoundedCache({
+      maxWeight: limit,
+      weigh: (size) => size,
+      onRemove: (owner, _size, reason) => {
+        if (reason === 'evicted') owner.drop();
+      },
+    });
+  }
 
   /** Records `owner`'s index of `size` commits as most recently used, dropping others past the limit. */
   use(owner: ReachabilityIndex, size: number): void {
-    this.total -= this.users.get(owner) ?? 0;
-    this.users.delete(owner);
     this.users.set(owner, size);
-    this.total += size;
-    for (const [other, otherSize] of this.users) {
-      if (this.total <= this.limit || other === owner) break;
-      this.users.delete(other);
-      this.total -= otherSize;
-      other.drop();
-    }
   }
 
   release(owner: ReachabilityIndex): void {
-    this.total -= this.users.get(owner) ?? 0;
     this.users.delete(owner);
   }
 }

@@ -6,6 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { isSettled, SETTLE_MS, statPart, statQuiet } from './stat-stamp.js';
 
 /** A stamp and whether it can be trusted to mean "unchanged" while it stays equal. */
@@ -15,7 +16,7 @@ export interface RefsStamp {
   readonly settled: boolean;
 }
 
-/** Remembered directories at most; beyond, the memory is dropped and rebuilt. */
+/** Remembered directories at most (least recently used forgotten first). */
 const MAX_REMEMBERED = 4096;
 
 /**
@@ -25,7 +26,9 @@ const MAX_REMEMBERED = 4096;
  * `readdir` would leave the directory's stamp unchanged.
  */
 export class RefTreeStamper {
-  private readonly subdirectories = new Map<string, { readonly part: string; readonly names: readonly string[] }>();
+  private readonly subdirectories = new BoundedCache<string, { readonly part: string; readonly names: readonly string[] }>({
+    maxEntries: MAX_REMEMBERED,
+  });
 
   /** @param now - the clock file times are compared with (ms since the epoch; tests move it ahead) */
   constructor(private readonly now: () => number = Date.now) {}
@@ -65,7 +68,6 @@ export class RefTreeStamper {
       names = [];
     }
     if (settled) {
-      if (this.subdirectories.size >= MAX_REMEMBERED) this.subdirectories.clear();
       this.subdirectories.set(dir, { part, names });
     } else {
       this.subdirectories.delete(dir);

@@ -1,3 +1,4 @@
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { type Did, oidHexFromRid, type Rid } from '@forge-httpd/identity';
 import { NO_IDENTITY, type RepositorySummary } from './repository-summary.js';
 
@@ -34,7 +35,7 @@ export class IndexEntries {
   private readonly errors = new Map<Rid, string>();
   private sorted: IndexEntry[] | null = null;
   private listed: { version: number; summaries: RepositorySummary[] } | null = null;
-  private delegateLists = new Map<Did, RepositorySummary[]>();
+  private readonly delegateLists = new BoundedCache<Did, readonly RepositorySummary[]>({ maxEntries: MAX_DELEGATE_LISTS });
   private delegateVersion = -1;
   /** Increases whenever a summary is added, replaced or removed. */
   version = 0;
@@ -68,16 +69,10 @@ export class IndexEntries {
   /** Summaries whose document names `did` as a delegate, sorted like {@link list}. */
   delegatedTo(did: Did): readonly RepositorySummary[] {
     if (this.delegateVersion !== this.version) {
-      this.delegateLists = new Map();
+      this.delegateLists.clear();
       this.delegateVersion = this.version;
     }
-    let found = this.delegateLists.get(did);
-    if (found === undefined) {
-      found = this.list().filter((summary) => summary.document?.delegates.includes(did) === true);
-      if (this.delegateLists.size >= MAX_DELEGATE_LISTS) this.delegateLists.clear();
-      this.delegateLists.set(did, found);
-    }
-    return found;
+    return this.delegateLists.getOrCompute(did, () => this.list().filter((summary) => summary.document?.delegates.includes(did) === true));
   }
 
   /** Stores a load's result unless a later load already did. */

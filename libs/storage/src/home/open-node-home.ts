@@ -32,6 +32,8 @@ export interface OpenNodeHomeOptions {
    * `SETTLE_MS` old (default `Date.now`; tests move it ahead instead of waiting).
    */
   now?: () => number;
+  /** Commits the branch reachability indexes of all repositories hold together (default 250,000, ~20 MB). */
+  reachabilityCommits?: number;
 }
 
 /** An opened node home: everything the API reads (docs/node-home.md §1). */
@@ -115,7 +117,11 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
   const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);
   const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
   const now = options.now ?? Date.now;
-  const storage = new Storage(path.join(home, 'storage'), options.flavour, { log: (message) => log(message), now });
+  const storage = new Storage(path.join(home, 'storage'), options.flavour, {
+    log: (message) => log(message),
+    now,
+    reachabilityCommits: options.reachabilityCommits,
+  });
   const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log, now });
   return {
     home,

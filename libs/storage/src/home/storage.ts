@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { compareRids, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
+import { DEFAULT_REACHABILITY_BUDGET, ReachabilityBudget } from '../git/reachability-index.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
 import type { Flavour } from './flavour.js';
@@ -14,21 +15,26 @@ import { listStorageEntries } from './storage-entries.js';
 export class Storage {
   private readonly repositories = new Map<Rid, StoredRepository>();
   private readonly openListeners = new Set<(rid: Rid) => void>();
+  /** One commit budget for the branch reachability indexes of every opened repository. */
+  private readonly reachability: ReachabilityBudget;
 
   private readonly readers: OpenGitRepositoryOptions;
 
   /**
    * @param root - the `storage/` directory
    * @param flavour - protocol identifiers of the home
-   * @param options.log - receives git reader problems (a `cat-file` process that died), one line each
-   * @param options.now - the clock ref stamps are judged by (default `Date.now`; tests move it ahead)
+   * @param options - `log` receives git reader problems (a `cat-file` process that died), one
+   *   line each; `now` is the clock ref stamps are judged by (default `Date.now`; tests move it
+   *   ahead); `reachabilityCommits` bounds the branch reachability indexes together (~80 bytes
+   *   per commit, default 250,000)
    */
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
-    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> = {},
+    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & { reachabilityCommits?: number } = {},
   ) {
     this.readers = { log: options.log, now: options.now };
+    this.reachability = new ReachabilityBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
   }
 
   /**
@@ -74,7 +80,7 @@ export class Storage {
       return null;
     }
     if (cached) return cached;
-    const repository = new StoredRepository(canonical, openGitRepository(gitDir, this.readers), this.flavour);
+    const repository = new StoredRepository(canonical, openGitRepository(gitDir, { ...this.readers, reachability: this.reachability }), this.flavour);
     this.repositories.set(canonical, repository);
     return repository;
   }

@@ -1,3 +1,4 @@
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { compareUtf8 } from '@forge-httpd/identity';
 import { resolveStoredRef } from '../git/resolve-stored-ref.js';
 import type { GitRepository, RefEntry } from '../git/git-repository.js';
@@ -39,7 +40,7 @@ const MAX_CACHED_OBJECTS = 10_000;
  * change; only the ref listing is re-read on each call.
  */
 export class CanonicalRefsReader {
-  private readonly resolved = new Map<Oid, Resolved>();
+  private readonly resolved = new BoundedCache<Oid, Resolved>({ maxEntries: MAX_CACHED_OBJECTS });
 
   constructor(private readonly git: GitReader) {}
 
@@ -82,13 +83,8 @@ export class CanonicalRefsReader {
     return resolveStoredRef(this.git, name);
   }
 
-  private async resolve(oid: Oid): Promise<Resolved> {
-    const cached = this.resolved.get(oid);
-    if (cached) return cached;
-    const resolved = await this.resolveUncached(oid);
-    if (this.resolved.size >= MAX_CACHED_OBJECTS) this.resolved.clear();
-    this.resolved.set(oid, resolved);
-    return resolved;
+  private resolve(oid: Oid): Promise<Resolved> {
+    return this.resolved.getOrLoad(oid, () => this.resolveUncached(oid));
   }
 
   private async resolveUncached(oid: Oid): Promise<Resolved> {

@@ -1,0 +1,24 @@
+import { DEFAULT_MEMORY_BUDGET_MIB, divideMemoryBudget } from './memory-budget.js';
+
+const MIB = 1024 * 1024;
+
+describe('divideMemoryBudget', () => {
+  it('gives the default budget the bounds the caches always had', () => {
+    const bounds = divideMemoryBudget(DEFAULT_MEMORY_BUDGET_MIB);
+    expect(bounds.responseBytes).toBe(64 * MIB);
+    expect(bounds.urlIndexBytes).toBe(8 * MIB);
+    expect(bounds.reachabilityCommits).toBeGreaterThanOrEqual(250_000);
+    expect(bounds.reachabilityCommits).toBeLessThan(255_000);
+  });
+
+  it.each([16, 128, 1024])('keeps the shares of %i MiB within the budget, with headroom left', (budget) => {
+    const bounds = divideMemoryBudget(budget);
+    const bytes = bounds.responseBytes + bounds.urlIndexBytes + bounds.reachabilityCommits * 80 + bounds.commitTimesBytes + bounds.treeBytes;
+    expect(bytes).toBeLessThanOrEqual(budget * MIB * 0.9);
+    expect(bytes).toBeGreaterThan(budget * MIB * 0.8);
+  });
+
+  it('turns the caches off with a budget of 0', () => {
+    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0]);
+  });
+});
