@@ -15,6 +15,7 @@ import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
+import { walkCommitsUntil } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
@@ -127,6 +128,10 @@ class CliGitRepository implements GitRepository {
         return commit;
       }),
     );
+  }
+
+  walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {
+    return walkCommitsUntil(this, { from: checkOid(range.from), stop: checkOid(range.stop) });
   }
 
   countCommits(from: Oid): Promise<number> {
