@@ -96,6 +96,11 @@ export interface GitRepository {
   countCommits(from: Oid): Promise<number>;
   /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */
   lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null>;
+  /**
+   * Reads the history of `from` into the in-memory index behind `lastCommitTouching` (which
+   * starts this in the background itself on a commit it has not seen); resolves when done.
+   */
+  indexHistory(from: Oid): Promise<void>;
   /** Distinct (author name, author email) pairs reachable from `from`, first seen first. */
   listContributors(from: Oid): Promise<Contributor[]>;
   /** Committer times (seconds) of commits reachable from `from` with time > sinceExclusive, walk order. */

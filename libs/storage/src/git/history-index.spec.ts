@@ -1,8 +1,9 @@
 import { gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
-import { buildTrickyHistory } from './history-index.testing.js';
+import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import type { Oid } from './oid.js';
 import { openGitRepository } from './open-git-repository.js';
+import { readGitProcessCounts } from './git-process-counts.js';
 import { walkCommitsUntil } from './walk-commits-until.js';
 
 let tmp: string;
@@ -55,5 +56,20 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const timeOf = new Map(times.map(([time, oid]) => [oid, Number(time)]));
     expect(times.some(([time, , ...parents]) => parents.some((parent) => (timeOf.get(parent) ?? 0) > Number(time)))).toBe(true);
     expect(new Set(timeOf.values()).size).toBeLessThan(timeOf.size);
+  });
+
+  it('answers the last commit touching every path from memory, as `git rev-list -1 -- path` does', async () => {
+    const last = commits[commits.length - 1] as Oid;
+    await repo.indexHistory(last);
+    for (const from of commits) await repo.indexHistory(from);
+    const spawned = readGitProcessCounts().command.spawned;
+    const sample = commits.filter((_, at) => at % 3 === 0);
+    const answers = await Promise.all(
+      sample.flatMap((from) => TRICKY_PATHS.map(async (path) => ({ from, path, oid: await repo.lastCommitTouching({ from, path }) }))),
+    );
+    expect(readGitProcessCounts().command.spawned).toBe(spawned);
+    for (const { from, path, oid } of answers) {
+      expect({ from, path, oid }).toEqual({ from, path, oid: revList(gitDir, ['-1', from, '--', path])[0] ?? null });
+    }
   });
 });

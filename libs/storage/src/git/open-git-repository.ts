@@ -6,6 +6,7 @@ import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type { Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
+import { LastCommitIndex } from './last-commit-index.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
 import { parseCommit } from './parse-commit.js';
@@ -15,6 +16,7 @@ import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
+import { splitTreePath } from './tree-path.js';
 import { walkCommitsUntil } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
@@ -47,6 +49,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
 class CliGitRepository implements GitRepository {
   private readonly refListings: RefListingCache;
   private readonly reachability: ReachabilityIndex;
+  private readonly lastCommits: LastCommitIndex;
 
   constructor(
     readonly gitDir: string,
@@ -55,6 +58,7 @@ class CliGitRepository implements GitRepository {
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix));
     this.reachability = new ReachabilityIndex(gitDir);
+    this.lastCommits = new LastCommitIndex(gitDir);
   }
 
   async readObject(oid: Oid): Promise<GitObject | null> {
@@ -138,8 +142,16 @@ class CliGitRepository implements GitRepository {
     return countCommits(this.gitDir, from);
   }
 
-  lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
-    return lastCommitTouching(this.gitDir, options);
+  async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
+    const segments = splitTreePath(options.path);
+    if (segments === null || segments.length === 0) return lastCommitTouching(this.gitDir, options);
+    // From memory once the history of `from` is indexed (in the background); git until then.
+    const answer = this.lastCommits.lastCommitTouching(checkOid(options.from), segments.join('/'));
+    return answer !== undefined ? answer : lastCommitTouching(this.gitDir, options);
+  }
+
+  indexHistory(from: Oid): Promise<void> {
+    return this.lastCommits.prepare(checkOid(from));
   }
 
   listContributors(from: Oid): Promise<Contributor[]> {
@@ -197,6 +209,7 @@ class CliGitRepository implements GitRepository {
 
   async close(): Promise<void> {
     this.reachability.drop();
+    this.lastCommits.drop();
     this.diffTree.close();
     this.catFile.close();
   }
