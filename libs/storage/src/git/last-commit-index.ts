@@ -15,6 +15,9 @@ import { readCommitChanges } from './read-commit-changes.js';
 /** Estimated heap bytes of every index together: about 150,000 commits with their changes. */
 export const DEFAULT_LAST_COMMIT_BUDGET = 32 * 1024 * 1024;
 
+/** Commits waiting for their history to be read; more are not queued (git answers them). */
+const MAX_WANTED = 1024;
+
 /** Tips remembered as exclusions for later reads (older ones are simply read again and skipped). */
 const MAX_EXCLUDED_TIPS = 64;
 
@@ -23,7 +26,7 @@ const sharedBudget = new IndexBudget(DEFAULT_LAST_COMMIT_BUDGET);
 /** One repository's last-commit-per-path index. */
 export class LastCommitIndex implements BudgetedIndex {
   private changes = new CommitChanges();
-  /** Commits the held histories were read from (newest last). */
+  /** Commits the held histories were read from, the latest {@link MAX_EXCLUDED_TIPS} (newest last). */
   private tips: Oid[] = [];
   private readonly wanted = new Set<Oid>();
   private running: Promise<void> | null = null;
@@ -34,6 +37,11 @@ export class LastCommitIndex implements BudgetedIndex {
     private readonly gitDir: string,
     private readonly budget: IndexBudget = sharedBudget,
   ) {}
+
+  /** Estimated heap bytes held (what the budget counts). */
+  get size(): number {
+    return this.changes.size;
+  }
 
   /**
    * The newest commit reachable from `from` that changed `path`, as `git rev-list -1 <from>
@@ -62,7 +70,7 @@ export class LastCommitIndex implements BudgetedIndex {
   }
 
   private request(tip: Oid): void {
-    if (this.tooLarge) return;
+    if (this.tooLarge || this.wanted.size >= MAX_WANTED) return;
     this.wanted.add(tip);
     this.running ??= this.drain().finally(() => {
       this.running = null;
@@ -81,10 +89,10 @@ export class LastCommitIndex implements BudgetedIndex {
     const changes = this.changes;
     const limit = this.budget.limit - changes.size;
     try {
-      const batch = await readCommitChanges(this.gitDir, { tips, exclude: this.tips.slice(-MAX_EXCLUDED_TIPS), limit });
+      const batch = await readCommitChanges(this.gitDir, { tips, exclude: this.tips, limit });
       // Dropped while reading: the batch's parents are gone with the old index.
       if (changes !== this.changes || !changes.append(batch)) return;
-      this.tips.push(...tips);
+      this.tips = [...this.tips, ...tips].slice(-MAX_EXCLUDED_TIPS);
       this.budget.use(this, changes.size);
     } catch (error) {
       if ((error as { code?: unknown }).code === 'COMMIT_CHANGES_OVER_LIMIT') this.tooLarge = true;
