@@ -83,6 +83,11 @@ async function readGraph(gitDir: string, range: CommitChangesRange): Promise<Gra
  */
 class RawSectionParser {
   private readonly sections: string[][] = [];
+  /**
+   * One string per distinct path: a token cut from an output chunk would keep the whole
+   * chunk alive (V8 sliced strings), i.e. all of git's output until the batch is appended.
+   */
+  private readonly paths = new Map<string, string>();
   private partial = '';
   private current: string[] | null = null;
   private expectPath = false;
@@ -111,7 +116,12 @@ class RawSectionParser {
   private take(token: string): void {
     if (this.expectPath) {
       this.expectPath = false;
-      this.current?.push(token);
+      let path = this.paths.get(token);
+      if (path === undefined) {
+        path = Buffer.from(token, 'latin1').toString('latin1');
+        this.paths.set(path, path);
+      }
+      this.current?.push(path);
       this.budget -= 1;
     } else if (token.startsWith(':') && this.current !== null) {
       this.expectPath = true;
