@@ -96,6 +96,7 @@ function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'req
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
+  const bounds = divideMemoryBudget(config.memoryBudgetMiB);
   const home = await openNodeHome({
     home: config.home,
     flavour: config.flavour,
@@ -103,7 +104,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     log: options.log,
     onWebConfigReload: options.onWebConfigReload,
     now: options.now,
-    reachabilityCommits: divideMemoryBudget(config.memoryBudgetMiB).reachabilityCommits,
+    reachabilityCommits: bounds.reachabilityCommits,
+    lastCommitBytes: bounds.lastCommitBytes,
   });
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
   const readiness = new Readiness();

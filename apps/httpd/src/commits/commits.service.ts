@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
-import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
+import type { GitRepository, Oid } from '@forge-httpd/storage';
 import { GitContentCache } from '../git-content/git-content-cache.js';
 import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
@@ -64,7 +64,10 @@ export class CommitsService {
   async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse> {
     const { git } = await this.access.openPublic(ridText);
     await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
-    const [diff, commits] = await Promise.all([this.content.loadDiff(git, { from: range.base, to: range.oid }), commitsUntil(git, range)]);
+    const [diff, commits] = await Promise.all([
+      this.content.loadDiff(git, { from: range.base, to: range.oid }),
+      git.walkCommitsUntil({ from: range.oid, stop: range.base }),
+    ]);
     return { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs), commits: commits.map(toCommit) };
   }
 
@@ -116,21 +119,4 @@ function pageWindow(query: CommitsQuery): { skip: number; maxCount?: number } | 
 /** Top-level `refs/heads/*`, then `refs/remotes/*` (name order), whose tip contains `sha`. */
 function branchesContaining(git: GitRepository, sha: Oid): Promise<string[]> {
   return git.refsContaining(sha, ['refs/heads/', 'refs/remotes/']);
-}
-
-/**
- * The history of `oid`, newest first, up to (excluding) the first commit equal to `base`;
- * all of it when `base` never comes (docs/radicle-httpd.md §5.11). Read in doubling chunks so a near base costs
- * little and a far one stays O(n log n).
- */
-async function commitsUntil(git: GitRepository, range: { base: Oid; oid: Oid }): Promise<GitCommit[]> {
-  const found: GitCommit[] = [];
-  for (let chunk = 64; ; chunk *= 2) {
-    const page = await git.walkCommits({ from: range.oid, skip: found.length, maxCount: chunk });
-    for (const commit of page) {
-      if (commit.oid === range.base) return found;
-      found.push(commit);
-    }
-    if (page.length < chunk) return found;
-  }
 }

@@ -9,7 +9,8 @@ const MIB = 1024 * 1024;
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
  * operator sizes the server with one number. At the default budget they are the bounds the
- * server always had: 64 MiB of rendered answers, 8 MiB of URL index, ~250,000 indexed commits.
+ * server always had: 64 MiB of rendered answers, 8 MiB of URL index, ~250,000 indexed commits;
+ * the last-commit indexes get 16 MiB (a 50,000-commit history takes ~9.5 MB).
  */
 export interface CacheBounds {
   /** Rendered immutable answers and their compressed variants. */
@@ -18,6 +19,8 @@ export interface CacheBounds {
   readonly urlIndexBytes: number;
   /** Commits held by every branch reachability index together. */
   readonly reachabilityCommits: number;
+  /** Estimated bytes held by every last-commit-per-path index together (blob and readme pages). */
+  readonly lastCommitBytes: number;
   /** Committer times of whole histories (`/activity`). */
   readonly commitTimesBytes: number;
   /** Tree answers (`/tree`). */
@@ -25,7 +28,7 @@ export interface CacheBounds {
 }
 
 /**
- * Shares of the budget. The rest (~15%) is headroom for the memos bounded by entry count (COB
+ * Shares of the budget. The rest (~4%) is headroom for the memos bounded by entry count (COB
  * facts, verdicts, stamps: a few MiB together) and the COB evaluations, which grow with the
  * number of issues and patches served rather than with traffic.
  */
@@ -33,6 +36,7 @@ const SHARES = {
   responseBytes: 1 / 2,
   urlIndexBytes: 1 / 16,
   reachability: 0.15,
+  lastCommitBytes: 1 / 8,
   commitTimesBytes: 1 / 16,
   treeBytes: 1 / 16,
 } as const;
@@ -49,6 +53,7 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
     responseBytes: share(SHARES.responseBytes),
     urlIndexBytes: share(SHARES.urlIndexBytes),
     reachabilityCommits: Math.floor(share(SHARES.reachability) / REACHABILITY_BYTES_PER_COMMIT),
+    lastCommitBytes: share(SHARES.lastCommitBytes),
     commitTimesBytes: share(SHARES.commitTimesBytes),
     treeBytes: share(SHARES.treeBytes),
   };

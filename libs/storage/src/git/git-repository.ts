@@ -87,10 +87,20 @@ export interface GitRepository {
   listRefs(prefix: string): Promise<readonly RefEntry[]>;
   /** Commits newest first, like `git log`. */
   walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]>;
+  /**
+   * The history of `from` in `walkCommits` order up to (excluding) the first commit equal to
+   * `stop`; all of it when `stop` never comes (the commit list of a range page).
+   */
+  walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]>;
   /** Number of commits reachable from `from`, itself included (`rev-list --count`). */
   countCommits(from: Oid): Promise<number>;
   /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */
   lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null>;
+  /**
+   * Reads the history of `from` into the in-memory index behind `lastCommitTouching` (which
+   * starts this in the background itself on a commit it has not seen); resolves when done.
+   */
+  indexHistory(from: Oid): Promise<void>;
   /** Distinct (author name, author email) pairs reachable from `from`, first seen first. */
   listContributors(from: Oid): Promise<Contributor[]>;
   /** Committer times (seconds) of commits reachable from `from` with time > sinceExclusive, walk order. */

@@ -6,6 +6,7 @@ import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type { Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
+import { LastCommitIndex } from './last-commit-index.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
 import { parseCommit } from './parse-commit.js';
@@ -13,8 +14,11 @@ import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
-import { type ReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
+import type { IndexBudget } from './index-budget.js';
+import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
+import { splitTreePath } from './tree-path.js';
+import { walkCommitsUntil } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
@@ -25,7 +29,9 @@ export interface OpenGitRepositoryOptions {
   /** The clock ref stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
   readonly now?: () => number;
   /** The commit budget this repository's branch reachability index shares (default: one per process). */
-  readonly reachability?: ReachabilityBudget;
+  readonly reachability?: IndexBudget;
+  /** The byte budget this repository's last-commit-per-path index shares (default: one per process). */
+  readonly lastCommits?: IndexBudget;
 }
 
 /** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
@@ -45,6 +51,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     new CatFileProcess(gitDir, { idleMs, log: options.log }),
     new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
     new ReachabilityIndex(gitDir, options.reachability),
+    new LastCommitIndex(gitDir, options.lastCommits),
     options.now,
   );
 }
@@ -57,6 +64,7 @@ class CliGitRepository implements GitRepository {
     private readonly catFile: CatFileProcess,
     private readonly diffTree: DiffTreeProcess,
     private readonly reachability: ReachabilityIndex,
+    private readonly lastCommits: LastCommitIndex,
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
@@ -135,12 +143,24 @@ class CliGitRepository implements GitRepository {
     );
   }
 
+  walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {
+    return walkCommitsUntil(this, { from: checkOid(range.from), stop: checkOid(range.stop) });
+  }
+
   countCommits(from: Oid): Promise<number> {
     return countCommits(this.gitDir, from);
   }
 
-  lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
-    return lastCommitTouching(this.gitDir, options);
+  async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
+    const segments = splitTreePath(options.path);
+    if (segments === null || segments.length === 0) return lastCommitTouching(this.gitDir, options);
+    // From memory once the history of `from` is indexed (in the background); git until then.
+    const answer = this.lastCommits.lastCommitTouching(checkOid(options.from), segments.join('/'));
+    return answer !== undefined ? answer : lastCommitTouching(this.gitDir, options);
+  }
+
+  indexHistory(from: Oid): Promise<void> {
+    return this.lastCommits.prepare(checkOid(from));
   }
 
   listContributors(from: Oid): Promise<Contributor[]> {
@@ -198,6 +218,7 @@ class CliGitRepository implements GitRepository {
 
   async close(): Promise<void> {
     this.reachability.drop();
+    this.lastCommits.drop();
     this.diffTree.close();
     this.catFile.close();
   }

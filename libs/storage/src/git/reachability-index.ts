@@ -9,7 +9,7 @@
  * A missing index is built in the background while the caller asks git, so no request waits
  * for the walk.
  */
-import { BoundedCache } from '@forge-httpd/bounded-cache';
+import { IndexBudget, type BudgetedIndex } from './index-budget.js';
 import { runGit } from './run-git.js';
 import { isOid, type Oid } from './oid.js';
 
@@ -25,35 +25,10 @@ interface Index {
   readonly masks: Map<string, number>;
 }
 
-/** Least-recently-used indexes of every repository, bounded by their total commit count. */
-export class ReachabilityBudget {
-  private readonly users: BoundedCache<ReachabilityIndex, number>;
-
-  /** @param limit - commits held by every index together */
-  constructor(readonly limit: number) {
-    this.users = new BoundedCache({
-      maxWeight: limit,
-      weigh: (size) => size,
-      onRemove: (owner, _size, reason) => {
-        if (reason === 'evicted') owner.drop();
-      },
-    });
-  }
-
-  /** Records `owner`'s index of `size` commits as most recently used, dropping others past the limit. */
-  use(owner: ReachabilityIndex, size: number): void {
-    this.users.set(owner, size);
-  }
-
-  release(owner: ReachabilityIndex): void {
-    this.users.delete(owner);
-  }
-}
-
-const sharedBudget = new ReachabilityBudget(DEFAULT_REACHABILITY_BUDGET);
+const sharedBudget = new IndexBudget(DEFAULT_REACHABILITY_BUDGET);
 
 /** One repository's reachability index (at most one set of tips at a time). */
-export class ReachabilityIndex {
+export class ReachabilityIndex implements BudgetedIndex {
   private index: Index | null = null;
   private building: { key: string; promise: Promise<Index | null> } | null = null;
   /** Keys whose history did not fit the budget: not tried again while the tips stay the same. */
@@ -61,7 +36,7 @@ export class ReachabilityIndex {
 
   constructor(
     private readonly gitDir: string,
-    private readonly budget: ReachabilityBudget = sharedBudget,
+    private readonly budget: IndexBudget = sharedBudget,
   ) {}
 
   /**

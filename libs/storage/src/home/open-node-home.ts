@@ -34,6 +34,8 @@ export interface OpenNodeHomeOptions {
   now?: () => number;
   /** Commits the branch reachability indexes of all repositories hold together (default 250,000, ~20 MB). */
   reachabilityCommits?: number;
+  /** Estimated bytes the last-commit-per-path indexes of all repositories hold together (default 32 MiB). */
+  lastCommitBytes?: number;
 }
 
 /** An opened node home: everything the API reads (docs/node-home.md §1). */
@@ -121,6 +123,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     log: (message) => log(message),
     now,
     reachabilityCommits: options.reachabilityCommits,
+    lastCommitBytes: options.lastCommitBytes,
   });
   const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log, now });
   return {

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { compareRids, type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
-import { DEFAULT_REACHABILITY_BUDGET, ReachabilityBudget } from '../git/reachability-index.js';
+import { IndexBudget } from '../git/index-budget.js';
+import { DEFAULT_LAST_COMMIT_BUDGET } from '../git/last-commit-index.js';
+import { DEFAULT_REACHABILITY_BUDGET } from '../git/reachability-index.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
 import type { Flavour } from './flavour.js';
@@ -16,7 +18,9 @@ export class Storage {
   private readonly repositories = new Map<Rid, StoredRepository>();
   private readonly openListeners = new Set<(rid: Rid) => void>();
   /** One commit budget for the branch reachability indexes of every opened repository. */
-  private readonly reachability: ReachabilityBudget;
+  private readonly reachability: IndexBudget;
+  /** One byte budget for the last-commit-per-path indexes of every opened repository. */
+  private readonly lastCommits: IndexBudget;
 
   private readonly readers: OpenGitRepositoryOptions;
 
@@ -26,15 +30,16 @@ export class Storage {
    * @param options - `log` receives git reader problems (a `cat-file` process that died), one
    *   line each; `now` is the clock ref stamps are judged by (default `Date.now`; tests move it
    *   ahead); `reachabilityCommits` bounds the branch reachability indexes together (~80 bytes
-   *   per commit, default 250,000)
+   *   per commit, default 250,000), `lastCommitBytes` the last-commit-per-path indexes (default 32 MiB)
    */
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
-    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & { reachabilityCommits?: number } = {},
+    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & { reachabilityCommits?: number; lastCommitBytes?: number } = {},
   ) {
     this.readers = { log: options.log, now: options.now };
-    this.reachability = new ReachabilityBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
+    this.reachability = new IndexBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
+    this.lastCommits = new IndexBudget(options.lastCommitBytes ?? DEFAULT_LAST_COMMIT_BUDGET);
   }
 
   /**
@@ -80,7 +85,11 @@ export class Storage {
       return null;
     }
     if (cached) return cached;
-    const repository = new StoredRepository(canonical, openGitRepository(gitDir, { ...this.readers, reachability: this.reachability }), this.flavour);
+    const repository = new StoredRepository(
+      canonical,
+      openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits }),
+      this.flavour,
+    );
     this.repositories.set(canonical, repository);
     return repository;
   }

@@ -1,0 +1,153 @@
+/**
+ * For every commit of some histories: its committer time, its parents and, per parent, the
+ * paths that differ (`diff-tree -r --no-renames`; a root commit against the empty tree). It
+ * is enough to answer `git rev-list -1 <commit> -- <path>` without git (see
+ * {@link CommitChanges.lastCommitTouching}). Everything is keyed by commit id, so nothing in
+ * it goes stale; new histories are appended in batches (one batch = commits whose parents are
+ * in the batch or already here).
+ */
+import { DateOrderQueue } from './date-order-queue.js';
+import type { Oid } from './oid.js';
+
+/** One commit of a batch: paths are latin1 strings of the path bytes. */
+export interface CommitChangesEntry {
+  readonly oid: Oid;
+  readonly time: number;
+  readonly parents: readonly Oid[];
+  /** Changed paths against each parent, in parent order; one list against the empty tree for a root commit. */
+  readonly changes: ReadonlyArray<readonly string[]>;
+}
+
+/** Estimated heap bytes per commit held (id string, map entry, time, edges; measured ~200). */
+export const BYTES_PER_COMMIT = 200;
+/** Estimated heap bytes per changed-path entry (one number in a flat array). */
+export const BYTES_PER_CHANGE = 8;
+
+/** Commits, their parents and changed paths in flat arrays. */
+export class CommitChanges {
+  private readonly ids = new Map<Oid, number>();
+  private readonly oids: Oid[] = [];
+  private readonly times: number[] = [];
+  /** Edges of commit i: edgeStart[i] .. edgeStart[i + 1]; a root commit has one edge with parent -1. */
+  private readonly edgeStart: number[] = [0];
+  private readonly edgeParent: number[] = [];
+  /** Paths changed along edge e: changeStart[e] .. changeStart[e + 1] of changePaths. */
+  private readonly changeStart: number[] = [0];
+  private readonly changePaths: number[] = [];
+  private readonly pathIds = new Map<string, number>();
+  private readonly paths: string[] = [];
+  /** Every folder some changed path was in: only such a path can match more than its own id. */
+  private readonly folders = new Set<string>();
+
+  /** Estimated heap bytes held (the unit of the memory budget). */
+  get size(): number {
+    return this.oids.length * BYTES_PER_COMMIT + this.changePaths.length * BYTES_PER_CHANGE;
+  }
+
+  has(oid: Oid): boolean {
+    return this.ids.has(oid);
+  }
+
+  /**
+   * Appends a batch. Every parent must be in the batch or already held; otherwise nothing
+   * is appended and false is returned.
+   */
+  append(batch: readonly CommitChangesEntry[]): boolean {
+    const fresh = batch.filter((entry) => !this.ids.has(entry.oid));
+    const batchIds = new Map(fresh.map((entry, at) => [entry.oid, this.oids.length + at]));
+    const idOf = (oid: Oid): number | undefined => this.ids.get(oid) ?? batchIds.get(oid);
+    if (fresh.some((entry) => entry.parents.some((parent) => idOf(parent) === undefined))) return false;
+    for (const entry of fresh) {
+      const oid = ownCopy(entry.oid) as Oid;
+      this.ids.set(oid, this.oids.length);
+      this.oids.push(oid);
+      this.times.push(entry.time);
+      const parents = entry.parents.length === 0 ? [-1] : entry.parents.map((parent) => idOf(parent) as number);
+      parents.forEach((parent, at) => {
+        this.edgeParent.push(parent);
+        for (const path of entry.changes[at] ?? []) this.changePaths.push(this.internPath(path));
+        this.changeStart.push(this.changePaths.length);
+      });
+      this.edgeStart.push(this.edgeParent.length);
+    }
+    return true;
+  }
+
+  /**
+   * `git rev-list -1 <from> -- <path>` with git's default history simplification
+   * (try_to_simplify_commit in git's revision.c): commits are visited in rev-list order; a
+   * commit is TREESAME when the path is unchanged against a parent, and then only the first
+   * such parent is followed; the first commit that is not TREESAME (a root commit: one that
+   * has the path) is the answer.
+   * @param from - a held commit
+   * @param path - the path bytes as a latin1 string, `/`-separated, not empty
+   * @returns the commit, null when none touched the path, undefined when `from` is not held
+   */
+  lastCommitTouching(from: Oid, path: string): Oid | null | undefined {
+    const start = this.ids.get(from);
+    if (start === undefined) return undefined;
+    const matches = this.pathMatcher(path);
+    if (matches === null) return null;
+    const queue = new DateOrderQueue<number>();
+    const seen = new Set<number>([start]);
+    queue.push(start, this.times[start] as number);
+    for (let commit = queue.pop(); commit !== undefined; commit = queue.pop()) {
+      const first = this.edgeStart[commit] as number;
+      const end = this.edgeStart[commit + 1] as number;
+      let followed = -1;
+      for (let edge = first; edge < end && followed < 0; edge += 1) if (!this.edgeTouches(edge, matches)) followed = edge;
+      for (let edge = followed < 0 ? first : followed; edge < (followed < 0 ? end : followed + 1); edge += 1) {
+        const parent = this.edgeParent[edge] as number;
+        if (parent < 0 || seen.has(parent)) continue;
+        seen.add(parent);
+        queue.push(parent, this.times[parent] as number);
+      }
+      if (followed < 0) return this.oids[commit];
+    }
+    return null;
+  }
+
+  /** The ids of `path` and of every path under it (git pathspecs match folders too); null when none was ever changed. */
+  private pathMatcher(path: string): ReadonlySet<number> | null {
+    const ids = new Set<number>();
+    const own = this.pathIds.get(path);
+    if (own !== undefined) ids.add(own);
+    if (this.folders.has(path)) {
+      const prefix = `${path}/`;
+      this.paths.forEach((candidate, id) => {
+        if (candidate.startsWith(prefix)) ids.add(id);
+      });
+    }
+    return ids.size === 0 ? null : ids;
+  }
+
+  private edgeTouches(edge: number, matches: ReadonlySet<number>): boolean {
+    const end = this.changeStart[edge + 1] as number;
+    for (let at = this.changeStart[edge] as number; at < end; at += 1) if (matches.has(this.changePaths[at] as number)) return true;
+    return false;
+  }
+
+  private internPath(path: string): number {
+    let id = this.pathIds.get(path);
+    if (id === undefined) {
+      id = this.paths.length;
+      const copy = ownCopy(path);
+      this.pathIds.set(copy, id);
+      this.paths.push(copy);
+      for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+        const folder = path.slice(0, slash);
+        if (this.folders.has(folder)) break;
+        this.folders.add(folder);
+      }
+    }
+    return id;
+  }
+}
+
+/**
+ * A string of its own: parsers cut ids and paths out of whole output chunks, and V8 keeps a
+ * cut-out (sliced) string's parent alive, which would hold every chunk git ever printed.
+ */
+function ownCopy<T extends string>(text: T): string {
+  return Buffer.from(text, 'latin1').toString('latin1');
+}

@@ -1,0 +1,75 @@
+import { gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import type { GitRepository } from './git-repository.js';
+import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
+import type { Oid } from './oid.js';
+import { openGitRepository } from './open-git-repository.js';
+import { readGitProcessCounts } from './git-process-counts.js';
+import { walkCommitsUntil } from './walk-commits-until.js';
+
+let tmp: string;
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+});
+afterAll(async () => {
+  await removeTempDir(tmp);
+});
+
+const revList = (gitDir: string, args: readonly string[]): string[] =>
+  gitRaw(gitDir, ['--literal-pathspecs', 'rev-list', ...args])
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+
+describe.each([1, 2])('on a random history with merges, equal times and clock skew (seed %d)', (seed) => {
+  let gitDir: string;
+  let commits: Oid[];
+  let repo: GitRepository;
+
+  beforeAll(async () => {
+    ({ gitDir, commits } = await buildTrickyHistory(tmp, { seed, commits: 90 }));
+    repo = openGitRepository(gitDir);
+  });
+  afterAll(() => repo.close());
+
+  it('lists the commits of a range exactly as rev-list orders them, up to the stop commit', async () => {
+    for (const [at, from] of commits.entries()) {
+      if (at % 3 !== 0) continue;
+      const walk = revList(gitDir, [from]);
+      const stops = [from, walk[1], walk[Math.floor(walk.length / 2)], commits[commits.length - 1], walk[walk.length - 1]];
+      for (const stop of stops.filter((oid): oid is string => oid !== undefined)) {
+        const until = walk.indexOf(stop);
+        const expected = until < 0 ? walk : walk.slice(0, until);
+        const listed = await repo.walkCommitsUntil({ from, stop: stop as Oid });
+        expect(listed.map((commit) => commit.oid)).toEqual(expected);
+        // Past the cat-file walk's limit rev-list goes on from where it stopped.
+        if (at % 12 !== 0) continue;
+        const continued = await walkCommitsUntil(repo, { from, stop: stop as Oid }, 3);
+        expect(continued.map((commit) => commit.oid)).toEqual(expected);
+      }
+    }
+  });
+
+  it('has octopus merges, clock skew and equal committer times', () => {
+    expect(revList(gitDir, ['--all', '--min-parents=3']).length).toBeGreaterThan(0);
+    const times = revList(gitDir, ['--all', '--timestamp', '--parents']).map((line) => line.split(' '));
+    const timeOf = new Map(times.map(([time, oid]) => [oid, Number(time)]));
+    expect(times.some(([time, , ...parents]) => parents.some((parent) => (timeOf.get(parent) ?? 0) > Number(time)))).toBe(true);
+    expect(new Set(timeOf.values()).size).toBeLessThan(timeOf.size);
+  });
+
+  it('answers the last commit touching every path from memory, as `git rev-list -1 -- path` does', async () => {
+    const last = commits[commits.length - 1] as Oid;
+    await repo.indexHistory(last);
+    for (const from of commits) await repo.indexHistory(from);
+    const spawned = readGitProcessCounts().command.spawned;
+    const sample = commits.filter((_, at) => at % 3 === 0);
+    const answers = await Promise.all(
+      sample.flatMap((from) => TRICKY_PATHS.map(async (path) => ({ from, path, oid: await repo.lastCommitTouching({ from, path }) }))),
+    );
+    expect(readGitProcessCounts().command.spawned).toBe(spawned);
+    for (const { from, path, oid } of answers) {
+      expect({ from, path, oid }).toEqual({ from, path, oid: revList(gitDir, ['-1', from, '--', path])[0] ?? null });
+    }
+  });
+});
