@@ -24,11 +24,14 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * Starts `node apps/httpd/dist/main.js --home <home>` and waits until it answers — and, with
  * `waitForStartup`, until it logs that its storage index is built (startup work done).
  */
-export async function startForge(home: string, options: { waitForStartup?: boolean; root?: string } = {}): Promise<ForgeServer> {
+export async function startForge(
+  home: string,
+  options: { waitForStartup?: boolean; root?: string; args?: readonly string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<ForgeServer> {
   const port = await freePort();
   const main = path.join(options.root ?? REPO_ROOT, 'apps', 'httpd', 'dist', 'main.js');
-  const server = spawnServer(process.execPath, [main, '--home', home, '--listen', `127.0.0.1:${port}`], {
-    env: { ...process.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') },
+  const server = spawnServer(process.execPath, [main, '--home', home, '--listen', `127.0.0.1:${port}`, ...(options.args ?? [])], {
+    env: { ...process.env, ...options.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   let startupMs: number | null = null;

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CobSnapshot, CobStore } from '@forge-httpd/cob';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { CobSnapshot, CobStore, openSqliteEvaluations, type PersistedEvaluations } from '@forge-httpd/cob';
 import type { Nid } from '@forge-httpd/identity';
 import { type NodeHome, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
@@ -20,10 +20,14 @@ export interface CobView {
 /**
  * Holds one {@link CobStore} per repository for the server's lifetime, so evaluated issues,
  * patches and jobs are reused until their refs move (docs/decisions.md "Collaborative objects").
+ * With a cache directory, issue and patch evaluations are also kept there (one SQLite file),
+ * so a restart reuses them instead of evaluating every object again.
  */
 @Injectable()
-export class CobStoreService {
+export class CobStoreService implements OnModuleDestroy {
+  private readonly logger = new Logger('cob');
   private readonly stores = new Map<string, CobStore>();
+  private persisted: (PersistedEvaluations & { close(): void }) | null | undefined;
 
   constructor(
     private readonly config: ServerConfig,
@@ -47,16 +51,39 @@ export class CobStoreService {
     return { snapshot, aliasOf: this.aliasLookup() };
   }
 
+  /** Writes what is not persisted yet and closes the cache file. */
+  onModuleDestroy(): void {
+    for (const store of this.stores.values()) store.savePending();
+    this.persisted?.close();
+    this.persisted = null;
+  }
+
   private storeFor(repository: StoredRepository): CobStore {
     let store = this.stores.get(repository.rid);
     if (store === undefined) {
       store = new CobStore(this.config.flavour, {
         onRejected: (report) => this.rejections.record(report),
         onEvaluated: (evaluation) => this.evaluations.record(evaluation),
+        persisted: this.persistedEvaluations(),
       });
       this.stores.set(repository.rid, store);
     }
     return store;
+  }
+
+  /** Opened on first use, so a server that never lists COBs never touches the directory. */
+  private persistedEvaluations(): PersistedEvaluations | undefined {
+    if (this.persisted === undefined) {
+      const dir = this.config.cacheDir;
+      this.persisted =
+        dir === null
+          ? null
+          : openSqliteEvaluations({
+              dir,
+              onError: (error) => this.logger.warn(`COB cache in ${dir} not used (${error.message}): issues and patches are evaluated from git`),
+            });
+    }
+    return this.persisted ?? undefined;
   }
 
   private aliasLookup(): AliasLookup {

@@ -18,6 +18,11 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('reads the cache directory flags', () => {
+    expect(parseCommandLine(['--cache-dir', '/c'])).toEqual({ action: 'serve', options: { cacheDir: '/c' } });
+    expect(parseCommandLine(['--no-cache-dir'])).toEqual({ action: 'serve', options: { noCacheDir: true } });
+  });
+
   it.each([[['--help']], [['-h']], [['--home', '/h', '--help']]])('asks for help with %j', (args) => {
     expect(parseCommandLine(args)).toEqual({ action: 'help' });
   });

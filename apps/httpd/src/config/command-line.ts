@@ -8,6 +8,9 @@ export interface CommandLineOptions {
   flavour?: string;
   metricsListen?: string;
   logLevel?: string;
+  cacheDir?: string;
+  /** `--no-cache-dir`: keep nothing between runs. */
+  noCacheDir?: boolean;
 }
 
 /** What the command line asks for. */
@@ -16,6 +19,7 @@ export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { a
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
                    [--metrics-listen HOST:PORT] [--log-level LEVEL]
+                   [--cache-dir DIR | --no-cache-dir]
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
@@ -33,12 +37,17 @@ Options:
                      or a Unix socket path (default: $FORGE_METRICS_LISTEN, else off)
   --log-level LEVEL  silent, fatal, error, warn, info (default), debug or trace
                      (default: $FORGE_LOG_LEVEL); JSON lines on stderr, readable on a terminal
+  --cache-dir DIR    where evaluated issues and patches are kept between runs, so a restart
+                     does not re-evaluate them (default: $FORGE_CACHE_DIR, else
+                     $XDG_CACHE_HOME/forge-httpd/homes/<home hash>, created with mode 0700;
+                     the server still works, slower after a restart, when it is not writable)
+  --no-cache-dir     keep nothing between runs
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
 Environment:
   FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN,
-  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL
+  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_CACHE_DIR, XDG_CACHE_HOME
 `;
 
 /**
@@ -58,6 +67,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         flavour: { type: 'string' },
         'metrics-listen': { type: 'string' },
         'log-level': { type: 'string' },
+        'cache-dir': { type: 'string' },
+        'no-cache-dir': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -79,5 +90,7 @@ function pickStrings(values: Record<string, string | boolean | undefined>): Comm
   }
   if (typeof values['metrics-listen'] === 'string') options.metricsListen = values['metrics-listen'];
   if (typeof values['log-level'] === 'string') options.logLevel = values['log-level'];
+  if (typeof values['cache-dir'] === 'string') options.cacheDir = values['cache-dir'];
+  if (values['no-cache-dir'] === true) options.noCacheDir = true;
   return options;
 }

@@ -54,6 +54,8 @@ export interface ServerConfigFields {
   listen: ListenAddress;
   /** Where metrics and readiness are served, or null (off). */
   metricsListen?: ListenAddress | null;
+  /** Our own directory for what outlives a run (evaluated COBs), or null (keep nothing). */
+  cacheDir?: string | null;
   version: string;
 }
 
@@ -70,6 +72,9 @@ export class ServerConfig {
   @Matches(ABSOLUTE_PATH, { message: 'socket path must be absolute' }) readonly socketPath: string;
   @ValidateNested() readonly listen: ListenAddress;
   @ValidateIf((config: ServerConfig) => config.metricsListen !== null) @ValidateNested() readonly metricsListen: ListenAddress | null;
+  @ValidateIf((config: ServerConfig) => config.cacheDir !== null)
+  @Matches(ABSOLUTE_PATH, { message: 'cache directory must be an absolute path' })
+  readonly cacheDir: string | null;
   @IsString() @IsNotEmpty() readonly version: string;
 
   private constructor(fields: ServerConfigFields) {
@@ -80,6 +85,7 @@ export class ServerConfig {
     this.socketPath = fields.socketPath;
     this.listen = toListen(fields.listen);
     this.metricsListen = fields.metricsListen ? toListen(fields.metricsListen) : null;
+    this.cacheDir = fields.cacheDir ?? null;
     this.version = fields.version;
   }
 
