@@ -37,4 +37,6 @@ export interface PersistedEvaluations {
   read(scope: EvaluationScope, id: Oid): PersistedEvaluation | null;
   /** Replaces the entries of these objects. */
   write(scope: EvaluationScope, entries: readonly PersistedEvaluation[]): void;
+  /** Every scope with entries and how many it holds (e.g. to choose what to load at start-up). */
+  listScopes(): ReadonlyArray<{ readonly scope: EvaluationScope; readonly objects: number }>;
 }

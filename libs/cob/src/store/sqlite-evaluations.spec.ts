@@ -44,6 +44,10 @@ describe('openSqliteEvaluations', () => {
     expect(again.read(scope, oid(1))).toEqual(entry(1));
     expect(again.read(scope, oid(3))).toBeNull();
     expect(again.read({ ...scope, typeName: 'xyz.forge.patch' }, oid(1))).toBeNull();
+    expect(again.listScopes()).toEqual([
+      { scope, objects: 2 },
+      { scope: { ...scope, flavour: 'radicle' }, objects: 1 },
+    ]);
     again.close();
   });
 
