@@ -4,6 +4,7 @@ import type { Issue, Patch } from '@forge-httpd/api-types';
 import { sqliteEvaluationsFile } from '@forge-httpd/cob';
 import { commentIssue } from '@forge-httpd/cob/write';
 import { type BuiltHome, buildDemoHome, repositoryByName } from '@forge-httpd/tools';
+import { CobStoreService } from '../src/cobs/cob-store.service.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer } from './support/index.js';
 
 // The persisted COB cache (issue 14): evaluated issues and patches kept in the server's own
@@ -79,6 +80,14 @@ describe('the persisted COB cache', () => {
     expect(restarted.answers).toEqual(reference.answers);
     // Every issue and patch came from the cache: nothing was evaluated again.
     expect(restarted.evaluations).toBe(0);
+    // The start-up warm-up is told to load the repositories the cache holds.
+    const server = await startTestServer({ home: built.home, cacheDir });
+    try {
+      const rids = server.server.app.get(CobStoreService).persistedRepositories();
+      expect(rids).toContain(repositoryByName(built, 'acme-web').rid);
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 
   it('serves the new state of an issue edited after the cache was written', async () => {
