@@ -159,6 +159,9 @@ class SqliteEvaluations implements PersistedEvaluations {
   }
 
   close(): void {
+    // Evaluations still under way at shutdown may finish later: they find a closed cache.
+    this.readable = false;
+    this.writable = false;
     this.db.close();
   }
 
