@@ -170,6 +170,8 @@ class SqliteEvaluations implements PersistedEvaluations {
     try {
       return run();
     } catch (error) {
+      // Another process holding the file a moment: this read misses, the next one may not.
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return undefined;
       this.readable = false;
       this.writable = false;
       this.onError?.(asError(error));
