@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // forge-httpd command line: parse flags and environment once, then serve (bootstrap only).
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { homedir } from 'node:os';
 import { checkGit } from '@forge-httpd/storage';
 import type { Logger } from 'pino';
@@ -8,6 +9,7 @@ import { type CommandLineOptions, parseCommandLine, USAGE } from './config/comma
 import { demoCacheRoot, ensureDemoHome } from './config/demo-home.js';
 import { formatListenAddress } from './config/listen-address.js';
 import { resolveServerConfig } from './config/resolve-config.js';
+import { workerReadyMessage } from './cluster/worker-messages.js';
 import type { ServerConfig } from './config/server-config.js';
 import { readServerVersion } from './config/version.js';
 import { resolveLogLevel } from './telemetry/log-level.js';
@@ -53,8 +55,14 @@ async function main(): Promise<void> {
     return;
   }
   serverLogger = createServerLogger({ level: resolveLogLevel(commandLine.options.logLevel, process.env) });
-  const { logger } = serverLogger;
+  const worker = cluster.worker?.id;
+  const logger = worker === undefined ? serverLogger.logger : serverLogger.logger.child({ worker });
   const config = await configure(commandLine.options, logger, version);
+  if (config.workers > 1 && cluster.isPrimary) {
+    const { runClusterPrimary } = await import('./cluster/cluster-primary.js');
+    await runClusterPrimary({ config, logger, exit });
+    return;
+  }
   // Loaded only to serve, so --help and --version answer without loading Nest.
   const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }, { NestLogBridge }, { RequestObserver }, { CobStoreService }] = await Promise.all([
     import('./server.js'),
@@ -69,9 +77,14 @@ async function main(): Promise<void> {
     log: (message) => logger.warn({ event: 'config' }, message),
     requests: new RequestObserver(logger),
     onWebConfigReload: () => logger.info({ event: 'reload' }, 'config.json web settings reloaded'),
+    clusterWorker: worker !== undefined,
   });
   const warming = new AbortController();
+  let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
+    // A worker can get both the terminal's SIGINT and the primary's SIGTERM.
+    if (stopping) return;
+    stopping = true;
     warming.abort();
     // The last resort if closing itself hangs (the grace period closes every connection first).
     setTimeout(() => {
@@ -90,9 +103,15 @@ async function main(): Promise<void> {
   // Before anything is announced: a signal sent as soon as the address is known must find them.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (worker !== undefined) {
+    // The primary went away (killed): a worker does not serve on alone.
+    process.once('disconnect', () => stop('SIGTERM'));
+  }
   const listen = formatListenAddress(server.address);
-  logger.info({ event: 'start', flavour: config.flavour, reason: config.flavourReason }, `flavour ${config.flavour} (${config.flavourReason})`);
-  logger.info(
+  // A worker's start is logged once by the primary.
+  const startLevel = worker === undefined ? 'info' : 'debug';
+  logger[startLevel]({ event: 'start', flavour: config.flavour, reason: config.flavourReason }, `flavour ${config.flavour} (${config.flavourReason})`);
+  logger[startLevel](
     {
       event: 'start',
       version,
@@ -109,6 +128,11 @@ async function main(): Promise<void> {
   void warmUp(server.address, server.home, warming.signal, { cobRepositories: () => cobs.persistedRepositories() }).then((report) => {
     const repositories = server.home.storageIndex.stats().repositories;
     const ms = Math.round(performance.now());
+    if (worker !== undefined) {
+      process.send?.(workerReadyMessage(repositories, report.requests.length));
+      logger.debug({ event: 'ready', repositories, warmUpRequests: report.requests.length, ms }, `worker ${worker} ready after ${ms} ms`);
+      return;
+    }
     logger.info(
       { event: 'ready', repositories, warmUpRequests: report.requests.length, ms },
       `ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${ms} ms after start`,

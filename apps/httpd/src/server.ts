@@ -1,9 +1,9 @@
-import { lstat, unlink } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type NodeHome, openNodeHome } from '@forge-httpd/storage';
 import { createApp } from './app.factory.js';
+import { removeStaleSocket } from './config/stale-socket.js';
 import type { ListenAddress } from './config/listen-address.js';
 import type { ServerConfig } from './config/server-config.js';
 import { CobEvaluations } from './cobs/cob-evaluations.js';
@@ -11,6 +11,7 @@ import { CobRejectionLog } from './cobs/cob-rejection-log.js';
 import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import type { Registry } from 'prom-client';
+import { shareMetricsWithPrimary } from './telemetry/cluster-metrics.js';
 import { createMetricsRegistry, type MetricSources } from './telemetry/metrics.js';
 import { type MetricsServer, startMetricsServer } from './telemetry/metrics-server.js';
 import { Readiness } from './telemetry/readiness.js';
@@ -56,19 +57,19 @@ export interface StartServerOptions {
   requests?: RequestObserver;
   /** Told each time config.json's web settings were re-read (a change, `SIGHUP`). */
   onWebConfigReload?: () => void;
+  /**
+   * Serving as one of `--workers N` processes: the listen address is shared through the
+   * cluster primary, and metrics are collected by the primary's listener instead of our own.
+   */
+  clusterWorker?: boolean;
+  /** The clock file stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
+  now?: () => number;
 }
 
-/** Removes a leftover Unix socket file (docs/radicle-httpd.md §7.2); refuses to delete anything that is not a socket. */
-async function removeStaleSocket(path: string): Promise<void> {
-  const stat = await lstat(path).catch(() => null);
-  if (stat === null) return;
-  if (!stat.isSocket()) throw new Error(`--listen ${path}: exists and is not a socket`);
-  await unlink(path);
-}
-
-async function listen(app: NestFastifyApplication, address: ListenAddress): Promise<ListenAddress> {
+async function listen(app: NestFastifyApplication, address: ListenAddress, shared: boolean): Promise<ListenAddress> {
   if (address.kind === 'unix') {
-    await removeStaleSocket(address.path);
+    // A cluster worker's socket is bound by the primary, which removed any stale file first.
+    if (!shared) await removeStaleSocket(address.path);
     await app.listen(address.path);
     return address;
   }
@@ -100,6 +101,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     socketPath: config.socketPath,
     log: options.log,
     onWebConfigReload: options.onWebConfigReload,
+    now: options.now,
   });
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
   const readiness = new Readiness();
@@ -116,8 +118,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
     // Registered before listening, so the first request is counted too.
     const registry = config.metricsListen === null ? null : registryOf(app, { requests, readiness, home });
-    const address = await listen(app, config.listen);
-    if (config.metricsListen !== null && registry !== null) {
+    const address = await listen(app, config.listen, options.clusterWorker === true);
+    if (options.clusterWorker === true && registry !== null) shareMetricsWithPrimary(registry);
+    else if (config.metricsListen !== null && registry !== null) {
       if (config.metricsListen.kind === 'unix') await removeStaleSocket(config.metricsListen.path);
       metrics = await startMetricsServer({ listen: config.metricsListen, registry, readiness });
     }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFixtureHome, logLines, makeTempDir, removeTempDir, tempSocketPath } from './support/index.js';
@@ -201,6 +201,51 @@ describeCli('forge-httpd command line', () => {
     20_000,
   );
 
+  it('serves with --workers 2: requests spread over both, one metrics view, a dead worker replaced', async () => {
+    const metricsPort = await freeTcpPort();
+    const { child, line, stderr } = await serveCli([
+      '--home',
+      home,
+      '--listen',
+      '127.0.0.1:0',
+      '--workers',
+      '2',
+      '--metrics-listen',
+      `127.0.0.1:${metricsPort}`,
+    ]);
+    const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1 with 2 workers/.exec(line)?.[1];
+    try {
+      await waitFor(() => stderr().includes('(2 workers)"'));
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () => fetch(`${url}/api/v1/stats`, { headers: { connection: 'close' } }).then((r) => r.status)),
+      );
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      // Request lines are written in batches: wait until all twenty are out.
+      const statsLines = () => logLines(stderr()).filter((entry) => entry['path'] === '/api/v1/stats');
+      await waitFor(() => statsLines().length === 20);
+      const servedBy = new Set(statsLines().map((entry) => entry['worker']));
+      expect(servedBy).toEqual(new Set([1, 2]));
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(metrics).toMatch(/forge_http_requests_total\{method="GET",route="\/api\/v1\/stats",status="200"\} 20\n/);
+      expect(await (await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).json()).toEqual({ status: 'ready' });
+      // A worker killed while serving is replaced; the address keeps answering meanwhile.
+      const workers = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(' ').map(Number);
+      expect(workers).toHaveLength(2);
+      process.kill(workers[0] as number, 'SIGKILL');
+      await waitFor(() => /worker \d exited \(SIGKILL\) while serving: starting another/.test(stderr()));
+      expect((await fetch(`${url}/api/v1/stats`)).status).toBe(200);
+      await waitFor(() => logLines(stderr()).some((entry) => entry['worker'] === 3));
+    } finally {
+      expect(await stop(child, 'SIGTERM')).toBe(0);
+    }
+  }, 30_000);
+
+  it('exits 2 with the usage for --workers 0', async () => {
+    const exit = await runCli(['--workers', '0']);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(/^forge-httpd: Invalid --workers: expected an integer from 1 to 64\n\nUsage/);
+  });
+
   it('exits 2 with the usage for an unknown --log-level', async () => {
     const exit = await runCli(['--log-level', 'loud']);
     expect(exit.code).toBe(2);
@@ -210,4 +255,16 @@ describeCli('forge-httpd command line', () => {
 
 async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** A TCP port nobody listens on now (the metrics listener needs a fixed one to be found). */
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

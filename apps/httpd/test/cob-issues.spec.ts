@@ -13,12 +13,13 @@ import {
 import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, type Peer, peerByAlias } from '@forge-httpd/tools';
-import { expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { expectGolden, getJson, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;
 let built: BuiltHome;
 let server: TestServer;
 const ids: Record<string, Oid> = {};
+const clock = new SettleClock();
 
 /** A write context for a peer at the next tick of the home's clock. */
 function as(peer: string, extra: Partial<CobWriteContext> = {}): CobWriteContext {
@@ -81,7 +82,7 @@ beforeAll(async () => {
     repos: [{ name: 'acme', forks: [{ peer: 'bob' }] }],
   });
   await writeIssues();
-  server = await startTestServer({ home: built.home });
+  server = await startTestServer({ home: built.home, now: clock.now });
 }, 60_000);
 
 afterAll(async () => {
@@ -149,13 +150,12 @@ describe('GET /repos/{rid}/issues/{id}', () => {
   });
 
   it('shows a new issue in the list even after an unchanged listing was reused', async () => {
-    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 150));
     const titles = async (): Promise<string[]> => ((await getJson(url('/issues?status=all&perPage=100'))).body as Issue[]).map((issue) => issue.title);
-    await settle();
+    clock.settle();
     const before = await titles();
     expect(await titles()).toEqual(before);
     await createIssue(as('bob'), { title: 'Written while the listing was cached', description: '' });
-    await settle();
+    clock.settle();
     expect(await titles()).toEqual(['Written while the listing was cached', ...before]);
   });
 

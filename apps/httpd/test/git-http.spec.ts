@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -155,6 +156,28 @@ describe('the protocol endpoints', () => {
     const response = await getBytes(path());
     expect(response.status).toBe(404);
     expect(response.bytes.toString()).toBe(NOT_FOUND);
+  });
+
+  it('answers 413 to a request body past the cap, also when it only grows in gunzip', async () => {
+    // Valid pkt-lines that git keeps reading (ls-refs arguments), so only our cap can end it.
+    const line = pkt('ref-prefix refs/heads/a-long-prefix-that-repeats\n');
+    const bomb = gzipSync(`${pkt('command=ls-refs\n')}0001${line.repeat(Math.ceil((17 * 1024 * 1024) / line.length))}0000`);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const headers = { 'content-type': 'application/x-git-upload-pack-request', 'git-protocol': 'version=2' };
+    const inflated = await getBytes(url('/git-upload-pack'), { method: 'POST', body: bomb, headers: { ...headers, 'content-encoding': 'gzip' } });
+    expect(inflated.status).toBe(413);
+    expect(inflated.bytes.toString()).toBe('{"error":"Payload Too Large","code":413}');
+    // A declared length past the cap is refused before any of the body is read.
+    const declared = await new Promise<number | undefined>((resolve, reject) => {
+      const request = httpRequest(url('/git-upload-pack'), { method: 'POST', headers: { ...headers, 'content-length': 17 * 1024 * 1024 } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+        request.destroy();
+      });
+      request.on('error', reject);
+      request.flushHeaders();
+    });
+    expect(declared).toBe(413);
   });
 
   it('refuses pushes with 403', async () => {

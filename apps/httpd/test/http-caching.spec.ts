@@ -10,8 +10,7 @@ import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff
 import { createApp } from '../src/app.factory.js';
 import { ServerConfig } from '../src/config/server-config.js';
 import { HttpCaching } from '../src/response-cache/http-caching.js';
-import { SETTLE_MS } from '../src/response-cache/repository-state.js';
-import { makeTempDir, removeTempDir } from './support/index.js';
+import { makeTempDir, removeTempDir, SettleClock } from './support/index.js';
 
 const T = 1_700_000_000;
 const CORS_VARY = 'origin, access-control-request-method, access-control-request-headers';
@@ -61,7 +60,7 @@ async function serve(homeDir: string, responseCacheBytes?: number): Promise<{ ur
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
     version: '0.0.0-test',
   });
-  const home: NodeHome = await openNodeHome({ home: homeDir, flavour: 'forge', socketPath: config.socketPath, log: () => undefined });
+  const home: NodeHome = await openNodeHome({ home: homeDir, flavour: 'forge', socketPath: config.socketPath, log: () => undefined, now: clock.now });
   const app: NestFastifyApplication = await createApp({ config, home, logger: false, responseCacheBytes });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
@@ -75,6 +74,7 @@ async function serve(homeDir: string, responseCacheBytes?: number): Promise<{ ur
   };
 }
 
+const clock = new SettleClock();
 let dir: string;
 let built: BuiltHome;
 let ids: Oid[];
@@ -92,8 +92,8 @@ beforeAll(async () => {
     repos: ['files', 'doomed', 'deleted', 'moving'].map((name) => ({ name, history })),
   });
   server = await serve(built.home);
-  // Refs written this instant are not trusted yet (coarse timestamps); let them settle.
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 20));
+  // Refs written this instant are not trusted yet (coarse timestamps): move the clock past that.
+  clock.settle();
 }, 60_000);
 afterAll(async () => {
   await server?.close();

@@ -26,9 +26,8 @@ describe('start-up warm-up', () => {
 
   it('warms the first public repository when none is pinned, and stops when aborted', async () => {
     const { address, home } = fixture.server.server;
+    // config.json is re-read when its stat (inode, size, ns times) changed: at once, no settle window.
     await setWebProfile(fixture.built.context, { web: { pinned: [] }, repos: fixture.built.repos });
-    // The web config is re-read by stat; wait past the coarse-timestamp settle window.
-    await new Promise((resolve) => setTimeout(resolve, 150));
     const report = await warmUp(address, home);
     const warmed = [...warmedRepositories(report.requests.map((request) => request.path))];
     const firstPublic = home.storageIndex.list().find((summary) => summary.document?.visibility.type === 'public');

@@ -46,6 +46,8 @@ export interface BenchOptions {
   readonly crawlPages: number;
   /** Another built checkout whose server the crawl measures beside this one (before/after). */
   readonly compareWith: string | null;
+  /** Crawl: also measure this build started with `--workers N` (null: not). */
+  readonly compareWorkers: number | null;
 }
 
 const USAGE = `usage: node tools/dist/bench/run.js [options]
@@ -63,6 +65,7 @@ const USAGE = `usage: node tools/dist/bench/run.js [options]
   --out DIR                 results root (default bench-results)
   --phases crawl            only the crawl phase (distinct commit-addressed pages, each once)
   --compare-with DIR        crawl: also measure the server built in checkout DIR, same slices
+  --compare-workers N       crawl: also measure this build with --workers N, same slices
   --crawl-pages N           pages per page kind and concurrency in the crawl (default 200, small 100)`;
 
 /** Parses argv (without node and script) into options; throws with the usage text on error. */
@@ -88,6 +91,7 @@ export function parseBenchOptions(argv: readonly string[], root: string): BenchO
     skipInstall: flags.has('no-install'),
     routes: (flags.get('routes') ?? '').split(',').filter((r) => r !== ''),
     compareWith: flags.has('compare-with') ? path.resolve(flags.get('compare-with') ?? '') : null,
+    compareWorkers: flags.has('compare-workers') ? positive(flags.get('compare-workers') ?? '', 'compare-workers') : null,
     phases: (flags.get('phases') ?? '').split(',').filter((p) => p !== ''),
     crawlPages: positive(flags.get('crawl-pages') ?? (scale.commits >= 20_000 ? '200' : scale.commits >= 2_000 ? '100' : '20'), 'crawl-pages'),
   };

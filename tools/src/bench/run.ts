@@ -116,7 +116,12 @@ async function runPhases(
 async function runCrawlOnly(options: BenchOptions, large: BenchHome): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const server = await startForge(large.home, { waitForStartup: true });
-  const other = options.compareWith === null ? null : await startForge(large.home, { waitForStartup: true, root: options.compareWith });
+  const other =
+    options.compareWith !== null
+      ? await startForge(large.home, { waitForStartup: true, root: options.compareWith })
+      : options.compareWorkers !== null
+        ? await startForge(large.home, { waitForStartup: true, args: ['--workers', String(options.compareWorkers)] })
+        : null;
   try {
     const crawl = await runCrawl(server, large, options, other);
     const machine = { cpus: os.cpus().length, node: process.version };

@@ -14,9 +14,9 @@ describe('parseCommandLine', () => {
   });
 
   it('reads the metrics and logging flags', () => {
-    expect(parseCommandLine(['--metrics-listen', '127.0.0.1:9464', '--log-level', 'debug'])).toEqual({
+    expect(parseCommandLine(['--metrics-listen', '127.0.0.1:9464', '--log-level', 'debug', '--workers', '2'])).toEqual({
       action: 'serve',
-      options: { metricsListen: '127.0.0.1:9464', logLevel: 'debug' },
+      options: { metricsListen: '127.0.0.1:9464', logLevel: 'debug', workers: '2' },
     });
   });
 

@@ -11,6 +11,7 @@ export interface CommandLineOptions {
   cacheDir?: string;
   /** `--no-cache-dir`: keep nothing between runs. */
   noCacheDir?: boolean;
+  workers?: string;
 }
 
 /** What the command line asks for. */
@@ -18,7 +19,7 @@ export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { a
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
-                   [--metrics-listen HOST:PORT] [--log-level LEVEL]
+                   [--metrics-listen HOST:PORT] [--log-level LEVEL] [--workers N]
                    [--cache-dir DIR | --no-cache-dir]
        forge-httpd --help | --version
 
@@ -42,12 +43,14 @@ Options:
                      $XDG_CACHE_HOME/forge-httpd/homes/<home hash>, created with mode 0700;
                      the server still works, slower after a restart, when it is not writable)
   --no-cache-dir     keep nothing between runs
+  --workers N        serving processes sharing the listen address, 1 to 64 (default:
+                     $FORGE_WORKERS, else 1); each keeps its own caches and git processes
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
 Environment:
   FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN,
-  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_CACHE_DIR, XDG_CACHE_HOME
+  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_WORKERS, FORGE_CACHE_DIR, XDG_CACHE_HOME
 `;
 
 /**
@@ -69,6 +72,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         'log-level': { type: 'string' },
         'cache-dir': { type: 'string' },
         'no-cache-dir': { type: 'boolean' },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -84,7 +88,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
 
 function pickStrings(values: Record<string, string | boolean | undefined>): CommandLineOptions {
   const options: CommandLineOptions = {};
-  for (const key of ['home', 'listen', 'flavour'] as const) {
+  for (const key of ['home', 'listen', 'flavour', 'workers'] as const) {
     const value = values[key];
     if (typeof value === 'string') options[key] = value;
   }

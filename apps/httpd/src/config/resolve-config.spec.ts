@@ -37,6 +37,7 @@ describe('resolveServerConfig', () => {
       socketPath: '/cache/demo-forge/node/control.sock',
       listen: { kind: 'tcp', host: '127.0.0.1', port: 8080 },
       metricsListen: null,
+      workers: 1,
       version: '1.2.3',
     });
   });
@@ -111,6 +112,17 @@ describe('resolveServerConfig', () => {
       socketPath: '/work/sock',
       listen: { kind: 'unix', path: '/run/forge.sock' },
     });
+  });
+
+  it('takes --workers, else FORGE_WORKERS, and rejects anything but 1 to 64', async () => {
+    expect((await resolveServerConfig(sources({ options: { workers: '2' }, env: { FORGE_WORKERS: '3' } }))).workers).toBe(2);
+    expect((await resolveServerConfig(sources({ env: { FORGE_WORKERS: '3' } }))).workers).toBe(3);
+    for (const workers of ['0', '65', '1.5', '-1', 'two', '']) {
+      await expect(resolveServerConfig(sources({ options: { workers } }))).rejects.toMatchObject({
+        code: 'USAGE',
+        message: 'Invalid --workers: expected an integer from 1 to 64',
+      });
+    }
   });
 
   it('rejects an unknown flavour before generating any demo home', async () => {

@@ -32,7 +32,8 @@ export interface ConfigSources {
  * generated demo home; flavour = `--flavour`, else what the home's repositories are written in
  * (`auto`), else radicle for a home found through `RAD_HOME`/`~/.radicle` and forge otherwise;
  * socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen = `--listen`, else `FORGE_LISTEN`,
- * else 127.0.0.1:8080; metrics = `--metrics-listen`, else `FORGE_METRICS_LISTEN`, else off.
+ * else 127.0.0.1:8080; metrics = `--metrics-listen`, else `FORGE_METRICS_LISTEN`, else off;
+ * workers = `--workers`, else `FORGE_WORKERS`, else 1.
  * @throws UsageError for an invalid flavour or listen address
  */
 export async function resolveServerConfig(sources: ConfigSources): Promise<ServerConfig> {
@@ -43,6 +44,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
   const listen = parseListenAddress(options.listen ?? nonEmpty(env['FORGE_LISTEN']) ?? DEFAULT_LISTEN, cwd);
   const metrics = options.metricsListen ?? nonEmpty(env['FORGE_METRICS_LISTEN']);
   const metricsListen = metrics === undefined ? null : parseListenAddress(metrics, cwd, '--metrics-listen');
+  const workers = options.workers ?? nonEmpty(env['FORGE_WORKERS']);
   const { home, homeSource } = await resolveHome(sources, requested);
   const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
   const socket = nonEmpty(env['RAD_SOCKET']);
@@ -55,6 +57,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
     socketPath: socket ? resolve(cwd, socket) : join(home, 'node', 'control.sock'),
     listen,
     metricsListen,
+    workers: workers === undefined ? 1 : /^\d{1,3}$/.test(workers) ? Number(workers) : Number.NaN,
     version: sources.version,
   });
 }

@@ -43,6 +43,10 @@ class UnixListen {
   }
 }
 
+/** More serving processes than this only share the same cores (and each holds its own caches). */
+export const MAX_WORKERS = 64;
+const INVALID_WORKERS = `Invalid --workers: expected an integer from 1 to ${MAX_WORKERS}`;
+
 /** The fields a {@link ServerConfig} is made of. */
 export interface ServerConfigFields {
   home: string;
@@ -56,6 +60,8 @@ export interface ServerConfigFields {
   metricsListen?: ListenAddress | null;
   /** Our own directory for what outlives a run (evaluated COBs), or null (keep nothing). */
   cacheDir?: string | null;
+  /** Serving processes (`--workers`); 1 serves in this process. */
+  workers?: number;
   version: string;
 }
 
@@ -75,6 +81,10 @@ export class ServerConfig {
   @ValidateIf((config: ServerConfig) => config.cacheDir !== null)
   @Matches(ABSOLUTE_PATH, { message: 'cache directory must be an absolute path' })
   readonly cacheDir: string | null;
+  @IsInt({ message: INVALID_WORKERS })
+  @Min(1, { message: INVALID_WORKERS })
+  @Max(MAX_WORKERS, { message: INVALID_WORKERS })
+  readonly workers: number;
   @IsString() @IsNotEmpty() readonly version: string;
 
   private constructor(fields: ServerConfigFields) {
@@ -86,6 +96,7 @@ export class ServerConfig {
     this.listen = toListen(fields.listen);
     this.metricsListen = fields.metricsListen ? toListen(fields.metricsListen) : null;
     this.cacheDir = fields.cacheDir ?? null;
+    this.workers = fields.workers ?? 1;
     this.version = fields.version;
   }
 
@@ -96,7 +107,8 @@ export class ServerConfig {
   static create(fields: ServerConfigFields): ServerConfig {
     const config = new ServerConfig(fields);
     const errors = validateSync(config, { forbidUnknownValues: true });
-    if (errors.length > 0) throw new UsageError(describeErrors(errors).join('; '));
+    // One message per problem: a field failing several constraints may say the same thing each time.
+    if (errors.length > 0) throw new UsageError([...new Set(describeErrors(errors))].join('; '));
     return config;
   }
 }

@@ -1,10 +1,10 @@
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import { parseNid, parseRid, type Rid } from '@forge-httpd/identity';
 import { type StoredRepository, uploadPack } from '@forge-httpd/storage';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
-import { InvalidParameterError, PushRefusedError, RepoNotFoundError } from '../platform/errors.js';
+import { InvalidParameterError, PushRefusedError, RepoNotFoundError, RequestBodyTooLargeError } from '../platform/errors.js';
 import { GitProcesses } from '../platform/git-processes.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { parseGitProtocolVersion } from './git-protocol.js';
@@ -22,7 +22,16 @@ export interface GitRequestHeaders {
   readonly 'git-protocol'?: string | string[];
   readonly 'content-type'?: string;
   readonly 'content-encoding'?: string;
+  readonly 'content-length'?: string;
 }
+
+/**
+ * Largest upload-pack request body read, counted after decompression. A fetch negotiation is
+ * want/have lines of ~50 bytes (stateless clients resend earlier rounds), so even tens of
+ * thousands of refs stay far below it; without a cap a client could stream a gzip bomb into
+ * git for the whole request timeout.
+ */
+export const UPLOAD_PACK_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** As `git http-backend` sends them: protocol answers are never cached. */
 const NO_CACHE = {
@@ -67,11 +76,14 @@ export class GitHttpService {
    */
   async serve(target: GitTarget, request: { body: Readable; headers: GitRequestHeaders }): Promise<BinaryAnswer> {
     const { gitDir, namespace } = await this.open(target);
-    const body = decodedBody(request.body, request.headers['content-encoding']);
+    if (Number(request.headers['content-length'] ?? 0) > UPLOAD_PACK_BODY_LIMIT) throw new RequestBodyTooLargeError();
+    const decoded = decodedBody(request.body, request.headers['content-encoding']);
+    const body = decoded.pipe(new ByteLimit(UPLOAD_PACK_BODY_LIMIT));
     const protocolVersion = parseGitProtocolVersion(request.headers['git-protocol']);
     const output = uploadPack(this.processes.pool, { gitDir, namespace, mode: 'serve', protocolVersion, body });
     // A body that does not decompress is the client's fault (400), not a failed git (500).
-    if (body !== request.body) body.once('error', () => output.destroy(new InvalidParameterError('Invalid request body: expected gzip data')));
+    if (decoded !== request.body) decoded.once('error', () => output.destroy(new InvalidParameterError('Invalid request body: expected gzip data')));
+    body.once('error', (error) => output.destroy(error));
     return { headers: { 'content-type': 'application/x-git-upload-pack-result', ...NO_CACHE }, body: output };
   }
 
@@ -116,4 +128,19 @@ function decodedBody(body: Readable, encoding: string | undefined): Readable {
   const gunzip = createGunzip();
   body.on('error', (error) => gunzip.destroy(error));
   return body.pipe(gunzip);
+}
+
+/** Passes bytes through until `limit`, then fails with {@link RequestBodyTooLargeError}. */
+class ByteLimit extends Transform {
+  private seen = 0;
+
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
+    this.seen += chunk.length;
+    if (this.seen > this.limit) done(new RequestBodyTooLargeError());
+    else done(null, chunk);
+  }
 }

@@ -105,7 +105,7 @@ function uploadPack(parameters: JsonSchema[]): JsonSchema {
       summary: 'Fetch (git-upload-pack --stateless-rpc)',
       parameters,
       description:
-        'Clone and fetch, by ref or commit id, `--depth`, `--filter=blob:none`. The request body may be gzip (`content-encoding: gzip`); the pack is streamed.',
+        'Clone and fetch, by ref or commit id, `--depth`, `--filter=blob:none`. The request body may be gzip (`content-encoding: gzip`); past 16 MiB after gunzip: 413. The pack is streamed.',
       requestBody: { required: true, content: { 'application/x-git-upload-pack-request': BINARY } },
       responses: {
         '200': { description: 'pkt-line result and pack.', headers: NO_CACHE, content: { 'application/x-git-upload-pack-result': BINARY } },

@@ -44,6 +44,16 @@ export class RawFileTooLargeError extends Error {
   }
 }
 
+/** A git protocol request body above its cap (after decompression); answered 413 with the JSON error body. */
+export class RequestBodyTooLargeError extends Error {
+  readonly code = 'REQUEST_BODY_OVER_LIMIT';
+
+  constructor() {
+    super('request body over the size limit');
+    this.name = 'RequestBodyTooLargeError';
+  }
+}
+
 /** A push (git-receive-pack): this server is read-only; answered 403. */
 export class PushRefusedError extends Error {
   readonly code = 'PUSH_FORBIDDEN';

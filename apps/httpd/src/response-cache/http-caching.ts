@@ -56,14 +56,16 @@ const PER_REQUEST_HEADERS = new Set(['content-length', 'etag', 'content-encoding
  */
 export class HttpCaching {
   readonly cache: ResponseCache;
-  private readonly probe = new RepositoryStateProbe();
-  private readonly gate = new VisibilityGate(this.probe);
+  private readonly probe: RepositoryStateProbe;
+  private readonly gate: VisibilityGate;
   private readonly keys: CacheKeyBuilder;
   private readonly representation: Representation;
   private readonly pending = new Map<string, Promise<CachedResponse | null>>();
   private readonly front: FrontCache;
 
   constructor(options: HttpCachingOptions) {
+    this.probe = new RepositoryStateProbe(options.home.now);
+    this.gate = new VisibilityGate(this.probe);
     this.cache = new ResponseCache(options.maxBytes ?? DEFAULT_RESPONSE_CACHE_BYTES);
     this.keys = new CacheKeyBuilder({ flavour: options.flavour, storageRoot: options.home.storage.root });
     this.representation = new Representation(this.cache);

@@ -22,13 +22,18 @@ const BRANCH_FOLDERS = ['refs/heads', 'refs/remotes'];
  * library's identity stamp and ref-folder stamps, memoised for one turn of the event loop.
  */
 export class RepositoryStateProbe {
-  private readonly stamper = new RefTreeStamper();
+  private readonly stamper: RefTreeStamper;
   /**
    * States read during the current turn of the event loop: the requests of one batch of
    * socket reads share one set of `stat` calls (they are as concurrent as the check and the
    * send of a single request anyway). Cleared by `setImmediate`.
    */
   private readonly turn = new Map<string, RefsState | null>();
+
+  /** @param now - the clock file times are judged by (the node home's: tests move it ahead instead of waiting) */
+  constructor(private readonly now: () => number = Date.now) {
+    this.stamper = new RefTreeStamper(now);
+  }
 
   /**
    * The state of what visibility depends on: `refs/rad/id` (the identity document's commit)
@@ -38,7 +43,7 @@ export class RepositoryStateProbe {
   identityState(gitDir: string): RefsState | null {
     // The storage index's stamp: one `stat` while `refs/rad/id` is loose, packed-refs otherwise.
     return this.memo(`i${gitDir}`, () => {
-      const stamp = identityStamp(gitDir);
+      const stamp = identityStamp(gitDir, this.now());
       return stamp === null || !stamp.hasRefs ? null : { stamp: stamp.key, settled: stamp.settled };
     });
   }

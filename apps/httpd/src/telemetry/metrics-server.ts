@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { Registry } from 'prom-client';
 import type { ListenAddress } from '../config/listen-address.js';
+import type { MetricsSource } from './cluster-metrics.js';
 import { READYZ_PATH, type Readiness } from './readiness.js';
 
 /** A listening metrics server. */
@@ -14,7 +14,7 @@ export interface MetricsServer {
  * Serves `GET /metrics` (Prometheus text format) and `GET /readyz` on their own listener, off
  * the API port, so scrapes and probes never share the API's connection limits, proxy or cache.
  */
-export async function startMetricsServer(options: { listen: ListenAddress; registry: Registry; readiness: Readiness }): Promise<MetricsServer> {
+export async function startMetricsServer(options: { listen: ListenAddress; registry: MetricsSource; readiness: Readiness }): Promise<MetricsServer> {
   const { registry, readiness } = options;
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?', 1)[0];

@@ -10,3 +10,4 @@ export { type GitClientOutput, runGitClient } from './git-client.js';
 export { readZipEntries, type ZipEntry } from './zip-entries.js';
 export { type CobWriter, cobWriter } from './cob-writer.js';
 export { logLines } from './log-lines.js';
+export { SettleClock } from './settle-clock.js';

@@ -23,6 +23,8 @@ export interface TestServerOptions {
   metrics?: boolean;
   /** The server's own cache directory (default: none, nothing kept between runs). */
   cacheDir?: string;
+  /** The clock file stamps are judged by, e.g. `SettleClock.now` (default: the real one). */
+  now?: () => number;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -80,6 +82,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     requestTimeoutMs: options.requestTimeoutMs,
     gitServerLimits: options.gitServerLimits,
     requests: new RequestObserver(requestLogger),
+    now: options.now,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;

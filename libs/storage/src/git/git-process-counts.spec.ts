@@ -4,6 +4,7 @@ import { makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { readGitProcessCounts } from './git-process-counts.js';
 import { initBareRepository } from './init-bare-repository.js';
 import { runGit } from './run-git.js';
+import { waitUntil } from '../wait-until.testing.js';
 
 let tmp: string;
 let gitDir: string;
@@ -29,11 +30,7 @@ describe('readGitProcessCounts', () => {
     const process = new CatFileProcess(gitDir, { idleMs: 60_000 });
     await process.request('HEAD', false);
     expect(readGitProcessCounts()['cat-file']).toEqual({ running: before['cat-file'].running + 1, spawned: before['cat-file'].spawned + 1 });
-    const exited = new Promise<void>((resolve) => {
-      const poll = (): void => void (readGitProcessCounts()['cat-file'].running === before['cat-file'].running ? resolve() : setTimeout(poll, 10));
-      poll();
-    });
     process.close();
-    await exited;
+    await waitUntil(() => readGitProcessCounts()['cat-file'].running === before['cat-file'].running);
   });
 });

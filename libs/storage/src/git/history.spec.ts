@@ -1,9 +1,11 @@
 import { buildFixture, type Fixture } from './fixture-repo.testing.js';
 import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
+import { readGitProcessCounts } from './git-process-counts.js';
 import { openGitRepository } from './open-git-repository.js';
 import { InvalidRefNameError } from './errors.js';
 import { EMPTY_TREE_OID, InvalidOidError, type Oid } from './oid.js';
+import { waitUntil } from '../wait-until.testing.js';
 
 let tmp: string;
 let fixture: Fixture;
@@ -18,6 +20,9 @@ afterAll(async () => {
   await repo.close();
   await removeTempDir(tmp);
 });
+
+/** Waits until no git command runs: the reachability index is built by one in the background. */
+const backgroundWalksFinished = (): Promise<void> => waitUntil(() => readGitProcessCounts().command.running === 0);
 
 /** The oracle: a full `git rev-list` walk filtered by committer time. */
 function fullWalk(from: Oid): { oid: Oid; time: number }[] {
@@ -126,7 +131,7 @@ describe('merge bases', () => {
     const prefixes = ['refs/heads/', 'refs/tags/'];
     // First round: git answers while the reachability index builds; second: the index does.
     for (const commit of [c1, c3, m, c1, c3, m]) {
-      if (commit === c1) await new Promise((resolve) => setTimeout(resolve, 300));
+      if (commit === c1) await backgroundWalksFinished();
       const expected: string[] = [];
       for (const ref of [...(await repo.listRefs('refs/heads/')), ...(await repo.listRefs('refs/tags/'))]) {
         const tip = await repo.peelToCommit(ref.oid);
@@ -140,7 +145,7 @@ describe('merge bases', () => {
     git(fixture.gitDir, ['update-ref', 'refs/heads/reach-probe', c3]);
     try {
       for (const round of [0, 1]) {
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await backgroundWalksFinished();
         expect(await repo.refsContaining(c3, ['refs/heads/'])).toContain('refs/heads/reach-probe');
         expect(await repo.refsContaining(m, ['refs/heads/'])).not.toContain('refs/heads/reach-probe');
         expect(round).toBeLessThan(2);

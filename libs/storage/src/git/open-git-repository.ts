@@ -22,6 +22,8 @@ export interface OpenGitRepositoryOptions {
   readonly idleMs?: number;
   /** Receives one line per unexpected exit of the cat-file process (default: dropped). */
   readonly log?: (message: string) => void;
+  /** The clock ref stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
+  readonly now?: () => number;
 }
 
 /** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
@@ -31,7 +33,7 @@ const MAX_TAG_DEPTH = 16;
  * Opens a repository for reading through the git CLI. Cheap: no process starts until the
  * first read. Keep one instance per repository and reuse it; call `close()` when done.
  * @param gitDir - the repository's git directory (bare repositories: the repository itself)
- * @param options - idle timeout of the cat-file process and where its crashes are logged
+ * @param options - idle timeout of the cat-file process, where its crashes are logged, the settle clock
  * @returns the repository
  */
 export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
@@ -40,6 +42,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     gitDir,
     new CatFileProcess(gitDir, { idleMs, log: options.log }),
     new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+    options.now,
   );
 }
 
@@ -51,8 +54,9 @@ class CliGitRepository implements GitRepository {
     readonly gitDir: string,
     private readonly catFile: CatFileProcess,
     private readonly diffTree: DiffTreeProcess,
+    now?: () => number,
   ) {
-    this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix));
+    this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
     this.reachability = new ReachabilityIndex(gitDir);
   }
 

@@ -164,7 +164,8 @@ describe('Semaphore', () => {
         semaphore.run(async () => {
           running += 1;
           peak = Math.max(peak, running);
-          await new Promise((resolve) => setTimeout(resolve, 2));
+          // Hold the slot across a turn of the event loop, so the other tasks queue behind it.
+          await new Promise((resolve) => setImmediate(resolve));
           running -= 1;
         }),
       ),

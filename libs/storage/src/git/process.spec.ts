@@ -1,6 +1,5 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { deflateSync } from 'node:zlib';
 import { CatFileProcess } from './cat-file-process.js';
 import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.testing.js';
@@ -12,6 +11,7 @@ import { openGitRepository } from './open-git-repository.js';
 import { repackRepository } from './repack-repository.js';
 import { updateRefs } from './update-refs.js';
 import { writeObject } from './write-object.js';
+import { waitUntil } from '../wait-until.testing.js';
 
 let tmp: string;
 let fixture: Fixture;
@@ -66,8 +66,7 @@ describe('the cat-file process', () => {
     withProcess(50, async (catFile) => {
       await catFile.request(fixture.blobs.readme, false);
       expect(catFile.pid).toBeDefined();
-      await sleep(200);
-      expect(catFile.pid).toBeUndefined();
+      await waitUntil(() => catFile.pid === undefined);
       expect(await catFile.request(fixture.blobs.readme, false)).toMatchObject({ found: true });
     }));
 

@@ -18,10 +18,12 @@ export interface IdentityStamp {
  * `refs/rad/id` exists loose it alone decides (git reads the loose ref before `packed-refs`),
  * so one `stat` suffices; without it, `packed-refs` is stamped too. A re-created directory has
  * new inodes.
+ * @param gitDir - the bare repository
+ * @param now - the time file times are judged against (ms since the epoch; tests pass a later one instead of waiting)
  * @returns the stamp, or null when the repository directory does not exist
  */
-export function identityStamp(gitDir: string): IdentityStamp | null {
-  const limit = Date.now() - SETTLE_MS;
+export function identityStamp(gitDir: string, now: number = Date.now()): IdentityStamp | null {
+  const limit = now - SETTLE_MS;
   // Joined by hand: path.join's normalisation costs as much as a fifth of the stat itself.
   const id = statQuiet(`${gitDir}${path.sep}${IDENTITY_REF}`);
   if (id !== undefined) return { key: part(id), settled: isSettled(id, limit), hasRefs: true };

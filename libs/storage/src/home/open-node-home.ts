@@ -27,6 +27,11 @@ export interface OpenNodeHomeOptions {
   onWebConfigReload?: () => void;
   /** Tuning of the storage index's sweeps (tests shorten them). */
   index?: Partial<SweeperOptions>;
+  /**
+   * The clock file stamps are judged by: a stamp is trusted only once what it covers is
+   * `SETTLE_MS` old (default `Date.now`; tests move it ahead instead of waiting).
+   */
+  now?: () => number;
 }
 
 /** An opened node home: everything the API reads (docs/node-home.md §1). */
@@ -46,6 +51,8 @@ export interface NodeHome {
   readonly nodeDb: NodeDatabase;
   readonly policiesDb: PoliciesDatabase;
   readonly controlSocket: ControlSocketClient;
+  /** The clock file stamps are judged by ({@link OpenNodeHomeOptions.now}): callers that stamp files too agree with storage. */
+  readonly now: () => number;
   /** The `web` settings, re-read first when config.json changed (docs/decisions.md). */
   currentWebConfig(): WebConfig;
   /** Re-reads config.json now (SIGHUP). */
@@ -107,8 +114,9 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
   const onDbError = (message: string, error: unknown): void => log(`${message}: ${error instanceof Error ? error.message : String(error)}`);
   const nodeDb = new NodeDatabase(path.join(home, 'node', 'node.db'), onDbError);
   const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
-  const storage = new Storage(path.join(home, 'storage'), options.flavour, (message) => log(message));
-  const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log });
+  const now = options.now ?? Date.now;
+  const storage = new Storage(path.join(home, 'storage'), options.flavour, { log: (message) => log(message), now });
+  const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log, now });
   return {
     home,
     flavour: options.flavour,
@@ -120,6 +128,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     nodeDb,
     policiesDb,
     controlSocket: new ControlSocketClient(options.socketPath ?? path.join(home, 'node', 'control.sock')),
+    now,
     currentWebConfig: () => watcher.current(),
     reloadWebConfig: () => watcher.reload(),
     effectiveSeedingPolicy: (rid) => policiesDb.seedingPolicy(rid) ?? profile.seedingPolicy,

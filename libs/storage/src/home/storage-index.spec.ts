@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { compareRids, didFromNid, type KeyPair, ridFromOid } from '@forge-httpd/identity';
 import { repackRepository } from '../git/repack-repository.js';
+import { SETTLE_MS } from '../git/stat-stamp.js';
 import { updateRefs } from '../git/update-refs.js';
 import { readIdentityRefFile, readLooseIdentityDocument } from '../identity-doc/loose-identity.js';
 import {
@@ -15,6 +16,7 @@ import {
   writeTestCommit,
   writeTestHome,
 } from './node-home-fixture.testing.js';
+import { waitUntil } from '../wait-until.testing.js';
 import { loadRepositorySummary } from './repository-summary.js';
 import { Storage } from './storage.js';
 import { StorageIndex } from './storage-index.js';
@@ -23,14 +25,6 @@ const [ALICE, BOB] = [1, 2].map(testKeyPair) as [KeyPair, KeyPair];
 const T = 1_700_000_000;
 /** Sweeps every 50 ms in tests, so changes show within a fraction of a second. */
 const FAST = { sweepMs: 50, minGapMs: 1 };
-
-async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('StorageIndex', () => {
   let dir: string;
@@ -60,7 +54,7 @@ describe('StorageIndex', () => {
     await updateRefs(repo.gitDir, [{ name: 'refs/rad/id', oid: commit }]);
   }
 
-  function newIndex(options: Partial<{ sweepMs: number; minGapMs: number; watch: boolean }> = FAST): StorageIndex {
+  function newIndex(options: Partial<{ sweepMs: number; minGapMs: number; watch: boolean; now: () => number }> = FAST): StorageIndex {
     const index = new StorageIndex({ storage, flavour: 'forge', ...options });
     indexes.push(index);
     return index;
@@ -138,7 +132,7 @@ describe('StorageIndex', () => {
     await Promise.all([watched.ready(), polling.ready()]);
     expect(polling.stats().watching).toBe(false);
     await createRepository(project('second'));
-    for (const index of [watched, polling]) await eventually(() => names(index).includes('second'));
+    for (const index of [watched, polling]) await waitUntil(() => names(index).includes('second'));
   });
 
   it('reloads a repository whose identity moved, and drops a removed one', async () => {
@@ -148,8 +142,8 @@ describe('StorageIndex', () => {
     await index.ready();
     await revise(kept, project('kept', { visibility: { type: 'private' } }));
     await rm(removed.gitDir, { recursive: true, force: true });
-    await eventually(() => index.get(kept.rid)?.document?.visibility.type === 'private');
-    await eventually(() => index.get(removed.rid) === undefined);
+    await waitUntil(() => index.get(kept.rid)?.document?.visibility.type === 'private');
+    await waitUntil(() => index.get(removed.rid) === undefined);
     expect(index.list().map((summary) => summary.rid)).toEqual([kept.rid]);
   });
 
@@ -165,16 +159,21 @@ describe('StorageIndex', () => {
 
   it('does not reload unchanged repositories on later sweeps', async () => {
     for (const name of ['a', 'b', 'c']) await createRepository(project(name));
-    const index = newIndex();
+    // A clock past the settle window: the stamps of the files just written are trusted at once.
+    const index = newIndex({ ...FAST, now: () => Date.now() + SETTLE_MS * 10 });
     await index.ready();
-    // Let the files settle (a stamp younger than 100 ms is re-checked), then sweep a few times.
-    await new Promise((resolve) => setTimeout(resolve, 150));
     const loads = index.stats().loads;
-    const sweeps = index.stats().sweeps;
-    await eventually(() => index.stats().sweeps >= sweeps + 4);
-    expect(index.stats().loads).toBeLessThanOrEqual(loads + 3);
-    const settled = index.stats().loads;
-    await eventually(() => index.stats().sweeps >= sweeps + 8);
-    expect(index.stats().loads).toBe(settled);
+    await waitUntil(() => index.stats().sweeps >= 4);
+    expect(index.stats().loads).toBe(loads);
+  });
+
+  it('reloads a repository at every sweep while its identity refs are younger than the settle window', async () => {
+    await createRepository(project('fresh'));
+    // A clock standing at the epoch: no stamp is ever old enough to be trusted.
+    const index = newIndex({ ...FAST, now: () => 0 });
+    await index.ready();
+    const loads = index.stats().loads;
+    await waitUntil(() => index.stats().sweeps >= 2);
+    expect(index.stats().loads).toBeGreaterThan(loads);
   });
 });

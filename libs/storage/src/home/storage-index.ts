@@ -15,6 +15,8 @@ export interface StorageIndexOptions extends Partial<SweeperOptions> {
   flavour: Flavour;
   /** Receives load failures (once per change) and watcher problems. */
   log?: (message: string) => void;
+  /** The clock identity stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
+  now?: () => number;
 }
 
 /** Counters for tests and diagnostics. */
@@ -58,6 +60,7 @@ export class StorageIndex {
   private running = 0;
   private loads = 0;
   private closed = false;
+  private readonly now: () => number;
   private readonly dids = new Map<string, string>();
   /** One string per distinct delegate DID: thousands of repositories often share a few. */
   private readonly intern = (text: string): string => {
@@ -68,6 +71,7 @@ export class StorageIndex {
   };
 
   constructor(private readonly options: StorageIndexOptions) {
+    this.now = options.now ?? Date.now;
     this.entries = new IndexEntries(options.log);
     this.sweeper = new IndexSweeper(
       { ...options, root: options.storage.root },
@@ -118,7 +122,7 @@ export class StorageIndex {
     await this.ready();
     const entry = this.entries.entry(rid);
     const gitDir = this.gitDirOf(rid);
-    const state = identityStamp(gitDir);
+    const state = identityStamp(gitDir, this.now());
     if (entry !== undefined && state?.settled === true && entry.stamp === state.key) return entry.summary;
     await this.load(rid, gitDir);
     return this.entries.entry(rid)?.summary;
@@ -173,7 +177,7 @@ export class StorageIndex {
   private check(rid: Rid): void {
     const entry = this.entries.entry(rid);
     if (entry === undefined) return;
-    const state = identityStamp(this.gitDirOf(rid));
+    const state = identityStamp(this.gitDirOf(rid), this.now());
     if (state === null || entry.stamp !== state.key || !state.settled) this.schedule(rid);
   }
 
@@ -207,7 +211,7 @@ export class StorageIndex {
   private begin(rid: Rid, gitDir: string): { seq: number; stamp: string | null; input: SummaryLoad } | null {
     const seq = ++this.seq;
     // Stamp before reading: a change during the read shows as a different stamp next sweep.
-    const state = identityStamp(gitDir);
+    const state = identityStamp(gitDir, this.now());
     if (state === null) return null;
     const input: SummaryLoad = {
       rid,

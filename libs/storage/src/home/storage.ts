@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { compareRids, type Rid, ridDirectoryName } from '@forge-httpd/identity';
-import { openGitRepository } from '../git/open-git-repository.js';
+import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
 import type { Flavour } from './flavour.js';
@@ -15,16 +15,21 @@ export class Storage {
   private readonly repositories = new Map<Rid, StoredRepository>();
   private readonly openListeners = new Set<(rid: Rid) => void>();
 
+  private readonly readers: OpenGitRepositoryOptions;
+
   /**
    * @param root - the `storage/` directory
    * @param flavour - protocol identifiers of the home
-   * @param log - receives git reader problems (a `cat-file` process that died), one line each
+   * @param options.log - receives git reader problems (a `cat-file` process that died), one line each
+   * @param options.now - the clock ref stamps are judged by (default `Date.now`; tests move it ahead)
    */
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
-    private readonly log: (message: string) => void = () => undefined,
-  ) {}
+    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> = {},
+  ) {
+    this.readers = { log: options.log, now: options.now };
+  }
 
   /**
    * RIDs of the repositories in storage, sorted by raw RID bytes: directories that are not
@@ -69,7 +74,7 @@ export class Storage {
       return null;
     }
     if (cached) return cached;
-    const repository = new StoredRepository(canonical, openGitRepository(gitDir, { log: this.log }), this.flavour);
+    const repository = new StoredRepository(canonical, openGitRepository(gitDir, this.readers), this.flavour);
     this.repositories.set(canonical, repository);
     return repository;
   }

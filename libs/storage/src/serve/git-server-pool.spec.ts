@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 import { GitServerPool } from './git-server-pool.js';
+import { waitUntil } from '../wait-until.testing.js';
 
 /** `git hash-object --stdin` reads stdin to its end: with an open stdin it runs until stopped. */
 const WAITING = { args: ['hash-object', '--stdin'], failOnExit: false };
@@ -15,14 +15,6 @@ function outcome(stream: Readable): Promise<{ data: string; error: unknown }> {
   });
 }
 
-async function until(condition: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
-
 describe('GitServerPool', () => {
   it('streams a process output and frees its slot when it exits', async () => {
     const pool = new GitServerPool({ maxProcesses: 1, timeoutMs: 10_000 });
@@ -30,7 +22,7 @@ describe('GitServerPool', () => {
     const output = pool.start({ ...WAITING, stdin });
     stdin.end('hello\n');
     expect((await outcome(output)).data.trim()).toBe('ce013625030ba8dba906f756967f9e9ca394464a');
-    await until(() => pool.running === 0);
+    await waitUntil(() => pool.running === 0);
   });
 
   it('refuses a process past the cap instead of queueing it', async () => {
@@ -40,7 +32,7 @@ describe('GitServerPool', () => {
     expect(() => pool.start({ ...WAITING, stdin: new PassThrough() })).toThrow(GitServerBusyError);
     stdin.end();
     await outcome(output);
-    await until(() => pool.running === 0);
+    await waitUntil(() => pool.running === 0);
     pool.start({ ...WAITING, stdin: new PassThrough().end() });
   });
 
@@ -48,7 +40,7 @@ describe('GitServerPool', () => {
     const pool = new GitServerPool({ maxProcesses: 2, timeoutMs: 200 });
     const result = await outcome(pool.start({ ...WAITING, stdin: new PassThrough() }));
     expect(result.error).toBeInstanceOf(GitServerTimeoutError);
-    await until(() => pool.running === 0);
+    await waitUntil(() => pool.running === 0);
   });
 
   it('kills the process when its output stream is destroyed (the client hung up)', async () => {
@@ -56,7 +48,7 @@ describe('GitServerPool', () => {
     const output = pool.start({ ...WAITING, stdin: new PassThrough() });
     expect(pool.running).toBe(1);
     output.destroy();
-    await until(() => pool.running === 0);
+    await waitUntil(() => pool.running === 0);
   });
 
   it('fails the stream on a non-zero exit only when asked to', async () => {
