@@ -64,11 +64,12 @@ async function main(): Promise<void> {
     return;
   }
   // Loaded only to serve, so --help and --version answer without loading Nest.
-  const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }, { NestLogBridge }, { RequestObserver }] = await Promise.all([
+  const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }, { NestLogBridge }, { RequestObserver }, { CobStoreService }] = await Promise.all([
     import('./server.js'),
     import('./warm-up/warm-up.js'),
     import('./telemetry/nest-log-bridge.js'),
     import('./telemetry/request-observer.js'),
+    import('./cobs/cob-store.service.js'),
   ]);
   const server = await startServer({
     config,
@@ -123,7 +124,8 @@ async function main(): Promise<void> {
   );
   // The index build started with the app; the warm-up follows it. Operators (and the
   // benchmark) see when start-up work is done.
-  void warmUp(server.address, server.home, warming.signal).then((report) => {
+  const cobs = server.app.get(CobStoreService);
+  void warmUp(server.address, server.home, warming.signal, { cobRepositories: () => cobs.persistedRepositories() }).then((report) => {
     const repositories = server.home.storageIndex.stats().repositories;
     const ms = Math.round(performance.now());
     if (worker !== undefined) {

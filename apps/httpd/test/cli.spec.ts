@@ -12,6 +12,8 @@ if (!hasDist) {
   console.warn(`CLI tests skipped: ${MAIN} is missing (npm test builds it; or run npm run build)`);
 }
 const describeCli = hasDist ? describe : describe.skip;
+/** The servers' cache directory, in the spec's temp dir (never the user's cache home). */
+let cacheDir = '';
 
 /** The start-up line saying where the server listens (logs are JSON lines off a terminal). */
 const SERVING = '"msg":"serving ';
@@ -24,7 +26,7 @@ interface Exit {
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, FORGE_CACHE_DIR: cacheDir, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -40,7 +42,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<Exit>
  */
 function serveCli(args: string[], env: Record<string, string> = { FORGE_HOME: '' }): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, FORGE_LOG_LEVEL: '', ...env } });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, FORGE_LOG_LEVEL: '', FORGE_CACHE_DIR: cacheDir, ...env } });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -76,6 +78,7 @@ describeCli('forge-httpd command line', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir();
+    cacheDir = join(dir, 'cache');
     home = (await buildFixtureHome(join(dir, 'home'))).home;
   }, 60_000);
 

@@ -34,7 +34,9 @@ interface Cli {
 /** Runs the CLI through `bash -c` (for `ulimit`) with `env` added to this process's environment. */
 function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; ulimitFiles?: number } = {}): Cli {
   const command = `${options.ulimitFiles === undefined ? '' : `ulimit -n ${options.ulimitFiles}; `}exec "$0" "$@"`;
-  const child = spawn('/bin/bash', ['-c', command, process.execPath, MAIN, ...args], { env: { ...process.env, ...options.env } });
+  // The server's own cache directory goes to the temp dir, never the user's cache home.
+  const env = { ...process.env, FORGE_CACHE_DIR: join(dir, 'cache'), ...options.env };
+  const child = spawn('/bin/bash', ['-c', command, process.execPath, MAIN, ...args], { env });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout?.resume();

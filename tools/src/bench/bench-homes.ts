@@ -22,6 +22,7 @@ import {
   resignRefs,
   sampleCommits,
   seedFromLabel,
+  setWebProfile,
 } from '../builder/index.js';
 import { buildGitFixture, type GitSample } from './git-fixture.js';
 import { writePlainRepositories } from './plain-repositories.js';
@@ -74,6 +75,19 @@ export async function buildSmallHome(dir: string): Promise<BenchHome> {
   const cob = await buildCobRepository(context, { name: 'tracker', issues: 10, patches: 2 });
   const plain = await addPlainRepositories(context, 9);
   return { home: context.home, repos: 10, bigRid: null, bigGitDir: null, samples: [], ...cob, plainRid: plain };
+}
+
+/**
+ * A home with the tracker repository and one pinned plain repository (the COB start-up
+ * benchmark's fixture): the start-up warm-up reads the pinned one, so the tracker's COBs are
+ * first evaluated by the benchmark's own requests, after `ready`.
+ */
+export async function buildTrackerHome(dir: string, spec: { issues: number; patches: number }): Promise<BenchHome> {
+  const context = await benchContext(path.join(dir, 'home'));
+  const cob = await buildCobRepository(context, { name: 'tracker', ...spec });
+  const plain = await addPlainRepositories(context, 1);
+  await setWebProfile(context, { web: { pinned: [plain] }, repos: [] });
+  return { home: context.home, repos: 2, bigRid: null, bigGitDir: null, samples: [], ...cob, plainRid: plain };
 }
 
 async function benchContext(home: string): Promise<HomeContext> {

@@ -2,6 +2,8 @@
  * forge-httpd as the benchmark runs it: the built CLI in its own process on a free port, so
  * its RSS and CPU are its own and a restart gives a truly cold server.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, sleep, spawnServer, stopChild, waitForHttp } from './processes.js';
@@ -24,11 +26,18 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * Starts `node apps/httpd/dist/main.js --home <home>` and waits until it answers — and, with
  * `waitForStartup`, until it logs that its storage index is built (startup work done).
  */
-export async function startForge(home: string, options: { waitForStartup?: boolean; root?: string; args?: readonly string[] } = {}): Promise<ForgeServer> {
+export async function startForge(
+  home: string,
+  options: { waitForStartup?: boolean; root?: string; args?: readonly string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<ForgeServer> {
   const port = await freePort();
+  // Each server gets an empty cache directory of its own, removed when it stops: a restart is
+  // cold (no persisted COB evaluations), and nothing lands in the user's cache home. Callers
+  // keep one across restarts with --cache-dir.
+  const cacheDir = await mkdtemp(path.join(tmpdir(), 'forge-bench-cache-'));
   const main = path.join(options.root ?? REPO_ROOT, 'apps', 'httpd', 'dist', 'main.js');
   const server = spawnServer(process.execPath, [main, '--home', home, '--listen', `127.0.0.1:${port}`, ...(options.args ?? [])], {
-    env: { ...process.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') },
+    env: { ...process.env, FORGE_CACHE_DIR: cacheDir, ...options.env, RAD_SOCKET: path.join(home, 'node', 'no-such.sock') },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   let startupMs: number | null = null;
@@ -37,9 +46,14 @@ export async function startForge(home: string, options: { waitForStartup?: boole
     if (options.waitForStartup === true) startupMs = await waitForLog(() => server.log(), READY, 300_000);
   } catch (error) {
     await stopChild(server.child);
+    await rm(cacheDir, { recursive: true, force: true });
     throw new Error(`forge-httpd did not start: ${(error as Error).message}\n${server.log()}`);
   }
-  return { baseUrl, pid: server.child.pid ?? 0, startupMs, stop: () => stopChild(server.child) };
+  const stop = async (): Promise<void> => {
+    await stopChild(server.child);
+    await rm(cacheDir, { recursive: true, force: true });
+  };
+  return { baseUrl, pid: server.child.pid ?? 0, startupMs, stop };
 }
 
 async function waitForLog(log: () => string, pattern: RegExp, timeoutMs: number): Promise<number> {

@@ -1,4 +1,6 @@
-import { parseCommandLine } from './command-line.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCommandLine, USAGE } from './command-line.js';
 import { parseListenAddress } from './listen-address.js';
 
 describe('parseCommandLine', () => {
@@ -16,6 +18,11 @@ describe('parseCommandLine', () => {
       action: 'serve',
       options: { metricsListen: '127.0.0.1:9464', logLevel: 'debug', memoryBudget: '96', workers: '2' },
     });
+  });
+
+  it('reads the cache directory flags', () => {
+    expect(parseCommandLine(['--cache-dir', '/c'])).toEqual({ action: 'serve', options: { cacheDir: '/c' } });
+    expect(parseCommandLine(['--no-cache-dir'])).toEqual({ action: 'serve', options: { noCacheDir: true } });
   });
 
   it.each([[['--help']], [['-h']], [['--home', '/h', '--help']]])('asks for help with %j', (args) => {
@@ -44,5 +51,16 @@ describe('parseListenAddress', () => {
 
   it.each(['8080', 'host', 'host:99999', ':80', 'host:-1', ''])('rejects %j', (text) => {
     expect(() => parseListenAddress(text, '/work')).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+});
+
+describe('USAGE', () => {
+  const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Command line'), readme.indexOf('\n## ', readme.indexOf('## Command line') + 1));
+  const names = (text: string, pattern: RegExp): string[] => [...new Set(text.match(pattern))].sort();
+
+  it("names the same flags and environment variables as the README's command-line section", () => {
+    expect(names(USAGE, /--[a-z][a-z-]*/g)).toEqual(names(section, /--[a-z][a-z-]*/g));
+    expect(names(USAGE, /\b(?:FORGE|RAD|XDG)_[A-Z_]+\b/g)).toEqual(names(section, /\b(?:FORGE|RAD|XDG)_[A-Z_]+\b/g));
   });
 });

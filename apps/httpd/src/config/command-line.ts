@@ -8,6 +8,9 @@ export interface CommandLineOptions {
   flavour?: string;
   metricsListen?: string;
   logLevel?: string;
+  cacheDir?: string;
+  /** `--no-cache-dir`: keep nothing between runs. */
+  noCacheDir?: boolean;
   workers?: string;
   memoryBudget?: string;
 }
@@ -18,7 +21,7 @@ export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { a
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
                    [--metrics-listen HOST:PORT] [--log-level LEVEL] [--memory-budget MIB]
-                   [--workers N]
+                   [--workers N] [--cache-dir DIR | --no-cache-dir]
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
@@ -36,6 +39,11 @@ Options:
                      or a Unix socket path (default: $FORGE_METRICS_LISTEN, else off)
   --log-level LEVEL  silent, fatal, error, warn, info (default), debug or trace
                      (default: $FORGE_LOG_LEVEL); JSON lines on stderr, readable on a terminal
+  --cache-dir DIR    where evaluated issues and patches are kept between runs, so a restart
+                     does not re-evaluate them (default: $FORGE_CACHE_DIR, else
+                     $XDG_CACHE_HOME/forge-httpd/homes/<home hash>, created with mode 0700;
+                     the server still works, slower after a restart, when it is not writable)
+  --no-cache-dir     keep nothing between runs
   --workers N        serving processes sharing the listen address, 1 to 64 (default:
                      $FORGE_WORKERS, else 1); each keeps its own caches and git processes
   --memory-budget MIB
@@ -47,7 +55,8 @@ Options:
 
 Environment:
   FORGE_HOME, RAD_HOME, RAD_SOCKET (control socket, default <home>/node/control.sock), FORGE_LISTEN,
-  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_MEMORY_BUDGET, FORGE_WORKERS
+  FORGE_METRICS_LISTEN, FORGE_LOG_LEVEL, FORGE_MEMORY_BUDGET, FORGE_WORKERS, FORGE_CACHE_DIR,
+  XDG_CACHE_HOME
 `;
 
 /**
@@ -67,6 +76,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         flavour: { type: 'string' },
         'metrics-listen': { type: 'string' },
         'log-level': { type: 'string' },
+        'cache-dir': { type: 'string' },
+        'no-cache-dir': { type: 'boolean' },
         workers: { type: 'string' },
         'memory-budget': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -91,5 +102,7 @@ function pickStrings(values: Record<string, string | boolean | undefined>): Comm
   if (typeof values['metrics-listen'] === 'string') options.metricsListen = values['metrics-listen'];
   if (typeof values['log-level'] === 'string') options.logLevel = values['log-level'];
   if (typeof values['memory-budget'] === 'string') options.memoryBudget = values['memory-budget'];
+  if (typeof values['cache-dir'] === 'string') options.cacheDir = values['cache-dir'];
+  if (values['no-cache-dir'] === true) options.noCacheDir = true;
   return options;
 }

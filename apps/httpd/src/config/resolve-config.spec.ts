@@ -65,6 +65,21 @@ describe('resolveServerConfig', () => {
     );
   });
 
+  it('keeps a cache directory per node home under the XDG cache home by default', async () => {
+    const cacheOf = async (env: Record<string, string>): Promise<string | null> => (await resolveServerConfig(sources({ env }))).cacheDir;
+    const first = await cacheOf({ FORGE_HOME: '/a', XDG_CACHE_HOME: '/xdg' });
+    expect(first).toMatch(/^\/xdg\/forge-httpd\/homes\/[0-9a-f]{16}$/);
+    expect(await cacheOf({ FORGE_HOME: '/b', XDG_CACHE_HOME: '/xdg' })).not.toBe(first);
+    expect(await cacheOf({ FORGE_HOME: '/a' })).toBe(join(userHome, '.cache', 'forge-httpd', 'homes', first?.split('/').pop() ?? ''));
+  });
+
+  it('takes the cache directory from --cache-dir, else FORGE_CACHE_DIR; none with --no-cache-dir', async () => {
+    const env = { FORGE_HOME: '/h', FORGE_CACHE_DIR: '/env-cache' };
+    expect((await resolveServerConfig(sources({ env }))).cacheDir).toBe('/env-cache');
+    expect((await resolveServerConfig(sources({ env, options: { cacheDir: 'c' } }))).cacheDir).toBe('/work/c');
+    expect((await resolveServerConfig(sources({ env, options: { noCacheDir: true } }))).cacheDir).toBeNull();
+  });
+
   it('prefers --home over FORGE_HOME and RAD_HOME, resolved against the working directory', async () => {
     const env = { FORGE_HOME: '/forge', RAD_HOME: '/rad' };
     const config = await resolveServerConfig(sources({ options: { home: 'h' }, env }));

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { detectFlavour, type Flavour, type FlavourDetection, isFlavour } from '@forge-httpd/storage';
 import type { CommandLineOptions } from './command-line.js';
+import { demoCacheRoot } from './demo-home.js';
 import { DEFAULT_LISTEN, parseListenAddress } from './listen-address.js';
 import { type HomeSource, ServerConfig } from './server-config.js';
 import { UsageError } from './usage-error.js';
@@ -49,6 +51,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
   const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
   const socket = nonEmpty(env['RAD_SOCKET']);
   return ServerConfig.create({
+    cacheDir: resolveCacheDir(sources, home),
     home,
     homeSource,
     flavour,
@@ -91,6 +94,19 @@ async function resolveFlavour(args: {
   const radicle = homeSource === 'RAD_HOME' || homeSource === 'default';
   const where = homeSource === 'RAD_HOME' ? 'found through RAD_HOME' : homeSource === 'default' ? 'found at ~/.radicle' : 'not a Radicle location';
   return { flavour: radicle ? 'radicle' : 'forge', reason: `auto: ${detection.reason}; the home was ${where}` };
+}
+
+/**
+ * `--cache-dir`, else `FORGE_CACHE_DIR`, else one directory per node home (named by a hash of
+ * its path) under `${XDG_CACHE_HOME:-~/.cache}/forge-httpd/homes/`; null with `--no-cache-dir`.
+ */
+function resolveCacheDir(sources: ConfigSources, home: string): string | null {
+  const { options, env, cwd } = sources;
+  if (options.noCacheDir === true) return null;
+  const chosen = options.cacheDir ?? nonEmpty(env['FORGE_CACHE_DIR']);
+  if (chosen !== undefined) return resolve(cwd, chosen);
+  const homeKey = createHash('sha256').update(home).digest('hex').slice(0, 16);
+  return join(demoCacheRoot(env, sources.userHome), 'homes', homeKey);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

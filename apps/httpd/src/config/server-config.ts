@@ -59,6 +59,8 @@ export interface ServerConfigFields {
   listen: ListenAddress;
   /** Where metrics and readiness are served, or null (off). */
   metricsListen?: ListenAddress | null;
+  /** Our own directory for what outlives a run (evaluated COBs), or null (keep nothing). */
+  cacheDir?: string | null;
   /** Serving processes (`--workers`); 1 serves in this process. */
   workers?: number;
   /** MiB the big caches share (default {@link DEFAULT_MEMORY_BUDGET_MIB}). */
@@ -79,6 +81,9 @@ export class ServerConfig {
   @Matches(ABSOLUTE_PATH, { message: 'socket path must be absolute' }) readonly socketPath: string;
   @ValidateNested() readonly listen: ListenAddress;
   @ValidateIf((config: ServerConfig) => config.metricsListen !== null) @ValidateNested() readonly metricsListen: ListenAddress | null;
+  @ValidateIf((config: ServerConfig) => config.cacheDir !== null)
+  @Matches(ABSOLUTE_PATH, { message: 'cache directory must be an absolute path' })
+  readonly cacheDir: string | null;
   @IsInt({ message: INVALID_WORKERS })
   @Min(1, { message: INVALID_WORKERS })
   @Max(MAX_WORKERS, { message: INVALID_WORKERS })
@@ -96,6 +101,7 @@ export class ServerConfig {
     this.socketPath = fields.socketPath;
     this.listen = toListen(fields.listen);
     this.metricsListen = fields.metricsListen ? toListen(fields.metricsListen) : null;
+    this.cacheDir = fields.cacheDir ?? null;
     this.workers = fields.workers ?? 1;
     this.memoryBudgetMiB = fields.memoryBudgetMiB ?? DEFAULT_MEMORY_BUDGET_MIB;
     this.version = fields.version;

@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import type { RepoInfo } from '@forge-httpd/api-types';
+import type { Rid } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type RepositorySummary } from '@forge-httpd/storage';
 import type { ListenAddress } from '../config/listen-address.js';
 
@@ -21,11 +22,21 @@ export interface WarmUpReport {
 
 const API = '/api/v1';
 
+/** What else a warm-up reads. */
+export interface WarmUpOptions {
+  /**
+   * Repositories whose issue and patch listings to load too, asked once the index is built:
+   * those with persisted evaluations, so the first listing after a restart is answered from
+   * memory instead of reading thousands of cached objects.
+   */
+  readonly cobRepositories?: () => readonly Rid[];
+}
+
 /**
  * Warms the server up; never throws (a failing request is recorded with its status, 0 when it
  * could not be made). Stops early when `signal` aborts (server closing).
  */
-export async function warmUp(address: ListenAddress, home: NodeHome, signal?: AbortSignal): Promise<WarmUpReport> {
+export async function warmUp(address: ListenAddress, home: NodeHome, signal?: AbortSignal, options: WarmUpOptions = {}): Promise<WarmUpReport> {
   const requests: Array<{ path: string; status: number }> = [];
   const get = async (path: string): Promise<string | null> => {
     if (signal?.aborted === true) return null;
@@ -51,6 +62,13 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
     await get(`${repo}/tree/${head}/`);
     await get(`${repo}/readme/${head}`);
     await get(`${repo}/commits/${head}`);
+  }
+  const warmed = new Set(chooseRepositories(home).map((summary) => summary.rid));
+  for (const rid of options.cobRepositories?.() ?? []) {
+    const summary = home.storageIndex.get(rid);
+    if (warmed.has(rid) || summary === undefined || !isPublicSummary(summary)) continue;
+    await get(`${API}/repos/${rid}/issues`);
+    await get(`${API}/repos/${rid}/patches`);
   }
   return { requests };
 }

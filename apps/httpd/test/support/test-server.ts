@@ -21,6 +21,8 @@ export interface TestServerOptions {
   gitServerLimits?: GitServerLimits;
   /** Also serve metrics and readiness on an ephemeral loopback port (`metricsUrl`). */
   metrics?: boolean;
+  /** The server's own cache directory (default: none, nothing kept between runs). */
+  cacheDir?: string;
   /** The clock file stamps are judged by, e.g. `SettleClock.now` (default: the real one). */
   now?: () => number;
 }
@@ -64,6 +66,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     socketPath: options.socketPath ?? join(options.home, 'node', 'control.sock'),
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
     metricsListen: options.metrics === true ? { kind: 'tcp', host: '127.0.0.1', port: 0 } : null,
+    cacheDir: options.cacheDir ?? null,
     version: readServerVersion(),
   });
   const logs: string[] = [];

@@ -121,6 +121,7 @@ export class CobSnapshot {
   /** Evaluates every object of a kind (cached ones cost a map lookup), ordered by id. */
   private async evaluateAll<V>(kind: CobKind<V>): Promise<CachedObject<V>[]> {
     const ids = [...(this.index.objects.get(kind.typeName)?.keys() ?? [])].sort();
+    if (ids.length > 1) this.store.preloadPersisted(kind, this.repo);
     const results = new Array<CachedObject<V>>(ids.length);
     let next = 0;
     const worker = async (): Promise<void> => {

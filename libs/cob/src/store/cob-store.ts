@@ -1,15 +1,17 @@
 /**
  * Evaluated COBs of one repository, cached by the tips of their refs (and the few other refs
  * a result depends on), so an unchanged object costs nothing and a new change shows on the
- * next request. Everything is read from git (never from `cobs/cache.db`).
+ * next request. Everything is read from git (never from `cobs/cache.db`), or from the
+ * caller's own {@link PersistedEvaluations} of an earlier run, checked against the same tips.
  */
 import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
 import type { ChangeRejection } from '../dag/evaluate-changes.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
 import { COB_REF_PREFIX, type CobRefIndex, indexCobRefs } from '../read/cob-ref-index.js';
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
-import { type CobKind, cobKinds, type CobKinds, type CobRepository } from './cob-kinds.js';
+import { type CobKind, cobKinds, type CobKinds, type CobRepository, JOB_TYPE_NAME } from './cob-kinds.js';
 import { CobSnapshot } from './cob-snapshot.js';
+import type { EvaluationScope, PersistedEvaluation, PersistedEvaluations } from './persisted-evaluations.js';
 
 /** A cached evaluation of one object. */
 export interface CachedObject<V> {
@@ -47,6 +49,12 @@ export interface CobStoreOptions {
   readonly onRejected?: (report: CobRejectionReport) => void;
   /** Told after each object evaluation (not of answers reused from the cache). */
   readonly onEvaluated?: (evaluation: CobEvaluation) => void;
+  /**
+   * Where issue and patch evaluations outlive the process (e.g. {@link openSqliteEvaluations}):
+   * read when an object is first needed, used only when its tips and consulted refs are
+   * unchanged, written after evaluations.
+   */
+  readonly persisted?: PersistedEvaluations;
 }
 
 /** One evaluation of an object from its changes, for counters and timings. */
@@ -72,9 +80,16 @@ export class CobStore {
    */
   readonly listings = new Map<string, ListingMemo>();
   private lastIndex: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex } | null = null;
+  /** Persisted entries of a scope read in bulk and not taken into `objects` yet. */
+  private readonly persistedByScope = new Map<EvaluationScope, Map<Oid, PersistedEvaluation>>();
+  /** Fresh evaluations of a type not written yet (written together, off the request path). */
+  private readonly unsaved = new Map<EvaluationScope, PersistedEvaluation[]>();
+  /** One scope object per repository and type, so scopes can key maps. */
+  private readonly scopes = new Map<string, Map<string, EvaluationScope>>();
+  private flushScheduled = false;
 
   constructor(
-    flavour: Flavour,
+    private readonly flavour: Flavour,
     private readonly options: CobStoreOptions = {},
   ) {
     this.kinds = cobKinds(flavour);
@@ -101,8 +116,11 @@ export class CobStore {
     const tips = index.objects.get(kind.typeName)?.get(id) ?? [];
     const tipsKey = tips.join(',');
     const key = `${kind.typeName}/${id}`;
-    const cached = this.objects.get(key);
-    if (cached !== undefined && cached.tipsKey === tipsKey && depsHold(cached.deps, index)) return cached as CachedObject<V>;
+    const cached = this.objects.get(key) ?? this.takePersisted(this.scope(kind, args.repo), id);
+    if (cached !== undefined && cached.tipsKey === tipsKey && depsHold(cached.deps, index)) {
+      this.objects.set(key, cached);
+      return cached as CachedObject<V>;
+    }
     const pendingKey = `${key}@${tipsKey}`;
     let pending = this.pending.get(pendingKey);
     if (pending === undefined) {
@@ -112,6 +130,78 @@ export class CobStore {
     const result = await pending;
     this.objects.set(key, result);
     return result as CachedObject<V>;
+  }
+
+  /** Writes every evaluation not persisted yet, now (e.g. before the persisted store closes). */
+  savePending(): void {
+    for (const [scope, list] of this.unsaved) this.options.persisted?.write(scope, list);
+    this.unsaved.clear();
+  }
+
+  /**
+   * Reads every persisted entry of a kind at once (one query instead of one per object), for
+   * a listing about to visit them all.
+   * @internal used by {@link CobSnapshot}
+   */
+  preloadPersisted(kind: CobKind<unknown>, repo: CobRepository): void {
+    const persisted = this.options.persisted;
+    const scope = this.scope(kind, repo);
+    if (persisted === undefined || !isPersistable(kind.typeName) || this.persistedByScope.has(scope)) return;
+    this.persistedByScope.set(scope, new Map(persisted.readAll(scope)));
+  }
+
+  /** The persisted entry of an object not in memory yet (each is taken once, then kept in memory). */
+  private takePersisted(scope: EvaluationScope, id: Oid): CachedObject<unknown> | undefined {
+    const persisted = this.options.persisted;
+    if (persisted === undefined || !isPersistable(scope.typeName)) return undefined;
+    const bulk = this.persistedByScope.get(scope);
+    if (bulk === undefined) return persisted.read(scope, id) ?? undefined;
+    const entry = bulk.get(id);
+    bulk.delete(id);
+    return entry;
+  }
+
+  private remember(scope: EvaluationScope, entry: PersistedEvaluation): void {
+    if (this.options.persisted === undefined || !isPersistable(scope.typeName)) return;
+    const list = this.unsaved.get(scope) ?? [];
+    list.push(entry);
+    this.unsaved.set(scope, list);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    // Written once no evaluation is under way, in bounded transactions, so a first listing
+    // of thousands of objects is not delayed by its own writes (interleaved, they made the
+    // first listing of 10,000 issues seconds slower on the loaded bench machine).
+    if (this.pending.size > 0) {
+      setTimeout(() => this.flush(), WRITE_DELAY_MS).unref();
+      return;
+    }
+    const [scope, list] = this.unsaved.entries().next().value ?? [];
+    if (scope === undefined || list === undefined) {
+      this.flushScheduled = false;
+      return;
+    }
+    const batch = list.splice(0, WRITE_BATCH);
+    if (list.length === 0) this.unsaved.delete(scope);
+    this.options.persisted?.write(scope, batch);
+    setImmediate(() => this.flush());
+  }
+
+  private scope(kind: CobKind<unknown>, repo: CobRepository): EvaluationScope {
+    let scopes = this.scopes.get(repo.rid);
+    if (scopes === undefined) {
+      scopes = new Map();
+      this.scopes.set(repo.rid, scopes);
+    }
+    let scope = scopes.get(kind.typeName);
+    if (scope === undefined) {
+      scope = { rid: repo.rid, typeName: kind.typeName, flavour: this.flavour };
+      scopes.set(kind.typeName, scope);
+    }
+    return scope;
   }
 
   private async evaluate<V>(args: {
@@ -139,9 +229,22 @@ export class CobStore {
     const onReject = (rejection: ChangeRejection): void => listener?.({ ...rejection, rid: repo.rid, typeName: kind.typeName, object: id });
     const value = await kind.evaluate({ id, changes, env, repo, dependOn, onReject });
     this.options.onEvaluated?.({ rid: repo.rid, typeName: kind.typeName, changes: changes.length, durationMs: performance.now() - started });
-    return { id, tipsKey, deps, value };
+    const entry = { id, tipsKey, deps, value };
+    this.remember(this.scope(kind, repo), entry);
+    return entry;
   }
 }
+
+// Jobs are left out: a job's evaluation depends on whether its commit is present, a fact no
+// ref records, which may turn true later (the in-memory entry is rebuilt on restart).
+function isPersistable(typeName: string): boolean {
+  return typeName !== JOB_TYPE_NAME;
+}
+
+/** Entries per write transaction: each blocks the event loop for a few milliseconds. */
+const WRITE_BATCH = 500;
+/** How long writes wait behind evaluations under way before looking again. */
+const WRITE_DELAY_MS = 50;
 
 function depsHold(deps: ReadonlyMap<string, Oid | null>, index: CobRefIndex): boolean {
   for (const [name, oid] of deps) if ((index.refs.get(name) ?? null) !== oid) return false;
