@@ -1,5 +1,6 @@
 /**
- * Listing micro-benchmark: `/repos?show=all` (also `sort=activity|seeding`), `/repos/search` and `/repos/{rid}` on a
+ * Listing micro-benchmark: `/repos?show=all` (also `sort=activity|seeding`), `/repos` (10 pinned
+ * repositories), `/repos/search` and `/repos/{rid}` on a
  * 10-repository home and on a large one (default 10,000), the large/small latency ratio, the
  * server's peak RSS, the first listing after start, and the p99 of a trivial request while the
  * listings run. Homes are cached under bench-results/cache/listing-<n> (a manifest marks a
@@ -11,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createNodeHome, seedFromLabel } from '../builder/index.js';
@@ -21,6 +22,8 @@ const ROOT = process.cwd();
 const CACHE = path.join(ROOT, 'bench-results', 'cache');
 const API = '/api/v1';
 const QUERY = 'repo-000';
+/** Repositories pinned in the web settings of every listing home (`/repos` lists them). */
+const PINS = 10;
 
 interface ListingHome {
   home: string;
@@ -69,6 +72,22 @@ async function ensureHome(count: number): Promise<ListingHome> {
   await writeFile(manifest, JSON.stringify(home, null, 2));
   console.log(`[listing-bench] wrote ${count} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return home;
+}
+
+/**
+ * Pins {@link PINS} repositories spread over the RID order in the home's config.json, unless
+ * some are pinned already (homes cached before pins were part of the benchmark get them here).
+ */
+async function ensurePins(home: ListingHome): Promise<void> {
+  const file = path.join(home.home, 'config.json');
+  const config = JSON.parse(await readFile(file, 'utf8')) as { web?: { pinned?: { repositories?: string[] } } };
+  if ((config.web?.pinned?.repositories ?? []).length > 0) return;
+  const rids = (await readdir(path.join(home.home, 'storage'))).filter((name) => name.startsWith('z')).map((name) => `rad:${name}`);
+  const step = Math.max(1, Math.floor(rids.length / PINS));
+  const pinned = rids.filter((_, index) => index % step === 0).slice(0, PINS);
+  config.web = { ...config.web, pinned: { repositories: pinned } };
+  await writeFile(`${file}.tmp`, `${JSON.stringify(config, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
 }
 
 async function freePort(): Promise<number> {
@@ -146,6 +165,7 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
     const duringBuild = await trivialLatency(base, first);
     const paths: Array<[string, string]> = [
       ['repos', `${API}/repos?show=all`],
+      ['repos pinned', `${API}/repos`],
       ['search', `${API}/repos/search?q=${QUERY}`],
       ['repo', `${API}/repos/${home.firstRid}`],
       ['repos sort=activity', `${API}/repos?show=all&sort=activity`],
@@ -158,7 +178,8 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
       routes.push({ route, ...(await wrk(`${base}${url}`, load)) });
       rssByPhase[route] = memory('VmRSS');
     }
-    const heavy = Promise.all(paths.slice(0, 2).map(([, url]) => wrk(`${base}${url}`, { connections: 8, seconds: load.seconds })));
+    const mixed = paths.filter(([route]) => route === 'repos' || route === 'search');
+    const heavy = Promise.all(mixed.map(([, url]) => wrk(`${base}${url}`, { connections: 8, seconds: load.seconds })));
     const trivial = await trivialLatency(base, heavy);
     rssByPhase['mixed'] = memory('VmRSS');
     return {
@@ -213,6 +234,7 @@ async function main(): Promise<void> {
   const load = { connections: Number(flag('concurrency', '16')), seconds: Number(flag('duration', '5')) };
   const small = await ensureHome(10);
   const large = await ensureHome(Number(flag('repos', '10000')));
+  await Promise.all([ensurePins(small), ensurePins(large)]);
   const smallResult = await measureHome(server, small, load);
   const largeResult = await measureHome(server, large, load);
   const text = report(smallResult, largeResult);
