@@ -1,8 +1,19 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
+import type { ProjectMeta, RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
+import { createIssue } from '@forge-httpd/cob/write';
 import { oidHexFromRid, type Rid } from '@forge-httpd/identity';
-import { type BuiltHome, type BuiltRepository, buildNodeHome, initRepository, sampleCommits, updateIdentity } from '@forge-httpd/tools';
+import {
+  type BuiltHome,
+  type BuiltRepository,
+  buildNodeHome,
+  initRepository,
+  recordFollow,
+  recordRouting,
+  recordSeedingPolicy,
+  sampleCommits,
+  updateIdentity,
+} from '@forge-httpd/tools';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 /**
@@ -35,6 +46,7 @@ describe('storage index freshness', () => {
   let dir: string;
   let built: BuiltHome;
   let server: TestServer;
+  let late: BuiltRepository;
 
   beforeAll(async () => {
     dir = await makeTempDir();
@@ -56,7 +68,7 @@ describe('storage index freshness', () => {
   });
 
   it('lists and finds a repository added to storage after the server started', async () => {
-    const late = await addRepository(built, 'latecomer');
+    late = await addRepository(built, 'latecomer');
     await eventually(async () => (await rids(server, '/repos?show=all')).includes(late.rid));
     await eventually(async () => (await rids(server, '/repos/search?q=LATE')).includes(late.rid));
     expect((await getJson(`${server.baseUrl}/api/v1/repos/${late.rid}`)).status).toBe(200);
@@ -84,6 +96,57 @@ describe('storage index freshness', () => {
     await eventually(async () => !(await rids(server, '/repos?show=all&perPage=100')).includes(repo.rid));
     await eventually(async () => server.server.home.storageIndex.get(repo.rid) === undefined);
   }, 30_000);
+
+  // Listed repository infos are reused while their repository and the node's databases are
+  // unchanged: whatever changes must show on the very next listing.
+  describe('listed repository infos', () => {
+    const listed = async (rid: Rid): Promise<RepoInfo | undefined> => {
+      const response = await getJson(`${server.baseUrl}/api/v1/repos?show=all&perPage=100`);
+      return (response.body as RepoInfo[]).find((info) => info.rid === rid);
+    };
+    const first = (): BuiltRepository => built.repos.find((candidate) => candidate.name === 'first') as BuiltRepository;
+    const meta = (info: RepoInfo | undefined): ProjectMeta | undefined => (info?.payloads['xyz.forge.project'] as { meta?: ProjectMeta } | undefined)?.meta;
+
+    it('counts an issue opened after the listing was read at once', async () => {
+      const repo = first();
+      const before = meta(await listed(repo.rid));
+      expect(meta(await listed(repo.rid))).toEqual(before);
+      const { local } = built.context;
+      await createIssue(
+        { gitDir: repo.gitDir, keyPair: local.keyPair, alias: local.alias, time: built.context.clock.tick(), flavour: 'forge' },
+        { title: 'Opened while listed', description: '' },
+      );
+      expect(meta(await listed(repo.rid))?.issues.open).toBe((before?.issues.open ?? 0) + 1);
+    }, 30_000);
+
+    it('shows a new seed and a new delegate alias at once', async () => {
+      const repo = first();
+      const before = await listed(repo.rid);
+      recordRouting(built.context, { rid: repo.rid, nid: 'z6MkrLMMsiPWUcNPHcRajuMi9mDfYckSoJyPwwnknocNYPm7' });
+      recordFollow(built.context, { nid: built.nid, alias: 'renamed' });
+      const after = await listed(repo.rid);
+      expect(after?.seeding).toBe((before?.seeding ?? 0) + 1);
+      expect(after?.delegates).toEqual([{ id: `did:key:${built.nid}`, alias: 'renamed' }]);
+    }, 30_000);
+
+    it('leaves out a repository made private at once, before the index sees it', async () => {
+      expect(await listed(late.rid)).toBeDefined();
+      expect(await listed(late.rid)).toBeDefined();
+      await updateIdentity(built.context, late, {
+        author: built.context.local,
+        title: 'Hide',
+        document: { ...late.document, visibility: { type: 'private' } },
+      });
+      expect(await listed(late.rid)).toBeUndefined();
+    }, 30_000);
+
+    it('leaves out a repository whose seeding policy turns to block at once', async () => {
+      const repo = first();
+      expect(await listed(repo.rid)).toBeDefined();
+      recordSeedingPolicy(built.context, { rid: repo.rid, policy: { policy: 'block' } });
+      expect(await listed(repo.rid)).toBeUndefined();
+    }, 30_000);
+  });
 });
 
 describe('listings over a few hundred repositories', () => {
@@ -131,10 +194,13 @@ describe('listings over a few hundred repositories', () => {
   }, 30_000);
 
   it('reads only the repositories of the requested page', async () => {
-    expect(await opensDuring(() => rids(server, '/repos?show=all'))).toEqual(all.slice(0, 10));
-    expect(await opensDuring(() => rids(server, '/repos?show=all&perPage=5&page=20'))).toEqual(all.slice(100, 105));
+    // Infos listed before are reused unread while their repositories are unchanged: at most the
+    // page is read, never a repository outside it.
+    const within = (page: readonly Rid[]) => (opened: readonly string[]) => expect(page).toEqual(expect.arrayContaining(opened));
+    within(all.slice(0, 10))(await opensDuring(() => rids(server, '/repos?show=all')));
+    within(all.slice(100, 105))(await opensDuring(() => rids(server, '/repos?show=all&perPage=5&page=20')));
     const delegate = `did:key:${built.nid}`;
-    expect(await opensDuring(() => rids(server, `/delegates/${delegate}/repos?show=all&perPage=3`))).toEqual(all.slice(0, 3));
+    within(all.slice(0, 3))(await opensDuring(() => rids(server, `/delegates/${delegate}/repos?show=all&perPage=3`)));
   }, 30_000);
 
   it('searches names without reading any repository', async () => {
