@@ -41,9 +41,10 @@ interface Stamp {
  * come from the node's databases and are replaced by the caller on every use. Each use stamps
  * the repository — a `stat` per ref folder and of `HEAD` and `packed-refs` (the storage
  * library's {@link RefTreeStamper}) — and rebuilds when anything differs, so an answer is never
- * staler than a read of the repository would be. Only settled stamps are trusted (see `SETTLE_MS`), and only infos
- * built without a failed part are kept. Stamps are shared by the requests of one turn of the
- * event loop (as concurrent as one request's own reads), like the response cache's probe.
+ * staler than a read of the repository would be. Only settled stamps are trusted (see
+ * `SETTLE_MS`), and only infos built without a failed part are kept. Stamps are shared by the
+ * requests of one turn of the event loop (as concurrent as one request's own reads), like the
+ * response cache's probe.
  */
 export class RepoInfoMemo {
   private readonly entries = new Map<Rid, Entry>();
