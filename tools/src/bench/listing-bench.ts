@@ -8,7 +8,10 @@
  *
  * usage (from the repository root): node tools/dist/bench/listing-bench.js [--repos 10000]
  *   [--server apps/httpd/dist/main.js] [--duration 5] [--concurrency 16] [--label after]
- * Results: a Markdown table on stdout and bench-results/listing-<label>-<repos>.json.
+ *   [--compare-with /path/to/other/checkout]
+ * Results: a Markdown table on stdout and bench-results/listing-<label>-<repos>.json. With
+ * `--compare-with`, the other checkout's built server runs next to this one on each home and
+ * every route is measured on both in turn (before/after in one run, same load on the machine).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -152,6 +155,62 @@ async function trivialLatency(base: string, busy: Promise<unknown>): Promise<{ p
   return { p99: samples[Math.floor(samples.length * 0.99)] ?? NaN, max: samples[samples.length - 1] ?? NaN };
 }
 
+/** Route name and URL path of every measured route. */
+function routePaths(home: ListingHome): Array<[string, string]> {
+  return [
+    ['repos', `${API}/repos?show=all`],
+    ['repos pinned', `${API}/repos`],
+    ['search', `${API}/repos/search?q=${QUERY}`],
+    ['repo', `${API}/repos/${home.firstRid}`],
+    ['repos sort=activity', `${API}/repos?show=all&sort=activity`],
+    ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
+  ];
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  // Wait for the exit: a server still winding down would slow the next one's index build.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Both servers on one home at once (indexes built first), every route warmed and measured on
+ * one, then on the other: the two columns share the machine's load.
+ */
+async function compareHome(mains: readonly string[], home: ListingHome, load: { connections: number; seconds: number }): Promise<RouteResult[][]> {
+  const servers: Array<{ child: ChildProcess; base: string }> = [];
+  try {
+    for (const main of mains) servers.push(await startServer(main, home.home));
+    for (const { base } of servers) await fetch(`${base}${API}/repos?show=all`).then((r) => r.arrayBuffer());
+    const results: RouteResult[][] = mains.map(() => []);
+    for (const [route, url] of routePaths(home)) {
+      for (const [index, { base }] of servers.entries()) {
+        await wrk(`${base}${url}`, { connections: load.connections, seconds: 1 });
+        results[index]?.push({ route, ...(await wrk(`${base}${url}`, load)) });
+      }
+    }
+    return results;
+  } finally {
+    await Promise.all(servers.map(({ child }) => stopServer(child)));
+  }
+}
+
+function compareReport(homes: Array<{ repos: number; results: RouteResult[][] }>): string {
+  const lines = ['| route | repos | this req/s | p99 ms | compared req/s | p99 ms | this ÷ compared |', '|---|---:|---:|---:|---:|---:|---:|'];
+  for (const { repos, results } of homes) {
+    const [mine = [], other = []] = results;
+    for (const route of mine) {
+      const base = other.find((r) => r.route === route.route);
+      const ratio = base === undefined ? NaN : route.rps / base.rps;
+      lines.push(
+        `| ${route.route} | ${repos} | ${route.rps.toFixed(0)} | ${route.p99Ms.toFixed(1)} | ${base?.rps.toFixed(0)} | ${base?.p99Ms.toFixed(1)} | ${ratio.toFixed(2)}× |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 async function measureHome(main: string, home: ListingHome, load: { connections: number; seconds: number }): Promise<HomeResult> {
   const { child, base } = await startServer(main, home.home);
   const memory = (field: 'VmRSS' | 'VmHWM'): number =>
@@ -163,14 +222,7 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
       .then((r) => r.arrayBuffer())
       .then(() => performance.now() - started);
     const duringBuild = await trivialLatency(base, first);
-    const paths: Array<[string, string]> = [
-      ['repos', `${API}/repos?show=all`],
-      ['repos pinned', `${API}/repos`],
-      ['search', `${API}/repos/search?q=${QUERY}`],
-      ['repo', `${API}/repos/${home.firstRid}`],
-      ['repos sort=activity', `${API}/repos?show=all&sort=activity`],
-      ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
-    ];
+    const paths = routePaths(home);
     const rssByPhase: Record<string, number> = { built: memory('VmRSS') };
     const routes: RouteResult[] = [];
     for (const [route, url] of paths) {
@@ -192,10 +244,7 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
       trivialP99Ms: trivial.p99,
     };
   } finally {
-    // Wait for the exit: a server still winding down would slow the next one's index build.
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stopServer(child);
   }
 }
 
@@ -235,6 +284,15 @@ async function main(): Promise<void> {
   const small = await ensureHome(10);
   const large = await ensureHome(Number(flag('repos', '10000')));
   await Promise.all([ensurePins(small), ensurePins(large)]);
+  const compare = flag('compare-with', '');
+  if (compare !== '') {
+    const mains = [server, path.resolve(compare, 'apps/httpd/dist/main.js')];
+    const homes = [];
+    for (const home of [small, large]) homes.push({ repos: home.repos, results: await compareHome(mains, home, load) });
+    console.log(compareReport(homes));
+    await writeFile(path.join(ROOT, 'bench-results', `listing-compare-${large.repos}.json`), JSON.stringify({ mains, load, homes }, null, 2));
+    return;
+  }
   const smallResult = await measureHome(server, small, load);
   const largeResult = await measureHome(server, large, load);
   const text = report(smallResult, largeResult);
