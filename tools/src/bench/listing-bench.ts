@@ -1,6 +1,6 @@
 /**
  * Listing micro-benchmark: `/repos?show=all` (also `sort=activity|seeding`), `/repos` (10 pinned
- * repositories), `/repos/search` and `/repos/{rid}` on a
+ * repositories), `/repos/search`, `/repos/{rid}` and its issue list on a
  * 10-repository home and on a large one (default 10,000), the large/small latency ratio, the
  * server's peak RSS, the first listing after start, and the p99 of a trivial request while the
  * listings run. Homes are cached under bench-results/cache/listing-<n> (a manifest marks a
@@ -162,6 +162,7 @@ function routePaths(home: ListingHome): Array<[string, string]> {
     ['repos pinned', `${API}/repos`],
     ['search', `${API}/repos/search?q=${QUERY}`],
     ['repo', `${API}/repos/${home.firstRid}`],
+    ['issues', `${API}/repos/${home.firstRid}/issues`],
     ['repos sort=activity', `${API}/repos?show=all&sort=activity`],
     ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
   ];

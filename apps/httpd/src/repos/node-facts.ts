@@ -1,4 +1,4 @@
-import type { Nid, Rid } from '@forge-httpd/identity';
+import { type Did, nidFromDid, type Rid } from '@forge-httpd/identity';
 import type { NodeHome } from '@forge-httpd/storage';
 
 /** What the node's databases say about repositories and peers, as one request sees them. */
@@ -7,22 +7,22 @@ export interface NodeFacts {
   isSeeding(rid: Rid): boolean;
   /** How many nodes seed `rid` (node.db `routing` rows). */
   seedCount(rid: Rid): number;
-  /** The alias shown for `nid` (resolveAlias: the follow alias, else the announced one), or null. */
-  alias(nid: Nid): string | null;
+  /** The alias shown for a delegate (resolveAlias: the follow alias, else the announced one), or null. */
+  alias(did: Did): string | null;
 }
 
 /** Answers read from one version of policies.db. */
 interface PoliciesFacts {
   readonly stamp: string;
   readonly seeding: Map<Rid, boolean>;
-  readonly follows: Map<Nid, string | null>;
+  readonly follows: Map<Did, string | null>;
 }
 
 /** Answers read from one version of node.db. */
 interface NodeDbFacts {
   readonly stamp: string;
   readonly seeds: Map<Rid, number>;
-  readonly aliases: Map<Nid, string | null>;
+  readonly aliases: Map<Did, string | null>;
 }
 
 /**
@@ -52,7 +52,10 @@ export class NodeFactsMemo {
     return {
       isSeeding: (rid) => remember(policies.seeding, rid, () => home.effectiveSeedingPolicy(rid).policy === 'allow'),
       seedCount: (rid) => remember(node.seeds, rid, () => home.nodeDb.seedCount(rid)),
-      alias: (nid) => remember(policies.follows, nid, () => home.policiesDb.followAlias(nid)) ?? remember(node.aliases, nid, () => home.nodeDb.alias(nid)),
+      // Keyed by DID: decoding it to a NID (base58, key checks) costs more than the lookup.
+      alias: (did) =>
+        remember(policies.follows, did, () => home.policiesDb.followAlias(nidFromDid(did))) ??
+        remember(node.aliases, did, () => home.nodeDb.alias(nidFromDid(did))),
     };
   }
 }

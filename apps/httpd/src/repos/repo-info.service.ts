@@ -60,7 +60,7 @@ export class RepoInfoService {
     const project = info.payloads[payloadId(this.config.flavour, 'project')];
     if (project === undefined || !('meta' in project)) return null;
     // Spread keeps the wire order of the keys (docs/radicle-httpd.md §4.1).
-    const delegates = info.delegates.map(({ id }) => toDelegateRef(id, facts.alias(nidFromDid(id as Did))));
+    const delegates = info.delegates.map(({ id }) => toDelegateRef(id, facts.alias(id as Did)));
     return { ...info, delegates, seeding: facts.seedCount(rid) };
   }
 
