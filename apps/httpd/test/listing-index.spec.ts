@@ -14,7 +14,7 @@ import {
   sampleCommits,
   updateIdentity,
 } from '@forge-httpd/tools';
-import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { getJson, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
 
 /**
  * The storage index behind `/repos`, `/repos/search` and `/delegates/{did}/repos`: fresh within
@@ -46,7 +46,6 @@ describe('storage index freshness', () => {
   let dir: string;
   let built: BuiltHome;
   let server: TestServer;
-  let late: BuiltRepository;
 
   beforeAll(async () => {
     dir = await makeTempDir();
@@ -68,7 +67,7 @@ describe('storage index freshness', () => {
   });
 
   it('lists and finds a repository added to storage after the server started', async () => {
-    late = await addRepository(built, 'latecomer');
+    const late = await addRepository(built, 'latecomer');
     await eventually(async () => (await rids(server, '/repos?show=all')).includes(late.rid));
     await eventually(async () => (await rids(server, '/repos/search?q=LATE')).includes(late.rid));
     expect((await getJson(`${server.baseUrl}/api/v1/repos/${late.rid}`)).status).toBe(200);
@@ -96,57 +95,97 @@ describe('storage index freshness', () => {
     await eventually(async () => !(await rids(server, '/repos?show=all&perPage=100')).includes(repo.rid));
     await eventually(async () => server.server.home.storageIndex.get(repo.rid) === undefined);
   }, 30_000);
+});
 
-  // Listed repository infos are reused while their repository and the node's databases are
-  // unchanged: whatever changes must show on the very next listing.
-  describe('listed repository infos', () => {
-    const listed = async (rid: Rid): Promise<RepoInfo | undefined> => {
-      const response = await getJson(`${server.baseUrl}/api/v1/repos?show=all&perPage=100`);
-      return (response.body as RepoInfo[]).find((info) => info.rid === rid);
-    };
-    const first = (): BuiltRepository => built.repos.find((candidate) => candidate.name === 'first') as BuiltRepository;
-    const meta = (info: RepoInfo | undefined): ProjectMeta | undefined => (info?.payloads['xyz.forge.project'] as { meta?: ProjectMeta } | undefined)?.meta;
+// Listed repository infos are reused while their repository and the node's databases are
+// unchanged: whatever changes must show on the very next listing. The settle clock makes the
+// files written so far count as settled (so infos are kept) exactly when the test says.
+describe('listed repository infos', () => {
+  let dir: string;
+  let built: BuiltHome;
+  let server: TestServer;
+  const clock = new SettleClock();
 
-    it('counts an issue opened after the listing was read at once', async () => {
-      const repo = first();
-      const before = meta(await listed(repo.rid));
-      expect(meta(await listed(repo.rid))).toEqual(before);
-      const { local } = built.context;
-      await createIssue(
-        { gitDir: repo.gitDir, keyPair: local.keyPair, alias: local.alias, time: built.context.clock.tick(), flavour: 'forge' },
-        { title: 'Opened while listed', description: '' },
-      );
-      expect(meta(await listed(repo.rid))?.issues.open).toBe((before?.issues.open ?? 0) + 1);
-    }, 30_000);
-
-    it('shows a new seed and a new delegate alias at once', async () => {
-      const repo = first();
-      const before = await listed(repo.rid);
-      recordRouting(built.context, { rid: repo.rid, nid: 'z6MkrLMMsiPWUcNPHcRajuMi9mDfYckSoJyPwwnknocNYPm7' });
-      recordFollow(built.context, { nid: built.nid, alias: 'renamed' });
-      const after = await listed(repo.rid);
-      expect(after?.seeding).toBe((before?.seeding ?? 0) + 1);
-      expect(after?.delegates).toEqual([{ id: `did:key:${built.nid}`, alias: 'renamed' }]);
-    }, 30_000);
-
-    it('leaves out a repository made private at once, before the index sees it', async () => {
-      expect(await listed(late.rid)).toBeDefined();
-      expect(await listed(late.rid)).toBeDefined();
-      await updateIdentity(built.context, late, {
-        author: built.context.local,
-        title: 'Hide',
-        document: { ...late.document, visibility: { type: 'private' } },
-      });
-      expect(await listed(late.rid)).toBeUndefined();
-    }, 30_000);
-
-    it('leaves out a repository whose seeding policy turns to block at once', async () => {
-      const repo = first();
-      expect(await listed(repo.rid)).toBeDefined();
-      recordSeedingPolicy(built.context, { rid: repo.rid, policy: { policy: 'block' } });
-      expect(await listed(repo.rid)).toBeUndefined();
-    }, 30_000);
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    built = await buildNodeHome({
+      home: join(dir, 'home'),
+      seed: 'c3'.repeat(32),
+      alias: 'seed',
+      time: 1_700_000_000,
+      seedingPolicy: { policy: 'allow', scope: 'all' },
+      repos: [{ name: 'first' }, { name: 'second' }],
+    });
+    server = await startTestServer({ home: built.home, now: clock.now });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await removeTempDir(dir);
   });
+
+  const repo = (name: string): BuiltRepository => built.repos.find((candidate) => candidate.name === name) as BuiltRepository;
+  const listed = async (rid: Rid): Promise<RepoInfo | undefined> => {
+    const response = await getJson(`${server.baseUrl}/api/v1/repos?show=all&perPage=100`);
+    expect(response.status).toBe(200);
+    return (response.body as RepoInfo[]).find((info) => info.rid === rid);
+  };
+  const meta = (info: RepoInfo | undefined): ProjectMeta | undefined => (info?.payloads['xyz.forge.project'] as { meta?: ProjectMeta } | undefined)?.meta;
+  /** Lists once with everything written so far settled: the infos shown are kept. */
+  const listSettled = async (rid: Rid): Promise<RepoInfo | undefined> => {
+    clock.settle();
+    return listed(rid);
+  };
+
+  it('reads no repository for a listing whose repositories did not change', async () => {
+    await listSettled(repo('first').rid);
+    const opened: string[] = [];
+    const stop = server.server.home.storage.observeOpens((rid) => opened.push(rid));
+    try {
+      expect(await listed(repo('first').rid)).toBeDefined();
+    } finally {
+      stop();
+    }
+    expect(opened).toEqual([]);
+  }, 30_000);
+
+  it('counts an issue opened after the listing was read at once', async () => {
+    const first = repo('first');
+    const before = meta(await listSettled(first.rid));
+    const { local } = built.context;
+    await createIssue(
+      { gitDir: first.gitDir, keyPair: local.keyPair, alias: local.alias, time: built.context.clock.tick(), flavour: 'forge' },
+      { title: 'Opened while listed', description: '' },
+    );
+    expect(meta(await listed(first.rid))?.issues.open).toBe((before?.issues.open ?? 0) + 1);
+  }, 30_000);
+
+  it('shows a new seed and a new delegate alias at once', async () => {
+    const first = repo('first');
+    const before = await listSettled(first.rid);
+    recordRouting(built.context, { rid: first.rid, nid: 'z6MkrLMMsiPWUcNPHcRajuMi9mDfYckSoJyPwwnknocNYPm7' });
+    recordFollow(built.context, { nid: built.nid, alias: 'renamed' });
+    const after = await listed(first.rid);
+    expect(after?.seeding).toBe((before?.seeding ?? 0) + 1);
+    expect(after?.delegates).toEqual([{ id: `did:key:${built.nid}`, alias: 'renamed' }]);
+  }, 30_000);
+
+  it('leaves out a repository made private at once, before the index sees it', async () => {
+    const second = repo('second');
+    expect(await listSettled(second.rid)).toBeDefined();
+    await updateIdentity(built.context, second, {
+      author: built.context.local,
+      title: 'Hide',
+      document: { ...second.document, visibility: { type: 'private' } },
+    });
+    expect(await listed(second.rid)).toBeUndefined();
+  }, 30_000);
+
+  it('leaves out a repository whose seeding policy turns to block at once', async () => {
+    const first = repo('first');
+    expect(await listSettled(first.rid)).toBeDefined();
+    recordSeedingPolicy(built.context, { rid: first.rid, policy: { policy: 'block' } });
+    expect(await listed(first.rid)).toBeUndefined();
+  }, 30_000);
 });
 
 describe('listings over a few hundred repositories', () => {

@@ -29,7 +29,8 @@ export class RepoInfoService {
     private readonly access: RepositoryAccess,
     @Inject(NODE_HOME) private readonly home: NodeHome,
   ) {
-    this.memo = new RepoInfoMemo({ gitDirOf: (rid) => home.storage.gitDirOf(rid) });
+    // The home's clock judges stamps, so the memo, storage and the response cache agree on "settled".
+    this.memo = new RepoInfoMemo({ gitDirOf: (rid) => home.storage.gitDirOf(rid), now: home.now });
     this.facts = new NodeFactsMemo(home);
   }
 
