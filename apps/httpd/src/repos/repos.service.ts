@@ -84,8 +84,10 @@ export class ReposService implements OnApplicationBootstrap {
   async listRepos(query: ListReposQuery): Promise<RepoInfo[]> {
     const show = query.show ?? 'pinned';
     const perPage = query.perPage ?? (show === 'pinned' ? this.home.currentWebConfig().pinnedRepositories.length : DEFAULT_PER_PAGE);
+    const candidates = await this.sortedCandidates(show, query.sort ?? 'rid');
+    // Taken once the candidates are ready (the first request waits for the index build).
     const facts = this.repoInfo.nodeFacts();
-    const seeded = filterLazily(await this.sortedCandidates(show, query.sort ?? 'rid'), (summary) => facts.isSeeding(summary.rid));
+    const seeded = filterLazily(candidates, (summary) => facts.isSeeding(summary.rid));
     return buildPage(seeded, { page: query.page ?? 0, perPage }, (summary) => this.repoInfo.listedRepoInfo(summary.rid, facts));
   }
 
