@@ -1,9 +1,20 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
+import type { ProjectMeta, RepoInfo, RepoSearchResult } from '@forge-httpd/api-types';
+import { createIssue } from '@forge-httpd/cob/write';
 import { oidHexFromRid, type Rid } from '@forge-httpd/identity';
-import { type BuiltHome, type BuiltRepository, buildNodeHome, initRepository, sampleCommits, updateIdentity } from '@forge-httpd/tools';
-import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import {
+  type BuiltHome,
+  type BuiltRepository,
+  buildNodeHome,
+  initRepository,
+  recordFollow,
+  recordRouting,
+  recordSeedingPolicy,
+  sampleCommits,
+  updateIdentity,
+} from '@forge-httpd/tools';
+import { getJson, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
 
 /**
  * The storage index behind `/repos`, `/repos/search` and `/delegates/{did}/repos`: fresh within
@@ -86,6 +97,97 @@ describe('storage index freshness', () => {
   }, 30_000);
 });
 
+// Listed repository infos are reused while their repository and the node's databases are
+// unchanged: whatever changes must show on the very next listing. The settle clock makes the
+// files written so far count as settled (so infos are kept) exactly when the test says.
+describe('listed repository infos', () => {
+  let dir: string;
+  let built: BuiltHome;
+  let server: TestServer;
+  const clock = new SettleClock();
+
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    built = await buildNodeHome({
+      home: join(dir, 'home'),
+      seed: 'c3'.repeat(32),
+      alias: 'seed',
+      time: 1_700_000_000,
+      seedingPolicy: { policy: 'allow', scope: 'all' },
+      repos: [{ name: 'first' }, { name: 'second' }],
+    });
+    server = await startTestServer({ home: built.home, now: clock.now });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await removeTempDir(dir);
+  });
+
+  const repo = (name: string): BuiltRepository => built.repos.find((candidate) => candidate.name === name) as BuiltRepository;
+  const listed = async (rid: Rid): Promise<RepoInfo | undefined> => {
+    const response = await getJson(`${server.baseUrl}/api/v1/repos?show=all&perPage=100`);
+    expect(response.status).toBe(200);
+    return (response.body as RepoInfo[]).find((info) => info.rid === rid);
+  };
+  const meta = (info: RepoInfo | undefined): ProjectMeta | undefined => (info?.payloads['xyz.forge.project'] as { meta?: ProjectMeta } | undefined)?.meta;
+  /** Lists once with everything written so far settled: the infos shown are kept. */
+  const listSettled = async (rid: Rid): Promise<RepoInfo | undefined> => {
+    clock.settle();
+    return listed(rid);
+  };
+
+  it('reads no repository for a listing whose repositories did not change', async () => {
+    await listSettled(repo('first').rid);
+    const opened: string[] = [];
+    const stop = server.server.home.storage.observeOpens((rid) => opened.push(rid));
+    try {
+      expect(await listed(repo('first').rid)).toBeDefined();
+    } finally {
+      stop();
+    }
+    expect(opened).toEqual([]);
+  }, 30_000);
+
+  it('counts an issue opened after the listing was read at once', async () => {
+    const first = repo('first');
+    const before = meta(await listSettled(first.rid));
+    const { local } = built.context;
+    await createIssue(
+      { gitDir: first.gitDir, keyPair: local.keyPair, alias: local.alias, time: built.context.clock.tick(), flavour: 'forge' },
+      { title: 'Opened while listed', description: '' },
+    );
+    expect(meta(await listed(first.rid))?.issues.open).toBe((before?.issues.open ?? 0) + 1);
+  }, 30_000);
+
+  it('shows a new seed and a new delegate alias at once', async () => {
+    const first = repo('first');
+    const before = await listSettled(first.rid);
+    recordRouting(built.context, { rid: first.rid, nid: 'z6MkrLMMsiPWUcNPHcRajuMi9mDfYckSoJyPwwnknocNYPm7' });
+    recordFollow(built.context, { nid: built.nid, alias: 'renamed' });
+    const after = await listed(first.rid);
+    expect(after?.seeding).toBe((before?.seeding ?? 0) + 1);
+    expect(after?.delegates).toEqual([{ id: `did:key:${built.nid}`, alias: 'renamed' }]);
+  }, 30_000);
+
+  it('leaves out a repository made private at once, before the index sees it', async () => {
+    const second = repo('second');
+    expect(await listSettled(second.rid)).toBeDefined();
+    await updateIdentity(built.context, second, {
+      author: built.context.local,
+      title: 'Hide',
+      document: { ...second.document, visibility: { type: 'private' } },
+    });
+    expect(await listed(second.rid)).toBeUndefined();
+  }, 30_000);
+
+  it('leaves out a repository whose seeding policy turns to block at once', async () => {
+    const first = repo('first');
+    expect(await listSettled(first.rid)).toBeDefined();
+    recordSeedingPolicy(built.context, { rid: first.rid, policy: { policy: 'block' } });
+    expect(await listed(first.rid)).toBeUndefined();
+  }, 30_000);
+});
+
 describe('listings over a few hundred repositories', () => {
   const COUNT = 200;
   let dir: string;
@@ -131,10 +233,13 @@ describe('listings over a few hundred repositories', () => {
   }, 30_000);
 
   it('reads only the repositories of the requested page', async () => {
-    expect(await opensDuring(() => rids(server, '/repos?show=all'))).toEqual(all.slice(0, 10));
-    expect(await opensDuring(() => rids(server, '/repos?show=all&perPage=5&page=20'))).toEqual(all.slice(100, 105));
+    // Infos listed before are reused unread while their repositories are unchanged: at most the
+    // page is read, never a repository outside it.
+    const within = (page: readonly Rid[]) => (opened: readonly string[]) => expect(page).toEqual(expect.arrayContaining(opened));
+    within(all.slice(0, 10))(await opensDuring(() => rids(server, '/repos?show=all')));
+    within(all.slice(100, 105))(await opensDuring(() => rids(server, '/repos?show=all&perPage=5&page=20')));
     const delegate = `did:key:${built.nid}`;
-    expect(await opensDuring(() => rids(server, `/delegates/${delegate}/repos?show=all&perPage=3`))).toEqual(all.slice(0, 3));
+    within(all.slice(0, 3))(await opensDuring(() => rids(server, `/delegates/${delegate}/repos?show=all&perPage=3`)));
   }, 30_000);
 
   it('searches names without reading any repository', async () => {

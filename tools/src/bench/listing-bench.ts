@@ -1,5 +1,6 @@
 /**
- * Listing micro-benchmark: `/repos?show=all` (also `sort=activity|seeding`), `/repos/search` and `/repos/{rid}` on a
+ * Listing micro-benchmark: `/repos?show=all` (also `sort=activity|seeding`), `/repos` (10 pinned
+ * repositories), `/repos/search`, `/repos/{rid}` and its issue list on a
  * 10-repository home and on a large one (default 10,000), the large/small latency ratio, the
  * server's peak RSS, the first listing after start, and the p99 of a trivial request while the
  * listings run. Homes are cached under bench-results/cache/listing-<n> (a manifest marks a
@@ -7,11 +8,14 @@
  *
  * usage (from the repository root): node tools/dist/bench/listing-bench.js [--repos 10000]
  *   [--server apps/httpd/dist/main.js] [--duration 5] [--concurrency 16] [--label after]
- * Results: a Markdown table on stdout and bench-results/listing-<label>-<repos>.json.
+ *   [--compare-with /path/to/other/checkout]
+ * Results: a Markdown table on stdout and bench-results/listing-<label>-<repos>.json. With
+ * `--compare-with`, the other checkout's built server runs next to this one on each home and
+ * every route is measured on both in turn (before/after in one run, same load on the machine).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createNodeHome, seedFromLabel } from '../builder/index.js';
@@ -21,6 +25,8 @@ const ROOT = process.cwd();
 const CACHE = path.join(ROOT, 'bench-results', 'cache');
 const API = '/api/v1';
 const QUERY = 'repo-000';
+/** Repositories pinned in the web settings of every listing home (`/repos` lists them). */
+const PINS = 10;
 
 interface ListingHome {
   home: string;
@@ -69,6 +75,22 @@ async function ensureHome(count: number): Promise<ListingHome> {
   await writeFile(manifest, JSON.stringify(home, null, 2));
   console.log(`[listing-bench] wrote ${count} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return home;
+}
+
+/**
+ * Pins {@link PINS} repositories spread over the RID order in the home's config.json, unless
+ * some are pinned already (homes cached before pins were part of the benchmark get them here).
+ */
+async function ensurePins(home: ListingHome): Promise<void> {
+  const file = path.join(home.home, 'config.json');
+  const config = JSON.parse(await readFile(file, 'utf8')) as { web?: { pinned?: { repositories?: string[] } } };
+  if ((config.web?.pinned?.repositories ?? []).length > 0) return;
+  const rids = (await readdir(path.join(home.home, 'storage'))).filter((name) => name.startsWith('z')).map((name) => `rad:${name}`);
+  const step = Math.max(1, Math.floor(rids.length / PINS));
+  const pinned = rids.filter((_, index) => index % step === 0).slice(0, PINS);
+  config.web = { ...config.web, pinned: { repositories: pinned } };
+  await writeFile(`${file}.tmp`, `${JSON.stringify(config, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
 }
 
 async function freePort(): Promise<number> {
@@ -133,6 +155,63 @@ async function trivialLatency(base: string, busy: Promise<unknown>): Promise<{ p
   return { p99: samples[Math.floor(samples.length * 0.99)] ?? NaN, max: samples[samples.length - 1] ?? NaN };
 }
 
+/** Route name and URL path of every measured route. */
+function routePaths(home: ListingHome): Array<[string, string]> {
+  return [
+    ['repos', `${API}/repos?show=all`],
+    ['repos pinned', `${API}/repos`],
+    ['search', `${API}/repos/search?q=${QUERY}`],
+    ['repo', `${API}/repos/${home.firstRid}`],
+    ['issues', `${API}/repos/${home.firstRid}/issues`],
+    ['repos sort=activity', `${API}/repos?show=all&sort=activity`],
+    ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
+  ];
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  // Wait for the exit: a server still winding down would slow the next one's index build.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Both servers on one home at once (indexes built first), every route warmed and measured on
+ * one, then on the other: the two columns share the machine's load.
+ */
+async function compareHome(mains: readonly string[], home: ListingHome, load: { connections: number; seconds: number }): Promise<RouteResult[][]> {
+  const servers: Array<{ child: ChildProcess; base: string }> = [];
+  try {
+    for (const main of mains) servers.push(await startServer(main, home.home));
+    for (const { base } of servers) await fetch(`${base}${API}/repos?show=all`).then((r) => r.arrayBuffer());
+    const results: RouteResult[][] = mains.map(() => []);
+    for (const [route, url] of routePaths(home)) {
+      for (const [index, { base }] of servers.entries()) {
+        await wrk(`${base}${url}`, { connections: load.connections, seconds: 1 });
+        results[index]?.push({ route, ...(await wrk(`${base}${url}`, load)) });
+      }
+    }
+    return results;
+  } finally {
+    await Promise.all(servers.map(({ child }) => stopServer(child)));
+  }
+}
+
+function compareReport(homes: Array<{ repos: number; results: RouteResult[][] }>): string {
+  const lines = ['| route | repos | this req/s | p99 ms | compared req/s | p99 ms | this ÷ compared |', '|---|---:|---:|---:|---:|---:|---:|'];
+  for (const { repos, results } of homes) {
+    const [mine = [], other = []] = results;
+    for (const route of mine) {
+      const base = other.find((r) => r.route === route.route);
+      const ratio = base === undefined ? NaN : route.rps / base.rps;
+      lines.push(
+        `| ${route.route} | ${repos} | ${route.rps.toFixed(0)} | ${route.p99Ms.toFixed(1)} | ${base?.rps.toFixed(0)} | ${base?.p99Ms.toFixed(1)} | ${ratio.toFixed(2)}× |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 async function measureHome(main: string, home: ListingHome, load: { connections: number; seconds: number }): Promise<HomeResult> {
   const { child, base } = await startServer(main, home.home);
   const memory = (field: 'VmRSS' | 'VmHWM'): number =>
@@ -144,13 +223,7 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
       .then((r) => r.arrayBuffer())
       .then(() => performance.now() - started);
     const duringBuild = await trivialLatency(base, first);
-    const paths: Array<[string, string]> = [
-      ['repos', `${API}/repos?show=all`],
-      ['search', `${API}/repos/search?q=${QUERY}`],
-      ['repo', `${API}/repos/${home.firstRid}`],
-      ['repos sort=activity', `${API}/repos?show=all&sort=activity`],
-      ['repos sort=seeding', `${API}/repos?show=all&sort=seeding`],
-    ];
+    const paths = routePaths(home);
     const rssByPhase: Record<string, number> = { built: memory('VmRSS') };
     const routes: RouteResult[] = [];
     for (const [route, url] of paths) {
@@ -158,7 +231,8 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
       routes.push({ route, ...(await wrk(`${base}${url}`, load)) });
       rssByPhase[route] = memory('VmRSS');
     }
-    const heavy = Promise.all(paths.slice(0, 2).map(([, url]) => wrk(`${base}${url}`, { connections: 8, seconds: load.seconds })));
+    const mixed = paths.filter(([route]) => route === 'repos' || route === 'search');
+    const heavy = Promise.all(mixed.map(([, url]) => wrk(`${base}${url}`, { connections: 8, seconds: load.seconds })));
     const trivial = await trivialLatency(base, heavy);
     rssByPhase['mixed'] = memory('VmRSS');
     return {
@@ -171,10 +245,7 @@ async function measureHome(main: string, home: ListingHome, load: { connections:
       trivialP99Ms: trivial.p99,
     };
   } finally {
-    // Wait for the exit: a server still winding down would slow the next one's index build.
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stopServer(child);
   }
 }
 
@@ -213,6 +284,16 @@ async function main(): Promise<void> {
   const load = { connections: Number(flag('concurrency', '16')), seconds: Number(flag('duration', '5')) };
   const small = await ensureHome(10);
   const large = await ensureHome(Number(flag('repos', '10000')));
+  await Promise.all([ensurePins(small), ensurePins(large)]);
+  const compare = flag('compare-with', '');
+  if (compare !== '') {
+    const mains = [server, path.resolve(compare, 'apps/httpd/dist/main.js')];
+    const homes = [];
+    for (const home of [small, large]) homes.push({ repos: home.repos, results: await compareHome(mains, home, load) });
+    console.log(compareReport(homes));
+    await writeFile(path.join(ROOT, 'bench-results', `listing-compare-${large.repos}.json`), JSON.stringify({ mains, load, homes }, null, 2));
+    return;
+  }
   const smallResult = await measureHome(server, small, load);
   const largeResult = await measureHome(server, large, load);
   const text = report(smallResult, largeResult);

@@ -1,58 +1,98 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DelegateRef, ProjectMeta, RepoInfo, RepoRefs } from '@forge-httpd/api-types';
-import { type Did, nidFromDid } from '@forge-httpd/identity';
+import { type Did, nidFromDid, type Rid } from '@forge-httpd/identity';
 import { type NodeHome, payloadId, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { CobCountsService } from '../cobs/cob-counts.service.js';
+import { RepositoryAccess } from '../repository-access/repository-access.service.js';
+import { type NodeFacts, NodeFactsMemo } from './node-facts.js';
+import { type BuiltRepoInfo, RepoInfoMemo } from './repo-info-memo.js';
 import { toDelegateRef, toProjectMeta, toRepoInfo, toRepoRefs } from './repo-info.mapper.js';
+
+/** A part of an info that could not be read, shown as docs/radicle-httpd.md §4.1 says. */
+const FAILED = Symbol('failed');
 
 /**
  * Builds repository info (docs/radicle-httpd.md §4.1) for `/repos`, `/repos/{rid}` and `/delegates/{did}/repos`,
- * and delegate references for search.
+ * and delegate references for search. Listing items are memoised ({@link RepoInfoMemo}).
  */
 @Injectable()
 export class RepoInfoService {
   private readonly logger = new Logger('forge-httpd');
+  private readonly memo: RepoInfoMemo;
+  private readonly facts: NodeFactsMemo;
 
   constructor(
     private readonly config: ServerConfig,
     private readonly cobCounts: CobCountsService,
+    private readonly access: RepositoryAccess,
     @Inject(NODE_HOME) private readonly home: NodeHome,
-  ) {}
+  ) {
+    // The home's clock judges stamps, so the memo, storage and the response cache agree on "settled".
+    this.memo = new RepoInfoMemo({ gitDirOf: (rid) => home.storage.gitDirOf(rid), now: home.now });
+    this.facts = new NodeFactsMemo(home);
+  }
+
+  /**
+   * Seeding verdicts, seed counts and aliases as of now, for one listing request.
+   * @throws DatabaseBusyError when a node database is locked
+   */
+  nodeFacts(): NodeFacts {
+    return this.facts.current();
+  }
 
   /** Repository info of an opened public repository. */
   async repoInfo(repository: StoredRepository): Promise<RepoInfo> {
+    return (await this.buildRepoInfo(repository)).info;
+  }
+
+  /**
+   * Repository info for a listing, or null when the repository is not public, cannot be built
+   * (logged) or has no project entry with its `meta` (a foreign-flavour or invalid project, or a
+   * head that cannot be resolved): radicle-explorer rejects a whole listing for one such item
+   * (docs/decisions.md, "General rule"), so listings skip these repos as they skip those that
+   * fail to build. What comes from the repository is reused while it is unchanged; seeds and
+   * aliases are those of `facts`.
+   */
+  async listedRepoInfo(rid: Rid, facts: NodeFacts): Promise<RepoInfo | null> {
+    const info = await this.memo.get(rid, () => this.tryBuildPublic(rid));
+    if (info === null) return null;
+    const project = info.payloads[payloadId(this.config.flavour, 'project')];
+    if (project === undefined || !('meta' in project)) return null;
+    // Spread keeps the wire order of the keys (docs/radicle-httpd.md §4.1).
+    const delegates = info.delegates.map(({ id }) => toDelegateRef(id, facts.alias(id as Did)));
+    return { ...info, delegates, seeding: facts.seedCount(rid) };
+  }
+
+  private async tryBuildPublic(rid: Rid): Promise<BuiltRepoInfo | null> {
+    const repository = await this.access.tryOpenPublic(rid);
+    if (repository === null) return null;
+    try {
+      return await this.buildRepoInfo(repository);
+    } catch (error) {
+      this.logger.warn(`Skipping ${rid}: ${describe(error)}`);
+      return null;
+    }
+  }
+
+  private async buildRepoInfo(repository: StoredRepository): Promise<BuiltRepoInfo> {
     const document = await repository.identityDocument();
     const project = await repository.project();
-    return toRepoInfo({
+    const projectMeta = project === null ? null : await this.projectMeta(repository);
+    const refs = await this.canonicalRefs(repository);
+    const info = toRepoInfo({
       rid: repository.rid,
       payloads: document.payloads,
       projectPayloadId: payloadId(this.config.flavour, 'project'),
       projectValid: project !== null,
-      projectMeta: project === null ? null : await this.projectMeta(repository),
+      projectMeta: projectMeta === FAILED ? null : projectMeta,
       delegates: this.delegateRefs(document.delegates),
       threshold: document.threshold,
       seeding: this.home.nodeDb.seedCount(repository.rid),
-      refs: await this.canonicalRefs(repository),
+      refs: refs === FAILED ? { tags: {}, refs: {} } : refs,
     });
-  }
-
-  /**
-   * Repository info for a listing, or null when it cannot be built (logged) or has no project
-   * entry with its `meta` (a foreign-flavour or invalid project, or a head that cannot be
-   * resolved): radicle-explorer rejects a whole listing for one such item (docs/decisions.md,
-   * "General rule"), so listings skip these repos as they skip those that fail to build.
-   */
-  async tryListedRepoInfo(repository: StoredRepository): Promise<RepoInfo | null> {
-    try {
-      const info = await this.repoInfo(repository);
-      const project = info.payloads[payloadId(this.config.flavour, 'project')];
-      return project !== undefined && 'meta' in project ? info : null;
-    } catch (error) {
-      this.logger.warn(`Skipping ${repository.rid}: ${describe(error)}`);
-      return null;
-    }
+    return { info, complete: projectMeta !== FAILED && refs !== FAILED };
   }
 
   /** `{id, alias?}` for each delegate, in document order. */
@@ -61,23 +101,23 @@ export class RepoInfoService {
   }
 
   // docs/radicle-httpd.md §4.1: a failure computing the head or the counts drops the project entry only.
-  private async projectMeta(repository: StoredRepository): Promise<ProjectMeta | null> {
+  private async projectMeta(repository: StoredRepository): Promise<ProjectMeta | typeof FAILED> {
     try {
       const [head, counts] = await Promise.all([repository.head(), this.cobCounts.countCobs(repository)]);
       return toProjectMeta({ head: head.oid, counts });
     } catch (error) {
       this.logger.warn(`No project meta for ${repository.rid}: ${describe(error)}`);
-      return null;
+      return FAILED;
     }
   }
 
   // docs/radicle-httpd.md §4.1: failure computing the canonical refs shows empty maps.
-  private async canonicalRefs(repository: StoredRepository): Promise<RepoRefs> {
+  private async canonicalRefs(repository: StoredRepository): Promise<RepoRefs | typeof FAILED> {
     try {
       return toRepoRefs(await repository.canonicalRefs());
     } catch (error) {
       this.logger.warn(`No canonical refs for ${repository.rid}: ${describe(error)}`);
-      return { tags: {}, refs: {} };
+      return FAILED;
     }
   }
 }

@@ -73,7 +73,7 @@ export class ReposService implements OnApplicationBootstrap {
     const source = show === 'pinned' ? pinned() : delegate === undefined ? index.list() : index.delegatedTo(delegate);
     const delegated = (summary: RepositorySummary): boolean => delegate === undefined || summary.document?.delegates.includes(delegate) === true;
     // Only repositories with a valid project of the server's flavour can be listed (see
-    // RepoInfoService.tryListedRepoInfo); the index knows which, so pages skip the rest unread.
+    // RepoInfoService.listedRepoInfo); the index knows which, so pages skip the rest unread.
     return filterLazily(source, (summary) => isPublicSummary(summary) && summary.project !== null && delegated(summary));
   }
 
@@ -84,11 +84,11 @@ export class ReposService implements OnApplicationBootstrap {
   async listRepos(query: ListReposQuery): Promise<RepoInfo[]> {
     const show = query.show ?? 'pinned';
     const perPage = query.perPage ?? (show === 'pinned' ? this.home.currentWebConfig().pinnedRepositories.length : DEFAULT_PER_PAGE);
-    const seeded = filterLazily(await this.sortedCandidates(show, query.sort ?? 'rid'), (summary) => this.isSeeding(summary.rid));
-    return buildPage(seeded, { page: query.page ?? 0, perPage }, async (summary) => {
-      const repository = await this.access.tryOpenPublic(summary.rid);
-      return repository === null ? null : this.repoInfo.tryListedRepoInfo(repository);
-    });
+    const candidates = await this.sortedCandidates(show, query.sort ?? 'rid');
+    // Taken once the candidates are ready (the first request waits for the index build).
+    const facts = this.repoInfo.nodeFacts();
+    const seeded = filterLazily(candidates, (summary) => facts.isSeeding(summary.rid));
+    return buildPage(seeded, { page: query.page ?? 0, perPage }, (summary) => this.repoInfo.listedRepoInfo(summary.rid, facts));
   }
 
   /** Public candidates in `sort` order; the whole index is sorted once per change of its inputs. */
@@ -126,10 +126,5 @@ export class ReposService implements OnApplicationBootstrap {
       const delegates = this.repoInfo.delegateRefs(document.delegates);
       return toSearchResult({ rid: match.rid, payloads: document.payloads, delegates, seeds: match.seeds });
     });
-  }
-
-  /** Effective seeding policy is allow: the policies.db row, else the startup default. */
-  private isSeeding(rid: string): boolean {
-    return this.home.effectiveSeedingPolicy(rid).policy === 'allow';
   }
 }

@@ -54,6 +54,15 @@ export class NodeDatabase {
     return row?.n ?? 0;
   }
 
+  /**
+   * A stamp that changes whenever the node commits to node.db (or the file appears, is replaced
+   * or becomes unreadable): answers read from it may be reused while it is the same.
+   * @throws DatabaseBusyError when the database is locked
+   */
+  changeStamp(): string {
+    return this.db.changeStamp();
+  }
+
   /** Closes the connection. */
   close(): void {
     this.db.close();

@@ -44,6 +44,15 @@ export class PoliciesDatabase {
     return typeof row?.alias === 'string' && row.alias !== '' ? row.alias : null;
   }
 
+  /**
+   * A stamp that changes whenever the node commits to policies.db (or the file appears, is replaced
+   * or becomes unreadable): answers read from it may be reused while it is the same.
+   * @throws DatabaseBusyError when the database is locked
+   */
+  changeStamp(): string {
+    return this.db.changeStamp();
+  }
+
   /** Closes the connection. */
   close(): void {
     this.db.close();

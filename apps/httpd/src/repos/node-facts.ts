@@ -1,0 +1,68 @@
+import { type Did, nidFromDid, type Rid } from '@forge-httpd/identity';
+import type { NodeHome } from '@forge-httpd/storage';
+
+/** What the node's databases say about repositories and peers, as one request sees them. */
+export interface NodeFacts {
+  /** Whether the effective seeding policy of `rid` is allow (policies.db row, else the default). */
+  isSeeding(rid: Rid): boolean;
+  /** How many nodes seed `rid` (node.db `routing` rows). */
+  seedCount(rid: Rid): number;
+  /** The alias shown for a delegate (resolveAlias: the follow alias, else the announced one), or null. */
+  alias(did: Did): string | null;
+}
+
+/** Answers read from one version of policies.db. */
+interface PoliciesFacts {
+  readonly stamp: string;
+  readonly seeding: Map<Rid, boolean>;
+  readonly follows: Map<Did, string | null>;
+}
+
+/** Answers read from one version of node.db. */
+interface NodeDbFacts {
+  readonly stamp: string;
+  readonly seeds: Map<Rid, number>;
+  readonly aliases: Map<Did, string | null>;
+}
+
+/**
+ * Seeding verdicts, seed counts and aliases (docs/node-home.md §8) remembered while the
+ * database they come from is unchanged: a listing asks for them per candidate and per shown
+ * delegate, a query each (~4 µs), while each database's change counter (SQLite's
+ * `data_version`) costs one query per request. A node that writes its databases often only
+ * makes this as costly as asking every time.
+ */
+export class NodeFactsMemo {
+  private policies: PoliciesFacts = { stamp: '', seeding: new Map(), follows: new Map() };
+  private node: NodeDbFacts = { stamp: '', seeds: new Map(), aliases: new Map() };
+
+  constructor(private readonly home: Pick<NodeHome, 'nodeDb' | 'policiesDb' | 'effectiveSeedingPolicy'>) {}
+
+  /**
+   * The facts as of now: each database is checked for changes once, here.
+   * @throws DatabaseBusyError when a database is locked
+   */
+  current(): NodeFacts {
+    const policiesStamp = this.home.policiesDb.changeStamp();
+    if (policiesStamp !== this.policies.stamp) this.policies = { stamp: policiesStamp, seeding: new Map(), follows: new Map() };
+    const nodeStamp = this.home.nodeDb.changeStamp();
+    if (nodeStamp !== this.node.stamp) this.node = { stamp: nodeStamp, seeds: new Map(), aliases: new Map() };
+    // Captured: a later request that finds a change starts new maps, never mixes versions here.
+    const { policies, node, home } = this;
+    return {
+      isSeeding: (rid) => remember(policies.seeding, rid, () => home.effectiveSeedingPolicy(rid).policy === 'allow'),
+      seedCount: (rid) => remember(node.seeds, rid, () => home.nodeDb.seedCount(rid)),
+      // Keyed by DID: decoding it to a NID (base58, key checks) costs more than the lookup.
+      alias: (did) =>
+        remember(policies.follows, did, () => home.policiesDb.followAlias(nidFromDid(did))) ??
+        remember(node.aliases, did, () => home.nodeDb.alias(nidFromDid(did))),
+    };
+  }
+}
+
+function remember<K, V>(values: Map<K, V>, key: K, read: () => V): V {
+  if (values.has(key)) return values.get(key) as V;
+  const value = read();
+  values.set(key, value);
+  return value;
+}
