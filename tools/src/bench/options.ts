@@ -40,7 +40,7 @@ export interface BenchOptions {
   readonly quick: boolean;
   /** Build (or find) the cached homes and stop. */
   readonly prepareOnly: boolean;
-  /** Only these phases (`crawl`; empty = every phase, the crawl included). */
+  /** Only these phases (`crawl`, `cold`; empty = every phase). */
   readonly phases: readonly string[];
   /** Distinct pages per page kind and concurrency in the crawl phase. */
   readonly crawlPages: number;
@@ -65,8 +65,8 @@ const USAGE = `usage: node tools/dist/bench/run.js [options]
   --no-install              never call apt-get
   --cache DIR               fixture cache (default $FORGE_BENCH_CACHE or bench-results/cache)
   --out DIR                 results root (default bench-results)
-  --phases crawl            only the crawl phase (distinct commit-addressed pages, each once)
-  --compare-with DIR        crawl: also measure the server built in checkout DIR, same slices
+  --phases crawl,cold       only these phases: the crawl (distinct pages, each once), the cold first reads
+  --compare-with DIR        crawl and cold: also measure the server built in checkout DIR, same pages
   --compare-workers N       crawl: also measure this build with --workers N, same slices
   --crawl-pages N           pages per page kind and concurrency in the crawl (default 200, small 100)
   --history DIR             also crawl the history of git repository DIR (HEAD), imported into a cached home`;

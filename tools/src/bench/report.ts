@@ -66,17 +66,27 @@ export function warmTable(rows: readonly WarmRow[]): string {
   return [header, '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|', ...lines].join('\n');
 }
 
-/** The cold table: first request after a restart (a cache miss) against one git CLI invocation. */
+/**
+ * The cold table: first request after a restart (a cache miss) against one git CLI invocation;
+ * with `--compare-with`, the other checkout's first request beside it.
+ */
 export function coldTable(cold: readonly ColdRow[], git: readonly GitTiming[]): string {
+  const compared = cold.some((c) => c.otherMs !== null);
   const lines = cold.map((c) => {
     const g = git.find((t) => t.route === c.route);
-    return `| ${c.route} | miss | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${ms(c.startupMs)} | ${g ? g.command : ''} |`;
+    const other = c.otherMs === null ? ' – | – |' : ` ${ms(c.otherMs)} | ${g ? ratio(c.otherMs / g.median) : '–'} |`;
+    return (
+      `| ${c.route} | miss | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${ms(c.startupMs)} |` +
+      (compared ? other : '') +
+      ` ${g ? g.command : ''} |`
+    );
   });
-  return [
-    '| route | cache | forge cold ms | git first ms | git median ms | vs git | startup ms | git command |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
-    ...lines,
-  ].join('\n');
+  const header =
+    '| route | cache | forge cold ms | git first ms | git median ms | vs git | startup ms |' +
+    (compared ? ' compared ms | compared vs git |' : '') +
+    ' git command |';
+  const align = '|---|---|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|' : '') + '---|';
+  return [header, align, ...lines].join('\n');
 }
 
 /** The scale table: large home against the small one. */

@@ -14,10 +14,11 @@ import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow,
 import { measureDuringClones } from './clone-load.js';
 import { measureAdversarial } from './adversarial-load.js';
 import { timeGitBaseline } from './git-baseline.js';
-import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss } from './measure.js';
+import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss, type ColdRow } from './measure.js';
 import { parseBenchOptions, type BenchOptions } from './options.js';
 import { killAllServers, runChecked } from './processes.js';
 import { coldTable, judgeTargets, scaleTable, warmTable, writeResults, type BenchResults, type HistoryCrawl } from './report.js';
+import type { GitTiming } from './git-baseline.js';
 import { buildRouteClasses, HEAVY_ROUTES, type RouteClass } from './workload.js';
 
 async function main(): Promise<void> {
@@ -31,10 +32,12 @@ async function main(): Promise<void> {
   const cgitProblem = options.skipCgit ? 'skipped (--no-cgit)' : await ensurePackages(CGIT_STACK, !options.skipInstall);
   const { large, small } = await prepareHomes(options);
   const history = await prepareHistory(options);
-  const crawlOnly = options.phases.length > 0 && options.phases.every((phase) => phase === 'crawl');
+  const selected = options.phases.length > 0 && options.phases.every((phase) => phase === 'crawl' || phase === 'cold');
   const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'forge-bench-'));
   const homes = { large, small, history, cgitProblem, scratchDir };
-  const results = await (crawlOnly ? runCrawlOnly(options, homes) : runPhases(options, homes)).finally(() => rm(scratchDir, { recursive: true, force: true }));
+  const results = await (selected ? runSelectedPhases(options, homes) : runPhases(options, homes)).finally(() =>
+    rm(scratchDir, { recursive: true, force: true }),
+  );
   const text = render(results);
   console.log(`\n${text}`);
   console.log(`results: ${await writeResults(options.outDir, results, text)}`);
@@ -73,7 +76,7 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
   const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
   const settings = { seconds: options.duration, concurrencies: options.concurrencies, scratchDir: homes.scratchDir };
   const git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
-  const cold = await measureCold(large.home, routes, options.coldRuns);
+  const cold = await measureCold(large.home, routes, options.coldRuns, options.compareWith);
   let cgit: CgitServer | null = null;
   if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(homes.scratchDir, 'cgit'));
   else notes.push(`cgit baseline: ${homes.cgitProblem ?? 'no big repository'}`);
@@ -125,18 +128,35 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
   }
 }
 
-/** `--phases crawl`: only the crawl, on freshly started servers (and the imported history's). */
-async function runCrawlOnly(options: BenchOptions, homes: RunHomes): Promise<BenchResults> {
+/**
+ * `--phases crawl`, `--phases cold` or both: only those, on freshly started servers (the crawl
+ * also on the imported history's).
+ */
+async function runSelectedPhases(options: BenchOptions, homes: RunHomes): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const { large } = homes;
-  const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`, 'phases: crawl'];
-  if (homes.cgitProblem !== null) notes.push(`cgit baseline: ${homes.cgitProblem}`);
-  const crawl =
-    large.bigRid === null || large.bigGitDir === null ? null : await crawlOnServers(options, homes, { home: large.home, ...bigTarget(large) }, 'cgit');
+  const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`, `${PHASES_NOTE}${options.phases.join(',')}`];
+  let cold: ColdRow[] = [];
+  let git: GitTiming[] = [];
+  if (options.phases.includes('cold')) {
+    const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
+    git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
+    cold = await measureCold(large.home, routes, options.coldRuns, options.compareWith);
+  }
+  let crawl: CrawlRow[] | null = null;
+  let historyCrawl: HistoryCrawl | null = null;
+  if (options.phases.includes('crawl')) {
+    if (homes.cgitProblem !== null) notes.push(`cgit baseline: ${homes.cgitProblem}`);
+    if (large.bigRid !== null && large.bigGitDir !== null) crawl = await crawlOnServers(options, homes, { home: large.home, ...bigTarget(large) }, 'cgit');
+    historyCrawl = await crawlHistory(options, homes);
+  }
   const machine = { cpus: os.cpus().length, node: process.version };
-  const empty = { warm: [], cold: [], git: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
-  return { startedAt, scale: options.scale.name, machine, ...empty, crawl, historyCrawl: await crawlHistory(options, homes), notes };
+  const empty = { warm: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
+  return { startedAt, scale: options.scale.name, machine, ...empty, cold, git, crawl, historyCrawl, notes };
 }
+
+/** Marks, in the notes, a run limited by `--phases` (render leaves the other tables out). */
+const PHASES_NOTE = 'phases: ';
 
 /** The imported history's crawl on its own servers (null without `--history`). */
 async function crawlHistory(options: BenchOptions, homes: RunHomes): Promise<HistoryCrawl | null> {
@@ -211,28 +231,26 @@ function scalePairs(large: BenchHome, small: BenchHome): Array<{ name: string; l
 }
 
 function render(results: BenchResults): string {
-  const crawlOnly = results.notes.includes('phases: crawl');
+  const selected = results.notes.some((note) => note.startsWith(PHASES_NOTE));
   const verdicts = judgeTargets(results)
-    .filter((v) => !crawlOnly || v.pass !== null)
+    .filter((v) => !selected || v.pass !== null)
     .map((v) => `- ${v.pass === null ? 'n/a ' : v.pass ? 'PASS' : 'FAIL'} ${v.target}: ${v.detail}`)
     .join('\n');
   return [
     `# forge-httpd benchmark (${results.startedAt}, scale ${results.scale}, ${results.machine.cpus} cores, node ${results.machine.node})`,
     '',
-    ...(crawlOnly
+    ...(selected
       ? []
       : [
           '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit): cache hits',
           'Every URL was requested once before wrk runs: forge-httpd answers from its caches; cgit (page cache off) computes each page.',
           warmTable(results.warm),
           '',
-          '## Cold (first request after a restart) vs one git CLI invocation: cache misses',
-          coldTable(results.cold, results.git),
-          '',
-          '## Large home vs 10-repository home (c=16)',
-          scaleTable(results.scaleRows),
-          '',
         ]),
+    ...(selected && results.cold.length === 0
+      ? []
+      : ['## Cold (first request after a restart) vs one git CLI invocation: cache misses', coldTable(results.cold, results.git), '']),
+    ...(selected ? [] : ['## Large home vs 10-repository home (c=16)', scaleTable(results.scaleRows), '']),
     ...(results.crawl === null
       ? []
       : ['## Crawl of the generated repository: cache misses (distinct pages, each requested once) vs cgit and the git CLI', crawlTable(results.crawl), '']),
