@@ -21,6 +21,10 @@ describe('start-up warm-up', () => {
     const head = paths.find((path) => path.startsWith(`${alpha}/tree/`))?.split('/')[6];
     expect(head).toMatch(/^[0-9a-f]{40}$/);
     expect(report.requests).toContainEqual({ path: `${alpha}/commits/${head}`, status: 200 });
+    // The diff and blob routes too, so their code is compiled before a first visitor's page.
+    for (const page of [new RegExp(`^${alpha}/diff/[0-9a-f]{40}/${head}$`), new RegExp(`^${alpha}/blob/${head}/.+`)]) {
+      expect(report.requests.filter((request) => page.test(request.path)).map((request) => request.status)).toEqual([200]);
+    }
     for (const request of report.requests) expect([200, 404]).toContain(request.status);
   });
 

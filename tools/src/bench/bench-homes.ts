@@ -26,6 +26,7 @@ import {
 } from '../builder/index.js';
 import { buildGitFixture, type GitSample } from './git-fixture.js';
 import { writePlainRepositories } from './plain-repositories.js';
+import { runCommand } from './processes.js';
 import type { ScaleSpec } from './options.js';
 
 /** Ids of one built home that the workload addresses. */
@@ -45,10 +46,21 @@ export interface BenchHome {
 const MANIFEST = 'bench-home.json';
 const PEERS = ['alice', 'bob', 'carol', 'dave'];
 
+/** A home holding one repository imported from a real history (`--history DIR`). */
+export interface HistoryHome {
+  readonly home: string;
+  /** The source repository it was imported from. */
+  readonly source: string;
+  readonly rid: string;
+  readonly gitDir: string;
+  /** The default branch (`refs/heads/…`) the import copied from the source's `HEAD`. */
+  readonly branch: string;
+}
+
 /** Returns the cached home under `dir`, building it first when absent or incomplete. */
-export async function ensureBenchHome(dir: string, build: (dir: string) => Promise<BenchHome>): Promise<BenchHome> {
+export async function ensureBenchHome<T extends { home: string }>(dir: string, build: (dir: string) => Promise<T>): Promise<T> {
   const manifest = path.join(dir, MANIFEST);
-  if (existsSync(manifest)) return JSON.parse(await readFile(manifest, 'utf8')) as BenchHome;
+  if (existsSync(manifest)) return JSON.parse(await readFile(manifest, 'utf8')) as T;
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const started = Date.now();
@@ -88,6 +100,21 @@ export async function buildTrackerHome(dir: string, spec: { issues: number; patc
   const plain = await addPlainRepositories(context, 1);
   await setWebProfile(context, { web: { pinned: [plain] }, repos: [] });
   return { home: context.home, repos: 2, bigRid: null, bigGitDir: null, samples: [], ...cob, plainRid: plain };
+}
+
+/**
+ * A home with one repository whose default branch is the history of `source`'s `HEAD`, imported
+ * by the node-home builder as `rad init` would, then repacked like the generated one. The source
+ * is only read.
+ */
+export async function buildHistoryHome(dir: string, source: string): Promise<HistoryHome> {
+  const symbolic = await runCommand('git', ['-C', source, 'symbolic-ref', '--short', 'HEAD']);
+  const defaultBranch = symbolic.code === 0 && symbolic.stdout.toString('utf8').trim() !== '' ? symbolic.stdout.toString('utf8').trim() : 'master';
+  const context = await benchContext(path.join(dir, 'home'));
+  const name = path.basename(source).replace(/\.git$/, '') || 'history';
+  const repo = await initRepository(context, { name, defaultBranch, history: { kind: 'import', from: source, sourceRef: 'HEAD' } });
+  await repackRepository(repo.gitDir);
+  return { home: context.home, source, rid: repo.rid, gitDir: repo.gitDir, branch: `refs/heads/${defaultBranch}` };
 }
 
 async function benchContext(home: string): Promise<HomeContext> {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnServer, stopChild, waitForHttp } from './processes.js';
@@ -11,6 +11,9 @@ export interface CgitServer {
 
 const CGIT_CGI = '/usr/lib/cgit/cgit.cgi';
 
+/** cgit stacks started by this process (names their sockets). */
+let started = 0;
+
 /**
  * Starts cgit on a local port with its configuration in `workDir`: nginx (one worker) passes
  * every request through fcgiwrap to cgit.cgi, cgit's own page cache off (its default), so each
@@ -19,8 +22,11 @@ const CGIT_CGI = '/usr/lib/cgit/cgit.cgi';
 export async function startCgit(gitDir: string, workDir: string): Promise<CgitServer> {
   await mkdir(workDir, { recursive: true });
   const port = await freePort();
-  // Unix socket paths must stay short: keep it in the temp dir, not under the work dir.
-  const socket = path.join(os.tmpdir(), `cgit-${process.pid}.sock`);
+  // Unix socket paths must stay short: keep it in the temp dir, not under the work dir. One per
+  // start: a run may start cgit again (the imported history's crawl) after stopping it.
+  started += 1;
+  const socket = path.join(os.tmpdir(), `cgit-${process.pid}-${started}.sock`);
+  await rm(socket, { force: true });
   await writeFile(path.join(workDir, 'cgitrc'), cgitrc(gitDir));
   await writeFile(path.join(workDir, 'nginx.conf'), nginxConf({ workDir, port, socket }));
   const fcgi = spawnServer('/usr/sbin/fcgiwrap', ['-s', `unix:${socket}`, '-c', '4']);
@@ -29,6 +35,7 @@ export async function startCgit(gitDir: string, workDir: string): Promise<CgitSe
   const stop = async (): Promise<void> => {
     await stopChild(nginx.child);
     await stopChild(fcgi.child);
+    await rm(socket, { force: true });
   };
   try {
     await waitForHttp(`${baseUrl}/big/`, 10_000, nginx.child);

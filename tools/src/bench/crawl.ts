@@ -1,13 +1,15 @@
 /**
  * The crawl phase (issue 14, "the miss path"): N distinct commit, diff, tree, blob and readme
- * URLs of the big repository, each requested once (nothing is cached yet), at concurrency 1
- * and 4, side by side with the git CLI doing the same reads with processes spawned per page.
- * Every (page kind, concurrency) gets its own slice of commits, so no run warms another; the
- * git CLI run of a slice follows forge-httpd's run of the same slice.
+ * URLs of one repository (the big generated one, or an imported real history), each requested
+ * once (nothing is cached yet: every row is a cache miss), at concurrency 1 and 4, side by side
+ * with cgit computing the same pages (its page cache off) and the git CLI doing the same reads
+ * with processes spawned per page. Every (page kind, concurrency) gets its own slice of
+ * commits, so no run warms another; cgit and the git CLI follow forge-httpd on the same slice.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { CgitServer } from './cgit-server.js';
 import type { ForgeServer } from './forge-server.js';
 import { runChecked } from './processes.js';
 
@@ -35,14 +37,23 @@ export interface CrawlFigures {
   readonly errors: number;
 }
 
-/** forge-httpd and the git CLI on the same slice of commits. */
+/** forge-httpd, cgit and the git CLI on the same slice of commits. */
 export interface CrawlRow {
   readonly kind: CrawlKind;
   readonly concurrency: number;
   readonly forge: CrawlFigures;
   readonly git: CrawlFigures;
+  /** cgit on the same pages (null: no cgit, or no cgit page for this kind, such as readme). */
+  readonly cgit: CrawlFigures | null;
   /** The `--compare-with` server (another checkout) on the same slice, when asked for. */
   readonly other: CrawlFigures | null;
+}
+
+/** The servers a crawl requests pages from; cgit serves the crawled repository as `big`. */
+export interface CrawlServers {
+  readonly forge: ForgeServer;
+  readonly other: ForgeServer | null;
+  readonly cgit: CgitServer | null;
 }
 
 /** What the git CLI runs per page (documented in tools/bench/README.md). */
@@ -78,20 +89,21 @@ export async function pickCrawlCommits(gitDir: string, branch: string, count: nu
 }
 
 /**
- * Runs the crawl: for every page kind and concurrency, forge-httpd then the git CLI on a fresh
- * slice of `perRun` commits.
+ * Runs the crawl: for every page kind and concurrency, forge-httpd, the compared server, cgit,
+ * then the git CLI on a fresh slice of `perRun` commits.
  */
 export async function measureCrawl(
-  server: ForgeServer,
-  other: ForgeServer | null,
+  servers: CrawlServers,
   target: { rid: string; gitDir: string; commits: readonly CrawlCommit[] },
   settings: { perRun: number; concurrencies: readonly number[]; log?: (line: string) => void },
 ): Promise<CrawlRow[]> {
   const rows: CrawlRow[] = [];
   const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...settings.concurrencies) });
   const repo = `/api/v1/repos/${target.rid}`;
+  const { forge: server, other, cgit } = servers;
   // Opens the repository (identity, visibility) so the crawl measures page reads, not the first open.
   for (const each of [server, other]) if (each !== null) await httpGet(agent, `${each.baseUrl}${repo}`);
+  if (cgit !== null) await httpGet(agent, `${cgit.baseUrl}/big/`);
   let offset = 0;
   try {
     for (const kind of CRAWL_KINDS) {
@@ -105,10 +117,13 @@ export async function measureCrawl(
         };
         const forge = await crawl(slice, concurrency, pages(server.baseUrl));
         const otherFigures = other === null ? null : await crawl(slice, concurrency, pages(other.baseUrl));
+        const cgitFigures = cgit === null || kind === 'readme' ? null : await crawl(slice, concurrency, cgitPages(agent, cgit.baseUrl, kind));
         const git = await crawl(slice, concurrency, (c) => gitPage(target.gitDir, kind, c));
-        const versus = otherFigures === null ? '' : `, compared ${otherFigures.pagesPerSecond.toFixed(0)}/s`;
+        const versus =
+          (otherFigures === null ? '' : `, compared ${otherFigures.pagesPerSecond.toFixed(0)}/s`) +
+          (cgitFigures === null ? '' : `, cgit ${cgitFigures.pagesPerSecond.toFixed(0)}/s`);
         settings.log?.(`[crawl] ${kind} c=${concurrency}: forge ${forge.pagesPerSecond.toFixed(0)}/s${versus}, git ${git.pagesPerSecond.toFixed(0)}/s`);
-        rows.push({ kind, concurrency, forge, git, other: otherFigures });
+        rows.push({ kind, concurrency, forge, git, cgit: cgitFigures, other: otherFigures });
       }
     }
   } finally {
@@ -124,12 +139,37 @@ function forgePath(kind: CrawlKind, c: CrawlCommit): string {
     case 'diff':
       return `/diff/${c.parent}/${c.commit}`;
     case 'tree':
-      return `/tree/${c.commit}/${c.dir}`;
+      return `/tree/${c.commit}/${urlPath(c.dir)}`;
     case 'blob':
-      return `/blob/${c.commit}/${c.file}`;
+      return `/blob/${c.commit}/${urlPath(c.file)}`;
     case 'readme':
       return `/readme/${c.commit}`;
   }
+}
+
+/** cgit's page of the same kind (readme has none); a non-200 answer counts as an error. */
+function cgitPages(agent: http.Agent, baseUrl: string, kind: Exclude<CrawlKind, 'readme'>): (c: CrawlCommit) => Promise<void> {
+  const page = (c: CrawlCommit): string => {
+    switch (kind) {
+      case 'commit':
+        return `/big/commit/?id=${c.commit}`;
+      case 'diff':
+        return `/big/diff/?id=${c.commit}&id2=${c.parent}`;
+      case 'tree':
+        return `/big/tree/${urlPath(c.dir)}?id=${c.commit}`;
+      case 'blob':
+        return `/big/blob/${urlPath(c.file)}?id=${c.commit}`;
+    }
+  };
+  return async (c) => {
+    const status = await httpGet(agent, `${baseUrl}${page(c)}`);
+    if (status !== 200) throw new Error(`cgit HTTP ${status}`);
+  };
+}
+
+/** A repository path as URL path segments (real histories have spaces and other characters). */
+function urlPath(file: string): string {
+  return file.split('/').map(encodeURIComponent).join('/');
 }
 
 /** The git CLI's reads of one page, one process per command. */
@@ -223,24 +263,57 @@ function percentile(values: readonly number[], q: number): number {
 
 const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '–');
 
-/** The crawl table: every row is a cache miss (each URL requested once). */
+/**
+ * The crawl table: every row is a cache miss (each URL requested once), with cgit's and the
+ * git CLI's figures on the same pages beside forge-httpd's.
+ */
 export function crawlTable(rows: readonly CrawlRow[]): string {
   const compared = rows.some((r) => r.other !== null);
+  const withCgit = rows.some((r) => r.cgit !== null);
   const header =
-    '| page | conc | forge pages/s | forge p50 ms | forge p99 ms | git CLI pages/s | git p99 ms | vs git | errors |' +
+    '| page | conc | cache | forge pages/s | forge p50 ms | forge p99 ms |' +
+    (withCgit ? ' cgit pages/s | cgit p99 ms | vs cgit |' : '') +
+    ' git CLI pages/s | git p99 ms | vs git | errors |' +
     (compared ? ' compared pages/s | compared p99 ms | compared vs git |' : '');
-  const lines = rows.map(
-    (r) =>
-      `| ${r.kind} | ${r.concurrency} | ${r.forge.pagesPerSecond.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.git.pagesPerSecond.toFixed(0)} | ` +
-      `${ms(r.git.p99)} | ${(r.forge.pagesPerSecond / r.git.pagesPerSecond).toFixed(2)}× | ${r.forge.errors + r.git.errors + (r.other?.errors ?? 0)} |` +
-      (r.other === null ? '' : ` ${r.other.pagesPerSecond.toFixed(0)} | ${ms(r.other.p99)} | ${(r.other.pagesPerSecond / r.git.pagesPerSecond).toFixed(2)}× |`),
-  );
-  const align = '|---|---:|---:|---:|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|---:|' : '');
+  const lines = rows.map((r) => {
+    const errors = r.forge.errors + r.git.errors + (r.other?.errors ?? 0) + (r.cgit?.errors ?? 0);
+    const cgit =
+      r.cgit === null ? '– | – | – |' : `${r.cgit.pagesPerSecond.toFixed(0)} | ${ms(r.cgit.p99)} | ${times(r.forge.pagesPerSecond / r.cgit.pagesPerSecond)} |`;
+    return (
+      `| ${r.kind} | ${r.concurrency} | miss | ${r.forge.pagesPerSecond.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} |` +
+      (withCgit ? ` ${cgit}` : '') +
+      ` ${r.git.pagesPerSecond.toFixed(0)} | ${ms(r.git.p99)} | ${times(r.forge.pagesPerSecond / r.git.pagesPerSecond)} | ${errors} |` +
+      (r.other === null ? '' : ` ${r.other.pagesPerSecond.toFixed(0)} | ${ms(r.other.p99)} | ${times(r.other.pagesPerSecond / r.git.pagesPerSecond)} |`)
+    );
+  });
+  const align = '|---|---:|---|---:|---:|---:|' + (withCgit ? '---:|---:|---:|' : '') + '---:|---:|---:|---:|' + (compared ? '---:|---:|---:|' : '');
   return [header, align, ...lines].join('\n');
 }
 
-/** One verdict line per page kind: ≥ 2× the git CLI at every concurrency, p99 < 100 ms at c=4. */
-export function crawlVerdicts(rows: readonly CrawlRow[]): Array<{ target: string; pass: boolean; detail: string }> {
+const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
+
+/**
+ * One verdict line per page kind: ≥ 2× the git CLI at every concurrency, p99 < 100 ms at c=4;
+ * and, when cgit ran, commit pages ≥ 1× cgit at every concurrency.
+ * @param label - names the crawled repository in the target (empty for the big one)
+ */
+export function crawlVerdicts(rows: readonly CrawlRow[], label = ''): Array<{ target: string; pass: boolean; detail: string }> {
+  const on = label === '' ? '' : ` (${label})`;
+  const commits = rows.filter((r) => r.kind === 'commit' && r.cgit !== null);
+  const versusCgit =
+    commits.length === 0
+      ? []
+      : [
+          {
+            target: `crawl commit${on}: ≥ 1× cgit pages/s`,
+            pass: commits.every((r) => r.cgit !== null && r.forge.pagesPerSecond >= r.cgit.pagesPerSecond),
+            detail: commits.map((r) => `c=${r.concurrency} ${times(r.forge.pagesPerSecond / (r.cgit?.pagesPerSecond ?? NaN))}`).join(', '),
+          },
+        ];
+  return [...perKindVerdicts(rows, on), ...versusCgit];
+}
+
+function perKindVerdicts(rows: readonly CrawlRow[], on: string): Array<{ target: string; pass: boolean; detail: string }> {
   return CRAWL_KINDS.flatMap((kind) => {
     const mine = rows.filter((r) => r.kind === kind);
     if (mine.length === 0) return [];
@@ -252,6 +325,6 @@ export function crawlVerdicts(rows: readonly CrawlRow[]): Array<{ target: string
       mine.map((r, i) => `c=${r.concurrency} ${(ratios[i] ?? NaN).toFixed(2)}×`).join(', ') +
       (atFour === undefined ? '' : `, p99 at c=4 ${ms(atFour.forge.p99)} ms`) +
       (errors > 0 ? `, ${errors} errors` : '');
-    return [{ target: `crawl ${kind}: ≥ 2× the git CLI per page, p99 < 100 ms at c=4`, pass, detail }];
+    return [{ target: `crawl ${kind}${on}: ≥ 2× the git CLI per page, p99 < 100 ms at c=4`, pass, detail }];
   });
 }

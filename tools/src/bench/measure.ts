@@ -30,6 +30,8 @@ export interface ColdRow {
   readonly route: string;
   readonly forgeMs: number;
   readonly startupMs: number;
+  /** The `--compare-with` checkout's server on the same paths, restarted alternately with this one. */
+  readonly otherMs: number | null;
 }
 
 /** The same route class on the large and the small home. */
@@ -46,27 +48,45 @@ export interface LoadSettings {
   readonly scratchDir: string;
 }
 
-/** Cold reads: for each route class a fresh server answers its first request. */
-export async function measureCold(home: string, routes: readonly RouteClass[], runs: number): Promise<ColdRow[]> {
+/**
+ * Cold reads: for each route class a fresh server answers its first request. With
+ * `compareRoot`, a fresh server of that checkout answers the same path after (even runs) or
+ * before (odd runs) this one, so neither always runs second on a warmer page cache.
+ */
+export async function measureCold(home: string, routes: readonly RouteClass[], runs: number, compareRoot: string | null = null): Promise<ColdRow[]> {
   const rows: ColdRow[] = [];
   for (const route of routes) {
     const times: number[] = [];
+    const otherTimes: number[] = [];
     const ready: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const server = await startForge(home, { waitForStartup: true });
-      ready.push(server.startupMs ?? NaN);
-      try {
-        // A fresh connection and no Accept-Encoding, as the first request of a new client.
-        const start = performance.now();
-        await rawGet(server.baseUrl + (route.paths[i % route.paths.length] ?? ''));
-        times.push(performance.now() - start);
-      } finally {
-        await server.stop();
-      }
+      const path = route.paths[i % route.paths.length] ?? '';
+      const mine = async (): Promise<void> => {
+        const { ms, startupMs } = await timeFirstRequest(home, path);
+        times.push(ms);
+        ready.push(startupMs);
+      };
+      const other = async (): Promise<void> => {
+        if (compareRoot !== null) otherTimes.push((await timeFirstRequest(home, path, compareRoot)).ms);
+      };
+      for (const run of i % 2 === 0 ? [mine, other] : [other, mine]) await run();
     }
-    rows.push({ route: route.name, forgeMs: median(times), startupMs: median(ready) });
+    rows.push({ route: route.name, forgeMs: median(times), startupMs: median(ready), otherMs: compareRoot === null ? null : median(otherTimes) });
   }
   return rows;
+}
+
+/** Starts a server (of `root`, default this checkout), times its first request of `path`, stops it. */
+async function timeFirstRequest(home: string, path: string, root?: string): Promise<{ ms: number; startupMs: number }> {
+  const server = await startForge(home, { waitForStartup: true, root });
+  try {
+    // A fresh connection and no Accept-Encoding, as the first request of a new client.
+    const start = performance.now();
+    await rawGet(server.baseUrl + path);
+    return { ms: performance.now() - start, startupMs: server.startupMs ?? NaN };
+  } finally {
+    await server.stop();
+  }
 }
 
 /**

@@ -40,7 +40,7 @@ export interface BenchOptions {
   readonly quick: boolean;
   /** Build (or find) the cached homes and stop. */
   readonly prepareOnly: boolean;
-  /** Only these phases (`crawl`; empty = every phase, the crawl included). */
+  /** Only these phases (`crawl`, `cold`; empty = every phase). */
   readonly phases: readonly string[];
   /** Distinct pages per page kind and concurrency in the crawl phase. */
   readonly crawlPages: number;
@@ -48,6 +48,8 @@ export interface BenchOptions {
   readonly compareWith: string | null;
   /** Crawl: also measure this build started with `--workers N` (null: not). */
   readonly compareWorkers: number | null;
+  /** A git repository whose real history is imported into its own bench home and crawled too. */
+  readonly history: string | null;
 }
 
 const USAGE = `usage: node tools/dist/bench/run.js [options]
@@ -63,10 +65,11 @@ const USAGE = `usage: node tools/dist/bench/run.js [options]
   --no-install              never call apt-get
   --cache DIR               fixture cache (default $FORGE_BENCH_CACHE or bench-results/cache)
   --out DIR                 results root (default bench-results)
-  --phases crawl            only the crawl phase (distinct commit-addressed pages, each once)
-  --compare-with DIR        crawl: also measure the server built in checkout DIR, same slices
+  --phases crawl,cold       only these phases: the crawl (distinct pages, each once), the cold first reads
+  --compare-with DIR        crawl and cold: also measure the server built in checkout DIR, same pages
   --compare-workers N       crawl: also measure this build with --workers N, same slices
-  --crawl-pages N           pages per page kind and concurrency in the crawl (default 200, small 100)`;
+  --crawl-pages N           pages per page kind and concurrency in the crawl (default 200, small 100)
+  --history DIR             also crawl the history of git repository DIR (HEAD), imported into a cached home`;
 
 /** Parses argv (without node and script) into options; throws with the usage text on error. */
 export function parseBenchOptions(argv: readonly string[], root: string): BenchOptions {
@@ -92,6 +95,7 @@ export function parseBenchOptions(argv: readonly string[], root: string): BenchO
     routes: (flags.get('routes') ?? '').split(',').filter((r) => r !== ''),
     compareWith: flags.has('compare-with') ? path.resolve(flags.get('compare-with') ?? '') : null,
     compareWorkers: flags.has('compare-workers') ? positive(flags.get('compare-workers') ?? '', 'compare-workers') : null,
+    history: flags.has('history') ? path.resolve(flags.get('history') ?? '') : null,
     phases: (flags.get('phases') ?? '').split(',').filter((p) => p !== ''),
     crawlPages: positive(flags.get('crawl-pages') ?? (scale.commits >= 20_000 ? '200' : scale.commits >= 2_000 ? '100' : '20'), 'crawl-pages'),
   };

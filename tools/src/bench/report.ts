@@ -28,9 +28,20 @@ export interface BenchResults {
   readonly rss: Array<[number, number]>;
   /** The `--soak` run: mixed load for longer, with its own RSS samples. */
   readonly soak: { load: LoadResult; rss: Array<[number, number]> } | null;
-  /** The crawl phase: distinct pages each requested once (cache misses), beside the git CLI. */
+  /** The crawl phase: distinct pages each requested once (cache misses), beside cgit and the git CLI. */
   readonly crawl: CrawlRow[] | null;
+  /** The same crawl on an imported real history (`--history DIR`). */
+  readonly historyCrawl: HistoryCrawl | null;
   readonly notes: string[];
+}
+
+/** The crawl of an imported real history. */
+export interface HistoryCrawl {
+  /** The repository it was imported from. */
+  readonly source: string;
+  /** Commits reachable from the crawled branch. */
+  readonly commits: number;
+  readonly rows: CrawlRow[];
 }
 
 /** One target of the issue with its verdict. */
@@ -44,26 +55,38 @@ const COMMIT_ADDRESSED = ['commit', 'tree', 'blob', 'readme', 'diff'];
 const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '–');
 const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
 
-/** The warm table: req/s and latencies of forge-httpd with the ratios to its baselines. */
+/** The warm table: req/s and latencies of forge-httpd (cache hits) with the ratios to its baselines. */
 export function warmTable(rows: readonly WarmRow[]): string {
-  const header = '| route | conc | req/s | p50 ms | p99 ms | ceiling req/s | vs ceiling | cgit req/s | vs cgit | cgit p99 ms |';
+  const header = '| route | conc | cache | req/s | p50 ms | p99 ms | ceiling req/s | vs ceiling | cgit req/s | vs cgit | cgit p99 ms |';
   const lines = rows.map(
     (r) =>
-      `| ${r.route} | ${r.concurrency} | ${r.forge.rps.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.ceiling.rps.toFixed(0)} | ` +
+      `| ${r.route} | ${r.concurrency} | hit | ${r.forge.rps.toFixed(0)} | ${ms(r.forge.p50)} | ${ms(r.forge.p99)} | ${r.ceiling.rps.toFixed(0)} | ` +
       `${ratio(r.forge.rps / r.ceiling.rps)} | ${r.cgit ? r.cgit.rps.toFixed(0) : '–'} | ${r.cgit ? ratio(r.forge.rps / r.cgit.rps) : '–'} | ${r.cgit ? ms(r.cgit.p99) : '–'} |`,
   );
-  return [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|', ...lines].join('\n');
+  return [header, '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|', ...lines].join('\n');
 }
 
-/** The cold table: first request after a restart against one git CLI invocation. */
+/**
+ * The cold table: first request after a restart (a cache miss) against one git CLI invocation;
+ * with `--compare-with`, the other checkout's first request beside it.
+ */
 export function coldTable(cold: readonly ColdRow[], git: readonly GitTiming[]): string {
+  const compared = cold.some((c) => c.otherMs !== null);
   const lines = cold.map((c) => {
     const g = git.find((t) => t.route === c.route);
-    return `| ${c.route} | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${ms(c.startupMs)} | ${g ? g.command : ''} |`;
+    const other = c.otherMs === null ? ' – | – |' : ` ${ms(c.otherMs)} | ${g ? ratio(c.otherMs / g.median) : '–'} |`;
+    return (
+      `| ${c.route} | miss | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${ms(c.startupMs)} |` +
+      (compared ? other : '') +
+      ` ${g ? g.command : ''} |`
+    );
   });
-  return ['| route | forge cold ms | git first ms | git median ms | vs git | startup ms | git command |', '|---|---:|---:|---:|---:|---:|---|', ...lines].join(
-    '\n',
-  );
+  const header =
+    '| route | cache | forge cold ms | git first ms | git median ms | vs git | startup ms |' +
+    (compared ? ' compared ms | compared vs git |' : '') +
+    ' git command |';
+  const align = '|---|---|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|' : '') + '---|';
+  return [header, align, ...lines].join('\n');
 }
 
 /** The scale table: large home against the small one. */
@@ -117,6 +140,7 @@ export function judgeTargets(results: BenchResults): Verdict[] {
     cloneVerdict(results.clones),
     adversarialVerdict(results.adversarial),
     ...crawlVerdicts(results.crawl ?? []),
+    ...crawlVerdicts(results.historyCrawl?.rows ?? [], 'imported history'),
   ];
 }
 

@@ -7,17 +7,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
-import { buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome } from './bench-homes.js';
+import { buildHistoryHome, buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome, type HistoryHome } from './bench-homes.js';
 import { startCgit, type CgitServer } from './cgit-server.js';
-import { REPO_ROOT, startForge, type ForgeServer } from './forge-server.js';
-import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow } from './crawl.js';
+import { REPO_ROOT, startForge } from './forge-server.js';
+import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow, type CrawlServers } from './crawl.js';
 import { measureDuringClones } from './clone-load.js';
 import { measureAdversarial } from './adversarial-load.js';
 import { timeGitBaseline } from './git-baseline.js';
-import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss } from './measure.js';
+import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss, type ColdRow } from './measure.js';
 import { parseBenchOptions, type BenchOptions } from './options.js';
-import { killAllServers } from './processes.js';
-import { coldTable, judgeTargets, scaleTable, warmTable, writeResults, type BenchResults } from './report.js';
+import { killAllServers, runChecked } from './processes.js';
+import { coldTable, judgeTargets, scaleTable, warmTable, writeResults, type BenchResults, type HistoryCrawl } from './report.js';
+import type { GitTiming } from './git-baseline.js';
 import { buildRouteClasses, HEAVY_ROUTES, type RouteClass } from './workload.js';
 
 async function main(): Promise<void> {
@@ -30,15 +31,13 @@ async function main(): Promise<void> {
   if (missing !== null) throw new Error(`wrk is required: ${missing}`);
   const cgitProblem = options.skipCgit ? 'skipped (--no-cgit)' : await ensurePackages(CGIT_STACK, !options.skipInstall);
   const { large, small } = await prepareHomes(options);
-  if (options.phases.length > 0 && options.phases.every((phase) => phase === 'crawl')) {
-    const results = await runCrawlOnly(options, large);
-    const text = render(results);
-    console.log(`\n${text}`);
-    console.log(`results: ${await writeResults(options.outDir, results, text)}`);
-    return;
-  }
+  const history = await prepareHistory(options);
+  const selected = options.phases.length > 0 && options.phases.every((phase) => phase === 'crawl' || phase === 'cold');
   const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'forge-bench-'));
-  const results = await runPhases(options, { large, small, cgitProblem, scratchDir }).finally(() => rm(scratchDir, { recursive: true, force: true }));
+  const homes = { large, small, history, cgitProblem, scratchDir };
+  const results = await (selected ? runSelectedPhases(options, homes) : runPhases(options, homes)).finally(() =>
+    rm(scratchDir, { recursive: true, force: true }),
+  );
   const text = render(results);
   console.log(`\n${text}`);
   console.log(`results: ${await writeResults(options.outDir, results, text)}`);
@@ -51,17 +50,33 @@ async function prepareHomes(options: BenchOptions): Promise<{ large: BenchHome; 
   return { large, small };
 }
 
-async function runPhases(
-  options: BenchOptions,
-  homes: { large: BenchHome; small: BenchHome; cgitProblem: string | null; scratchDir: string },
-): Promise<BenchResults> {
+/** `--history DIR`: the home the real history is imported into (cached by source and its HEAD). */
+async function prepareHistory(options: BenchOptions): Promise<HistoryHome | null> {
+  const source = options.history;
+  if (source === null) return null;
+  const head = (await runChecked('git', ['-C', source, 'rev-parse', 'HEAD'])).toString('latin1').trim();
+  const dir = path.join(options.cacheDir, 'history', `${path.basename(source).replace(/\.git$/, '')}-${head.slice(0, 12)}`);
+  return ensureBenchHome(dir, (at) => buildHistoryHome(at, source));
+}
+
+/** The homes a run reads and what it may start. */
+interface RunHomes {
+  readonly large: BenchHome;
+  readonly small: BenchHome;
+  readonly history: HistoryHome | null;
+  /** Why cgit cannot run (null: it can). */
+  readonly cgitProblem: string | null;
+  readonly scratchDir: string;
+}
+
+async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchResults> {
   const { large, small } = homes;
   const startedAt = new Date().toISOString();
   const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`];
   const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
   const settings = { seconds: options.duration, concurrencies: options.concurrencies, scratchDir: homes.scratchDir };
   const git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
-  const cold = await measureCold(large.home, routes, options.coldRuns);
+  const cold = await measureCold(large.home, routes, options.coldRuns, options.compareWith);
   let cgit: CgitServer | null = null;
   if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(homes.scratchDir, 'cgit'));
   else notes.push(`cgit baseline: ${homes.cgitProblem ?? 'no big repository'}`);
@@ -97,7 +112,7 @@ async function runPhases(
             );
       return { warm, scaleRows, saturation, clones, adversarial };
     });
-    const crawl = await runCrawl(server, large, options);
+    const crawl = large.bigRid === null || large.bigGitDir === null ? null : await runCrawl({ forge: server, other: null, cgit }, bigTarget(large), options);
     const soak =
       options.soak > 0
         ? await measureSoak(
@@ -106,46 +121,92 @@ async function runPhases(
             { ...settings, soakSeconds: options.soak },
           )
         : null;
-    return { startedAt, scale: options.scale.name, machine: { cpus: os.cpus().length, node: process.version }, ...result, cold, git, rss, soak, crawl, notes };
+    const machine = { cpus: os.cpus().length, node: process.version };
+    return { startedAt, scale: options.scale.name, machine, ...result, cold, git, rss, soak, crawl, historyCrawl: null, notes };
   } finally {
     await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
   }
 }
 
-/** `--phases crawl`: only the crawl, on a freshly started server. */
-async function runCrawlOnly(options: BenchOptions, large: BenchHome): Promise<BenchResults> {
+/**
+ * `--phases crawl`, `--phases cold` or both: only those, on freshly started servers (the crawl
+ * also on the imported history's).
+ */
+async function runSelectedPhases(options: BenchOptions, homes: RunHomes): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
-  const server = await startForge(large.home, { waitForStartup: true });
-  const other =
-    options.compareWith !== null
-      ? await startForge(large.home, { waitForStartup: true, root: options.compareWith })
-      : options.compareWorkers !== null
-        ? await startForge(large.home, { waitForStartup: true, args: ['--workers', String(options.compareWorkers)] })
-        : null;
+  const { large } = homes;
+  const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`, `${PHASES_NOTE}${options.phases.join(',')}`];
+  let cold: ColdRow[] = [];
+  let git: GitTiming[] = [];
+  if (options.phases.includes('cold')) {
+    const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
+    git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
+    cold = await measureCold(large.home, routes, options.coldRuns, options.compareWith);
+  }
+  let crawl: CrawlRow[] | null = null;
+  let historyCrawl: HistoryCrawl | null = null;
+  if (options.phases.includes('crawl')) {
+    if (homes.cgitProblem !== null) notes.push(`cgit baseline: ${homes.cgitProblem}`);
+    if (large.bigRid !== null && large.bigGitDir !== null) crawl = await crawlOnServers(options, homes, { home: large.home, ...bigTarget(large) }, 'cgit');
+    historyCrawl = await crawlHistory(options, homes);
+  }
+  const machine = { cpus: os.cpus().length, node: process.version };
+  const empty = { warm: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
+  return { startedAt, scale: options.scale.name, machine, ...empty, cold, git, crawl, historyCrawl, notes };
+}
+
+/** Marks, in the notes, a run limited by `--phases` (render leaves the other tables out). */
+const PHASES_NOTE = 'phases: ';
+
+/** The imported history's crawl on its own servers (null without `--history`). */
+async function crawlHistory(options: BenchOptions, homes: RunHomes): Promise<HistoryCrawl | null> {
+  const history = homes.history;
+  if (history === null) return null;
+  const rows = await crawlOnServers(options, homes, history, 'cgit-history');
+  const commits = Number((await runChecked('git', ['-C', history.gitDir, 'rev-list', '--count', history.branch])).toString('latin1').trim());
+  return { source: history.source, commits, rows };
+}
+
+/** Starts forge-httpd (and the compared server, and cgit) on a home, crawls it, stops them. */
+async function crawlOnServers(options: BenchOptions, homes: RunHomes, target: CrawlTarget & { home: string }, cgitDir: string): Promise<CrawlRow[]> {
+  const started: Array<{ stop(): Promise<void> }> = [];
+  const start = async <T extends { stop(): Promise<void> }>(server: Promise<T>): Promise<T> => {
+    const running = await server;
+    started.push(running);
+    return running;
+  };
   try {
-    const crawl = await runCrawl(server, large, options, other);
-    const machine = { cpus: os.cpus().length, node: process.version };
-    const empty = { warm: [], cold: [], git: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
-    return {
-      startedAt,
-      scale: options.scale.name,
-      machine,
-      ...empty,
-      crawl,
-      notes: [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`, 'phases: crawl'],
-    };
+    const forge = await start(startForge(target.home, { waitForStartup: true }));
+    const other =
+      options.compareWith !== null
+        ? await start(startForge(target.home, { waitForStartup: true, root: options.compareWith }))
+        : options.compareWorkers !== null
+          ? await start(startForge(target.home, { waitForStartup: true, args: ['--workers', String(options.compareWorkers)] }))
+          : null;
+    const cgit = homes.cgitProblem === null ? await start(startCgit(target.gitDir, path.join(homes.scratchDir, cgitDir))) : null;
+    return await runCrawl({ forge, other, cgit }, target, options);
   } finally {
-    await Promise.all([server.stop(), other?.stop()]);
+    await Promise.all(started.map((server) => server.stop()));
   }
 }
 
-/** The crawl phase on the big repository (null without one). */
-async function runCrawl(server: ForgeServer, large: BenchHome, options: BenchOptions, other: ForgeServer | null = null): Promise<CrawlRow[] | null> {
-  if (large.bigRid === null || large.bigGitDir === null) return null;
+/** The repository a crawl reads: its RID, git directory and the branch whose commits it picks. */
+interface CrawlTarget {
+  readonly rid: string;
+  readonly gitDir: string;
+  readonly branch: string;
+}
+
+function bigTarget(large: BenchHome): CrawlTarget {
+  return { rid: large.bigRid ?? '', gitDir: large.bigGitDir ?? '', branch: 'refs/heads/master' };
+}
+
+/** The crawl phase on one repository. */
+async function runCrawl(servers: CrawlServers, target: CrawlTarget, options: BenchOptions): Promise<CrawlRow[]> {
   const concurrencies = [1, 4];
   const perRun = options.crawlPages;
-  const commits = await pickCrawlCommits(large.bigGitDir, 'refs/heads/master', perRun * concurrencies.length * CRAWL_KINDS.length);
-  return measureCrawl(server, other, { rid: large.bigRid, gitDir: large.bigGitDir, commits }, { perRun, concurrencies, log: (line) => console.log(line) });
+  const commits = await pickCrawlCommits(target.gitDir, target.branch, perRun * concurrencies.length * CRAWL_KINDS.length);
+  return measureCrawl(servers, { ...target, commits }, { perRun, concurrencies, log: (line) => console.log(line) });
 }
 
 function selectRoutes(options: BenchOptions, routes: RouteClass[]): RouteClass[] {
@@ -170,30 +231,36 @@ function scalePairs(large: BenchHome, small: BenchHome): Array<{ name: string; l
 }
 
 function render(results: BenchResults): string {
-  const crawlOnly = results.notes.includes('phases: crawl');
+  const selected = results.notes.some((note) => note.startsWith(PHASES_NOTE));
   const verdicts = judgeTargets(results)
-    .filter((v) => !crawlOnly || v.pass !== null)
+    .filter((v) => !selected || v.pass !== null)
     .map((v) => `- ${v.pass === null ? 'n/a ' : v.pass ? 'PASS' : 'FAIL'} ${v.target}: ${v.detail}`)
     .join('\n');
   return [
     `# forge-httpd benchmark (${results.startedAt}, scale ${results.scale}, ${results.machine.cpus} cores, node ${results.machine.node})`,
     '',
-    ...(crawlOnly
+    ...(selected
       ? []
       : [
-          '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit; cache hits)',
+          '## Warm (wrk; ratios to the bare-Fastify ceiling and to cgit): cache hits',
+          'Every URL was requested once before wrk runs: forge-httpd answers from its caches; cgit (page cache off) computes each page.',
           warmTable(results.warm),
           '',
-          '## Cold (first request after start) vs one git CLI invocation',
-          coldTable(results.cold, results.git),
-          '',
-          '## Large home vs 10-repository home (c=16)',
-          scaleTable(results.scaleRows),
-          '',
         ]),
+    ...(selected && results.cold.length === 0
+      ? []
+      : ['## Cold (first request after a restart) vs one git CLI invocation: cache misses', coldTable(results.cold, results.git), '']),
+    ...(selected ? [] : ['## Large home vs 10-repository home (c=16)', scaleTable(results.scaleRows), '']),
     ...(results.crawl === null
       ? []
-      : ['## Crawl (cache misses: distinct pages, each requested once) vs the git CLI spawned per page', crawlTable(results.crawl), '']),
+      : ['## Crawl of the generated repository: cache misses (distinct pages, each requested once) vs cgit and the git CLI', crawlTable(results.crawl), '']),
+    ...(results.historyCrawl === null
+      ? []
+      : [
+          `## Crawl of an imported real history (${results.historyCrawl.source}, ${results.historyCrawl.commits} commits): cache misses vs cgit and the git CLI`,
+          crawlTable(results.historyCrawl.rows),
+          '',
+        ]),
     '## Targets',
     verdicts,
     ...(results.notes.length > 0 ? ['', '## Notes', ...results.notes.map((n) => `- ${n}`)] : []),

@@ -6,7 +6,7 @@
  * pay for them.
  */
 import http from 'node:http';
-import type { RepoInfo } from '@forge-httpd/api-types';
+import type { Commit, RepoInfo, Tree } from '@forge-httpd/api-types';
 import type { Rid } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type RepositorySummary } from '@forge-httpd/storage';
 import type { ListenAddress } from '../config/listen-address.js';
@@ -55,13 +55,19 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
     const repo = `${API}/repos/${summary.rid}`;
     const info = await get(repo);
     const head = info === null ? undefined : projectHead(JSON.parse(info) as RepoInfo);
-    await get(`${repo}/commits`);
+    const commits = await get(`${repo}/commits`);
     await get(`${repo}/issues`);
     await get(`${repo}/patches`);
     if (head === undefined) continue;
-    await get(`${repo}/tree/${head}/`);
+    const tree = await get(`${repo}/tree/${head}/`);
     await get(`${repo}/readme/${head}`);
     await get(`${repo}/commits/${head}`);
+    // The diff and blob pages too, so a first visitor's first such page finds them compiled
+    // (a root head is compared with itself: an empty diff still takes the route's code).
+    const parent = commits === null ? undefined : firstParentOf(JSON.parse(commits) as Commit[], head);
+    await get(`${repo}/diff/${parent ?? head}/${head}`);
+    const file = tree === null ? undefined : (JSON.parse(tree) as Tree).entries.find((entry) => entry.kind === 'blob');
+    if (file !== undefined) await get(`${repo}/blob/${head}/${file.path.split('/').map(encodeURIComponent).join('/')}`);
   }
   const warmed = new Set(chooseRepositories(home).map((summary) => summary.rid));
   for (const rid of options.cobRepositories?.() ?? []) {
@@ -91,6 +97,12 @@ function projectHead(info: RepoInfo): string | undefined {
     if (typeof meta?.head === 'string') return meta.head;
   }
   return undefined;
+}
+
+/** The first parent of `head` when the listing starts at it. */
+function firstParentOf(commits: readonly Commit[], head: string): string | undefined {
+  const first = commits[0];
+  return first?.id === head ? first.parents[0] : undefined;
 }
 
 /** One GET to the server itself; status 0 when it failed. */

@@ -126,6 +126,18 @@ describe('merge bases', () => {
     expect(await repo.isAncestor(m, c1)).toBe(false);
   });
 
+  it('answers the first containment question of a repository with one git process', async () => {
+    // The ref listings and the index walk wait until the answer is in (a first page pays for one spawn).
+    const fresh = openGitRepository(fixture.gitDir);
+    try {
+      const before = readGitProcessCounts().command.spawned;
+      expect(await fresh.refsContaining(fixture.commits.c1, ['refs/heads/'])).toContain('refs/heads/master');
+      expect(readGitProcessCounts().command.spawned - before).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('names the refs whose tip contains a commit, as one ancestry test per ref would', async () => {
     const { c1, c3, m } = fixture.commits;
     const prefixes = ['refs/heads/', 'refs/tags/'];

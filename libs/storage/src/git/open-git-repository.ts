@@ -58,6 +58,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
 
 class CliGitRepository implements GitRepository {
   private readonly refListings: RefListingCache;
+  private closed = false;
 
   constructor(
     readonly gitDir: string,
@@ -182,8 +183,29 @@ class CliGitRepository implements GitRepository {
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
     checkOid(commit);
     for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    if (this.reachability.isEmpty()) {
+      // A first read of this repository: git answers alone, and the ref listings and the index
+      // walk start once the answer is in. Every spawn blocks the event loop for a time that
+      // grows with the server's resident size, so the first page waits for one process, not
+      // three, and shares no core with the walk.
+      const names = await listRefsContaining(this.gitDir, commit, prefixes);
+      setImmediate(() => {
+        if (!this.closed)
+          void this.refTips(prefixes).then(
+            (refs) => this.reachability.prepare(refs),
+            () => undefined,
+          );
+      });
+      return names;
+    }
     // The stat-stamped listings and the in-memory index answer without a process; git
     // (`for-each-ref --contains`) only when the index cannot (many tips, a huge history).
+    const refs = await this.refTips(prefixes);
+    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.gitDir, commit, prefixes);
+  }
+
+  /** The refs under `prefixes` in name order, each with the commit its tip stands for. */
+  private async refTips(prefixes: readonly string[]): Promise<Array<{ name: string; commit: Oid | null }>> {
     const byName = new Map<string, Oid>();
     for (const listing of await Promise.all(prefixes.map((prefix) => this.refListings.get(prefix)))) {
       for (const ref of listing) byName.set(ref.name, ref.oid);
@@ -191,8 +213,7 @@ class CliGitRepository implements GitRepository {
     const names = [...byName.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     const tips = new Map<Oid, Promise<Oid | null>>();
     for (const oid of byName.values()) if (!tips.has(oid)) tips.set(oid, this.tipCommit(oid));
-    const refs = await Promise.all(names.map(async (name) => ({ name, commit: await (tips.get(byName.get(name) as Oid) as Promise<Oid | null>) })));
-    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.gitDir, commit, prefixes);
+    return Promise.all(names.map(async (name) => ({ name, commit: await (tips.get(byName.get(name) as Oid) as Promise<Oid | null>) })));
   }
 
   /** The commit a ref tip stands for (annotated tags peeled), as `--contains` sees it. */
@@ -217,6 +238,7 @@ class CliGitRepository implements GitRepository {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.reachability.drop();
     this.lastCommits.drop();
     this.diffTree.close();

@@ -46,7 +46,7 @@ export class ReachabilityIndex implements BudgetedIndex {
    * @param refs - name and the commit its tip peels to (null: not a commit, never contains)
    */
   async containing(commit: Oid, refs: ReadonlyArray<{ name: string; commit: Oid | null }>): Promise<string[] | null> {
-    const tips = [...new Set(refs.flatMap((ref) => (ref.commit === null ? [] : [ref.commit])))];
+    const tips = tipsOf(refs);
     if (tips.length === 0) return [];
     if (tips.length > MAX_INDEXED_TIPS) return null;
     const key = tips.join(' ');
@@ -61,6 +61,26 @@ export class ReachabilityIndex implements BudgetedIndex {
     this.budget.use(this, index.masks.size);
     const mask = index.masks.get(commit) ?? 0;
     return refs.filter((ref) => ref.commit !== null && (mask & (1 << tips.indexOf(ref.commit))) !== 0).map((ref) => ref.name);
+  }
+
+  /**
+   * Whether this index holds nothing and builds nothing: no question was asked yet (a first
+   * read of the repository) or the index was dropped.
+   */
+  isEmpty(): boolean {
+    return this.index === null && this.building === null && this.tooLarge === null;
+  }
+
+  /**
+   * Starts building the index of `refs`' tips in the background (nothing when it is built,
+   * being built, or cannot be built), so later questions find it.
+   */
+  prepare(refs: ReadonlyArray<{ commit: Oid | null }>): void {
+    const tips = tipsOf(refs);
+    if (tips.length === 0 || tips.length > MAX_INDEXED_TIPS) return;
+    const key = tips.join(' ');
+    if (this.tooLarge === key || this.index?.key === key) return;
+    this.build(key, tips).catch(() => undefined);
   }
 
   /** Forgets the index (budget eviction, repository closed). */
@@ -111,4 +131,9 @@ export class ReachabilityIndex implements BudgetedIndex {
     this.budget.use(this, masks.size);
     return index;
   }
+}
+
+/** The distinct tip commits of `refs`, in ref order (bit i of a mask = tip i). */
+function tipsOf(refs: ReadonlyArray<{ commit: Oid | null }>): Oid[] {
+  return [...new Set(refs.flatMap((ref) => (ref.commit === null ? [] : [ref.commit])))];
 }
