@@ -37,6 +37,18 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
   }
 }
 
+/** A home whose node seeds every repository, holding `repos`. */
+function buildSeedingHome(dir: string, seed: string, repos: Array<{ name: string }> = []): Promise<BuiltHome> {
+  return buildNodeHome({
+    home: join(dir, 'home'),
+    seed: seed.repeat(32),
+    alias: 'seed',
+    time: 1_700_000_000,
+    seedingPolicy: { policy: 'allow', scope: 'all' },
+    repos,
+  });
+}
+
 function addRepository(built: BuiltHome, name: string): Promise<BuiltRepository> {
   const commits = sampleCommits({ project: name, authors: [{ name: 'Tester', email: 'tester@example.org' }], start: 1_600_000_000, count: 1 });
   return initRepository(built.context, { name, description: `Repository ${name}`, defaultBranch: 'main', history: { kind: 'generated', commits } });
@@ -49,14 +61,7 @@ describe('storage index freshness', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir();
-    built = await buildNodeHome({
-      home: join(dir, 'home'),
-      seed: 'a1'.repeat(32),
-      alias: 'seed',
-      time: 1_700_000_000,
-      seedingPolicy: { policy: 'allow', scope: 'all' },
-      repos: [{ name: 'first' }, { name: 'second' }, { name: 'third' }],
-    });
+    built = await buildSeedingHome(dir, 'a1', [{ name: 'first' }, { name: 'second' }, { name: 'third' }]);
     server = await startTestServer({ home: built.home });
     // The first listing waits for the index build.
     expect(await rids(server, '/repos?show=all')).toHaveLength(3);
@@ -108,14 +113,7 @@ describe('listed repository infos', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir();
-    built = await buildNodeHome({
-      home: join(dir, 'home'),
-      seed: 'c3'.repeat(32),
-      alias: 'seed',
-      time: 1_700_000_000,
-      seedingPolicy: { policy: 'allow', scope: 'all' },
-      repos: [{ name: 'first' }, { name: 'second' }],
-    });
+    built = await buildSeedingHome(dir, 'c3', [{ name: 'first' }, { name: 'second' }]);
     server = await startTestServer({ home: built.home, now: clock.now });
   }, 60_000);
   afterAll(async () => {
@@ -209,13 +207,7 @@ describe('listings over a few hundred repositories', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir();
-    built = await buildNodeHome({
-      home: join(dir, 'home'),
-      seed: 'b2'.repeat(32),
-      alias: 'seed',
-      time: 1_700_000_000,
-      seedingPolicy: { policy: 'allow', scope: 'all' },
-    });
+    built = await buildSeedingHome(dir, 'b2');
     all = [];
     for (let i = 0; i < COUNT; i++) all.push((await addRepository(built, `project-${String(i).padStart(3, '0')}`)).rid);
     all.sort((a, b) => oidHexFromRid(a).localeCompare(oidHexFromRid(b)));
