@@ -130,12 +130,15 @@ describe('resolveServerConfig', () => {
   it('takes --workers, else FORGE_WORKERS, and rejects anything but 1 to 64', async () => {
     expect((await resolveServerConfig(sources({ options: { workers: '2' }, env: { FORGE_WORKERS: '3' } }))).workers).toBe(2);
     expect((await resolveServerConfig(sources({ env: { FORGE_WORKERS: '3' } }))).workers).toBe(3);
+    const ensureDemoHome = jest.fn(() => Promise.resolve('/never'));
     for (const workers of ['0', '65', '1.5', '-1', 'two', '']) {
-      await expect(resolveServerConfig(sources({ options: { workers } }))).rejects.toMatchObject({
+      await expect(resolveServerConfig(sources({ options: { workers }, ensureDemoHome }))).rejects.toMatchObject({
         code: 'USAGE',
         message: 'Invalid --workers: expected an integer from 1 to 64',
       });
     }
+    // Checked before a demo home would be generated for nothing.
+    expect(ensureDemoHome).not.toHaveBeenCalled();
   });
 
   it('rejects an unknown flavour before generating any demo home', async () => {

@@ -5,7 +5,7 @@ import { detectFlavour, type Flavour, type FlavourDetection, isFlavour } from '@
 import type { CommandLineOptions } from './command-line.js';
 import { demoCacheRoot } from './demo-home.js';
 import { DEFAULT_LISTEN, parseListenAddress } from './listen-address.js';
-import { type HomeSource, ServerConfig } from './server-config.js';
+import { type HomeSource, MAX_WORKERS, ServerConfig } from './server-config.js';
 import { UsageError } from './usage-error.js';
 
 /** `--flavour` values: a flavour, or `auto` (the default) to read it from the home. */
@@ -45,7 +45,8 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
   const listen = parseListenAddress(options.listen ?? nonEmpty(env['FORGE_LISTEN']) ?? DEFAULT_LISTEN, cwd);
   const metrics = options.metricsListen ?? nonEmpty(env['FORGE_METRICS_LISTEN']);
   const metricsListen = metrics === undefined ? null : parseListenAddress(metrics, cwd, '--metrics-listen');
-  const workers = options.workers ?? nonEmpty(env['FORGE_WORKERS']);
+  // Checked before a demo home might be generated, like the flavour.
+  const workers = parseWorkers(options.workers ?? nonEmpty(env['FORGE_WORKERS']));
   const memoryBudgetMiB = parseMemoryBudget(options.memoryBudget ?? nonEmpty(env['FORGE_MEMORY_BUDGET']));
   const { home, homeSource } = await resolveHome(sources, requested);
   const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
@@ -59,7 +60,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
     socketPath: socket ? resolve(cwd, socket) : join(home, 'node', 'control.sock'),
     listen,
     metricsListen,
-    workers: workers === undefined ? 1 : /^\d{1,3}$/.test(workers) ? Number(workers) : Number.NaN,
+    workers,
     memoryBudgetMiB,
     version: sources.version,
   });
@@ -118,4 +119,12 @@ function parseMemoryBudget(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d{1,7}$/.test(text)) throw new UsageError('Invalid --memory-budget: expected a whole number of MiB');
   return Number(text);
+}
+
+/** `--workers` text as a number (1 when not given); ServerConfig checks the range again. */
+function parseWorkers(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const workers = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(workers >= 1 && workers <= MAX_WORKERS)) throw new UsageError(`Invalid --workers: expected an integer from 1 to ${MAX_WORKERS}`);
+  return workers;
 }
