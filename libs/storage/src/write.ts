@@ -23,5 +23,5 @@ export { insertAddress, insertFollowPolicy, insertNode, insertRouting, insertSee
 export type { AddressRow, FollowPolicyRow, NodeRow, RoutingRow } from './db/row-writers.js';
 export { DEFAULT_PREFERRED_SEEDS, formatProfileConfig } from './config/format-profile-config.js';
 export type { ProfileConfigOptions } from './config/format-profile-config.js';
-export { writeSignedRefs } from './sigrefs/write-signed-refs.js';
+export { writeSignedRefs, writeSignedRefsCommit } from './sigrefs/write-signed-refs.js';
 export type { WriteSignedRefsOptions } from './sigrefs/write-signed-refs.js';

@@ -8,9 +8,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { didFromNid, ridDirectoryName, ridFromOid, signBytes } from '@forge-httpd/identity';
+import { didFromNid, ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
 import { cobTypeName, type Oid } from '@forge-httpd/storage';
-import { formatSignedRefs, insertRouting, insertSeedingPolicy, serializeCommit, serializeTree, writeObject } from '@forge-httpd/storage/write';
+import { insertRouting, insertSeedingPolicy, writeSignedRefsCommit } from '@forge-httpd/storage/write';
 import { encodeIdentityDocument, type HomeContext, sampleCommits, writeGeneratedHistory } from '../builder/index.js';
 import { documentBlobOid, writeIdentityRoot } from '../builder/identity-cob.js';
 
@@ -64,7 +64,7 @@ async function writeRepository(context: HomeContext, i: number): Promise<string>
     [`${ns}refs/rad/root`, root],
     ['refs/rad/id', root],
     ['refs/heads/main', head],
-    [`${ns}refs/rad/sigrefs`, await writeSigrefs(context, { gitDir, refs: signed, time })],
+    [`${ns}refs/rad/sigrefs`, await writeSignedRefsCommit({ gitDir, keyPair: context.local.keyPair, refs: signed, parent: null, time })],
   ];
   for (const [ref, oid] of refs) await writeRef(gitDir, ref, `${oid}\n`);
   await writeRef(gitDir, `${ns}refs/rad/id`, `ref: ${ns}${cobRef}\n`);
@@ -75,23 +75,6 @@ async function writeRepository(context: HomeContext, i: number): Promise<string>
 async function writeRef(gitDir: string, name: string, content: string): Promise<void> {
   await mkdir(path.dirname(path.join(gitDir, name)), { recursive: true });
   await writeFile(path.join(gitDir, name), content);
-}
-
-/** The sigrefs commit of docs/node-home.md §5 over `refs` (the same bytes writeSignedRefs writes). */
-async function writeSigrefs(context: HomeContext, input: { gitDir: string; refs: Map<string, Oid>; time: number }): Promise<Oid> {
-  const { gitDir } = input;
-  const blob = formatSignedRefs(input.refs);
-  const signature = Buffer.from(signBytes(context.local.keyPair, blob));
-  const tree = await writeObject(
-    gitDir,
-    'tree',
-    serializeTree([
-      { name: 'refs', mode: '100644', oid: await writeObject(gitDir, 'blob', blob) },
-      { name: 'signature', mode: '100644', oid: await writeObject(gitDir, 'blob', signature) },
-    ]),
-  );
-  const person = { name: 'radicle', email: context.local.keyPair.nid, time: input.time, offset: '+0000' };
-  return writeObject(gitDir, 'commit', serializeCommit({ tree, parents: [], author: person, committer: person, message: 'Update signed refs\n' }));
 }
 
 /** Seeding policy and a local routing row per repository, in one transaction per database. */

@@ -48,7 +48,27 @@ export async function writeSignedRefs(options: WriteSignedRefsOptions): Promise<
     return parent;
   }
   if (parent !== null && options.parentLine) refs.set(SIGREFS_PARENT_REF, parent);
-  const refsBlob = formatSignedRefs(refs);
+  const commit = await writeSignedRefsCommit({ gitDir, keyPair, refs, parent, time: options.time });
+  await updateRefs(gitDir, [{ name: `${namespace}${SIGREFS_REF}`, oid: commit }]);
+  return commit;
+}
+
+/**
+ * Writes the objects of one sigrefs commit (docs/node-home.md §5) over exactly `refs`: the
+ * `refs` blob, the raw 64-byte `signature` blob, their tree and the commit authored `radicle
+ * <nid> <time> +0000`. No ref is read or moved (writers that lay refs out themselves, like the
+ * benchmark's bulk repository writer, point `refs/rad/sigrefs` at the result).
+ * @returns the commit id
+ */
+export async function writeSignedRefsCommit(input: {
+  gitDir: string;
+  keyPair: KeyPair;
+  refs: ReadonlyMap<string, Oid>;
+  parent: Oid | null;
+  time: number;
+}): Promise<Oid> {
+  const { gitDir, keyPair } = input;
+  const refsBlob = formatSignedRefs(input.refs);
   const signature = Buffer.from(signBytes(keyPair, refsBlob));
   const tree = await writeObject(
     gitDir,
@@ -58,20 +78,9 @@ export async function writeSignedRefs(options: WriteSignedRefsOptions): Promise<
       { name: 'signature', mode: '100644', oid: await writeObject(gitDir, 'blob', signature) },
     ]),
   );
-  const person = { name: 'radicle', email: keyPair.nid, time: options.time, offset: '+0000' };
-  const commit = await writeObject(
-    gitDir,
-    'commit',
-    serializeCommit({
-      tree,
-      parents: parent === null ? [] : [parent],
-      author: person,
-      committer: person,
-      message: MESSAGE,
-    }),
-  );
-  await updateRefs(gitDir, [{ name: `${namespace}${SIGREFS_REF}`, oid: commit }]);
-  return commit;
+  const person = { name: 'radicle', email: keyPair.nid, time: input.time, offset: '+0000' };
+  const parents = input.parent === null ? [] : [input.parent];
+  return writeObject(gitDir, 'commit', serializeCommit({ tree, parents, author: person, committer: person, message: MESSAGE }));
 }
 
 /** The namespace's refs with names relative to it; symbolic refs resolved by for-each-ref. */
