@@ -73,13 +73,17 @@ async function expectOthersAnswer(except: string): Promise<void> {
   expect((await api('/node')).status).toBe(200);
 }
 
+/** The loose object file of the `index`th blob at the head of `loose`, its bytes and its blob URL. */
+async function looseBlobAtHead(index: number): Promise<{ file: string; bytes: Buffer; url: string }> {
+  const blob = blobsAtHead('loose')[index];
+  if (blob === undefined) throw new Error('no blob');
+  const file = looseObjectPath('loose', blob.oid);
+  return { file, bytes: await readFile(file), url: `/repos/${rid('loose')}/blob/${head('loose')}/${blob.path}` };
+}
+
 describe('a missing loose object', () => {
   it('answers a plain 500 for a file whose blob was deleted, logs it once, and serves it again once the object is back', async () => {
-    const blob = blobsAtHead('loose')[0];
-    if (blob === undefined) throw new Error('no blob');
-    const file = looseObjectPath('loose', blob.oid);
-    const bytes = await readFile(file);
-    const url = `/repos/${rid('loose')}/blob/${head('loose')}/${blob.path}`;
+    const { file, bytes, url } = await looseBlobAtHead(0);
     const from = server.logs.length;
     touch(file);
     await unlink(file);
@@ -100,11 +104,7 @@ describe('a missing loose object', () => {
 
 describe('a corrupt loose object', () => {
   it('answers a plain 500 for a file whose blob holds garbage, logs the request and the complaint of git once each, and recovers once the object is repaired', async () => {
-    const blob = blobsAtHead('loose')[1];
-    if (blob === undefined) throw new Error('no blob');
-    const file = looseObjectPath('loose', blob.oid);
-    const bytes = await readFile(file);
-    const url = `/repos/${rid('loose')}/blob/${head('loose')}/${blob.path}`;
+    const { file, bytes, url } = await looseBlobAtHead(1);
     const from = server.logs.length;
     touch(file);
     await writeFile(file, Buffer.from('x\x9c garbage that does not inflate'));
