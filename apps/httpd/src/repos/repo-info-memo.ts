@@ -1,9 +1,7 @@
-import { type Stats, statSync } from 'node:fs';
-import path from 'node:path';
 import type { RepoInfo } from '@forge-httpd/api-types';
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { Rid } from '@forge-httpd/identity';
-import { RefTreeStamper, SETTLE_MS } from '@forge-httpd/storage';
+import { RefTreeStamper } from '@forge-httpd/storage';
 
 /** Repository infos remembered at most (least recently used dropped first): ~1–3 KB each. */
 export const REPO_INFO_MEMO_CAPACITY = 4096;
@@ -51,13 +49,11 @@ export class RepoInfoMemo {
   private readonly entries: BoundedCache<Rid, Entry>;
   private readonly pending = new Map<string, Promise<BuiltRepoInfo | null>>();
   private readonly stamper: RefTreeStamper;
-  private readonly now: () => number;
   /** Stamps taken during the current turn of the event loop; cleared by `setImmediate`. */
   private readonly turn = new Map<Rid, Stamp>();
 
   constructor(private readonly options: RepoInfoMemoOptions) {
-    this.now = options.now ?? Date.now;
-    this.stamper = new RefTreeStamper(this.now);
+    this.stamper = new RefTreeStamper(options.now);
     this.entries = new BoundedCache({ maxEntries: options.capacity ?? REPO_INFO_MEMO_CAPACITY });
   }
 
@@ -95,22 +91,7 @@ export class RepoInfoMemo {
   }
 
   private stampNow(rid: Rid): Stamp {
-    const gitDir = this.options.gitDirOf(rid);
-    const refs = this.stamper.stamp(gitDir, ['refs']);
     // HEAD names the head branch (docs/node-home.md §3.2); git replaces it by rename like a ref.
-    const head = statHead(gitDir);
-    const headPart = head === undefined ? '-' : `${head.ino}:${head.size}:${head.mtimeMs}:${head.ctimeMs}`;
-    const limit = this.now() - SETTLE_MS;
-    const headSettled = head === undefined || (head.mtimeMs < limit && head.ctimeMs < limit);
-    return { key: `${refs.key}|${headPart}`, settled: refs.settled && headSettled };
-  }
-}
-
-function statHead(gitDir: string): Stats | undefined {
-  try {
-    return statSync(`${gitDir}${path.sep}HEAD`, { throwIfNoEntry: false });
-  } catch {
-    // Unreadable: stamped like a missing file, so the build finds out what is wrong.
-    return undefined;
+    return this.stamper.stamp(this.options.gitDirOf(rid), ['refs', 'HEAD']);
   }
 }

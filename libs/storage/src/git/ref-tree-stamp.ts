@@ -35,7 +35,8 @@ export class RefTreeStamper {
 
   /**
    * @param gitDir - the bare repository
-   * @param folders - validated ref folders relative to it, e.g. `refs/heads`
+   * @param folders - validated ref folders relative to it, e.g. `refs/heads`; a file (`HEAD`)
+   *   is stamped by itself
    */
   stamp(gitDir: string, folders: readonly string[]): RefsStamp {
     const limit = this.now() - SETTLE_MS;
@@ -49,9 +50,10 @@ export class RefTreeStamper {
     const stats = statQuiet(dir);
     const part = statPart(stats);
     walk.parts.push(part);
-    if (stats === undefined || !stats.isDirectory()) return;
+    // Judged before the kind: a file named among the folders (such as `HEAD`) must settle too.
     const settled = isSettled(stats, walk.limit);
     walk.settled &&= settled;
+    if (stats === undefined || !stats.isDirectory()) return;
     for (const name of this.subdirectoriesOf(dir, part, settled)) this.walk(`${dir}${path.sep}${name}`, walk);
   }
 
