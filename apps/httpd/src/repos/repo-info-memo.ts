@@ -2,6 +2,7 @@ import type { RepoInfo } from '@forge-httpd/api-types';
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { Rid } from '@forge-httpd/identity';
 import { RefTreeStamper } from '@forge-httpd/storage';
+import { TurnMemo } from '../platform/turn-memo.js';
 
 /** Repository infos remembered at most (least recently used dropped first): ~1–3 KB each. */
 export const REPO_INFO_MEMO_CAPACITY = 4096;
@@ -49,8 +50,8 @@ export class RepoInfoMemo {
   private readonly entries: BoundedCache<Rid, Entry>;
   private readonly pending = new Map<string, Promise<BuiltRepoInfo | null>>();
   private readonly stamper: RefTreeStamper;
-  /** Stamps taken during the current turn of the event loop; cleared by `setImmediate`. */
-  private readonly turn = new Map<Rid, Stamp>();
+  /** Stamps taken during the current turn of the event loop. */
+  private readonly turn = new TurnMemo<Rid, Stamp>();
 
   constructor(private readonly options: RepoInfoMemoOptions) {
     this.stamper = new RefTreeStamper(options.now);
@@ -81,17 +82,7 @@ export class RepoInfoMemo {
   }
 
   private stamp(rid: Rid): Stamp {
-    let stamp = this.turn.get(rid);
-    if (stamp === undefined) {
-      if (this.turn.size === 0) setImmediate(() => this.turn.clear());
-      stamp = this.stampNow(rid);
-      this.turn.set(rid, stamp);
-    }
-    return stamp;
-  }
-
-  private stampNow(rid: Rid): Stamp {
     // HEAD names the head branch (docs/node-home.md §3.2); git replaces it by rename like a ref.
-    return this.stamper.stamp(this.options.gitDirOf(rid), ['refs', 'HEAD']);
+    return this.turn.get(rid, () => this.stamper.stamp(this.options.gitDirOf(rid), ['refs', 'HEAD']));
   }
 }

@@ -1,4 +1,5 @@
 import { identityStamp, RefTreeStamper, SETTLE_MS } from '@forge-httpd/storage';
+import { TurnMemo } from '../platform/turn-memo.js';
 
 /**
  * A file-system fingerprint of some refs of a bare repository, and whether it can be trusted:
@@ -23,12 +24,8 @@ const BRANCH_FOLDERS = ['refs/heads', 'refs/remotes'];
  */
 export class RepositoryStateProbe {
   private readonly stamper: RefTreeStamper;
-  /**
-   * States read during the current turn of the event loop: the requests of one batch of
-   * socket reads share one set of `stat` calls (they are as concurrent as the check and the
-   * send of a single request anyway). Cleared by `setImmediate`.
-   */
-  private readonly turn = new Map<string, RefsState | null>();
+  /** States read during the current turn of the event loop (see {@link TurnMemo}). */
+  private readonly turn = new TurnMemo<string, RefsState | null>();
 
   /** @param now - the clock file times are judged by (the node home's: tests move it ahead instead of waiting) */
   constructor(private readonly now: () => number = Date.now) {
@@ -42,7 +39,7 @@ export class RepositoryStateProbe {
    */
   identityState(gitDir: string): RefsState | null {
     // The storage index's stamp: one `stat` while `refs/rad/id` is loose, packed-refs otherwise.
-    return this.memo(`i${gitDir}`, () => {
+    return this.turn.get(`i${gitDir}`, () => {
       const stamp = identityStamp(gitDir, this.now());
       return stamp === null || !stamp.hasRefs ? null : { stamp: stamp.key, settled: stamp.settled };
     });
@@ -50,19 +47,10 @@ export class RepositoryStateProbe {
 
   /** The state of `refs/heads/**`, `refs/remotes/**` and `packed-refs` (folders only, walked). */
   branchesState(gitDir: string): RefsState {
-    const state = this.memo(`b${gitDir}`, () => {
+    const state = this.turn.get(`b${gitDir}`, () => {
       const { key, settled } = this.stamper.stamp(gitDir, BRANCH_FOLDERS);
       return { stamp: key, settled };
     });
     return state ?? { stamp: '-', settled: false };
-  }
-
-  private memo(key: string, read: () => RefsState | null): RefsState | null {
-    const known = this.turn.get(key);
-    if (known !== undefined) return known;
-    if (this.turn.size === 0) setImmediate(() => this.turn.clear());
-    const state = read();
-    this.turn.set(key, state);
-    return state;
   }
 }
