@@ -75,7 +75,7 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
     const wasReady = ready.delete(worker.id);
     if (stopping) {
       if (code !== 0) failed = true;
-      if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
+      if (liveWorkers().length === 0) void finish();
       return;
     }
     // A worker that never became ready failed at start-up (the same config fails again): stop.
@@ -101,11 +101,11 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
     stopping = true;
     readiness.stopping();
     logger.info({ event: 'stop', signal }, `stopping ${config.workers} workers`);
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
+    signalWorkers('SIGTERM');
+    if (liveWorkers().length === 0) void finish();
     setTimeout(() => {
       logger.error({ event: 'stop' }, 'workers did not stop in time: killing them');
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      signalWorkers('SIGKILL');
       exit(1);
     }, STOP_DEADLINE_MS).unref();
   };
@@ -113,7 +113,7 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGHUP', () => {
     logger.info({ event: 'reload', signal: 'SIGHUP' }, 'SIGHUP: workers re-read config.json');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+    signalWorkers('SIGHUP');
   });
 
   // Logged once the address is bound (the port is known only then when 0 was asked for).
@@ -135,4 +135,13 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
     );
   });
   for (let index = 0; index < config.workers; index += 1) fork();
+}
+
+/** The workers not yet exited. */
+function liveWorkers(): Worker[] {
+  return Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+}
+
+function signalWorkers(signal: NodeJS.Signals): void {
+  for (const worker of liveWorkers()) worker.process.kill(signal);
 }
