@@ -51,7 +51,8 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
   }
   await get(`${API}/node`);
   await get(`${API}/repos`);
-  for (const summary of chooseRepositories(home)) {
+  const chosen = chooseRepositories(home);
+  for (const summary of chosen) {
     const repo = `${API}/repos/${summary.rid}`;
     const info = await get(repo);
     const head = info === null ? undefined : projectHead(JSON.parse(info) as RepoInfo);
@@ -69,7 +70,7 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
     const file = tree === null ? undefined : (JSON.parse(tree) as Tree).entries.find((entry) => entry.kind === 'blob');
     if (file !== undefined) await get(`${repo}/blob/${head}/${file.path.split('/').map(encodeURIComponent).join('/')}`);
   }
-  const warmed = new Set(chooseRepositories(home).map((summary) => summary.rid));
+  const warmed = new Set(chosen.map((summary) => summary.rid));
   for (const rid of options.cobRepositories?.() ?? []) {
     const summary = home.storageIndex.get(rid);
     if (warmed.has(rid) || summary === undefined || !isPublicSummary(summary)) continue;
