@@ -240,6 +240,18 @@ describeCli('forge-httpd command line', () => {
     }
   }, 30_000);
 
+  it('exits 0 when stopped while a replacement worker is still starting', async () => {
+    const { child, stderr } = await serveCli(['--home', home, '--listen', '127.0.0.1:0', '--workers', '2']);
+    await waitFor(() => stderr().includes('(2 workers)"'));
+    const children = () => readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
+    const [first] = children();
+    process.kill(first as number, 'SIGKILL');
+    // The replacement exists as a process long before it has loaded the server (and its own
+    // signal handlers): the SIGTERM sent to it then ends it, which is the stop asked for.
+    await waitFor(() => children().length === 2 && !children().includes(first as number));
+    expect(await stop(child, 'SIGTERM')).toBe(0);
+  }, 30_000);
+
   it('exits 2 with the usage for --workers 0', async () => {
     const exit = await runCli(['--workers', '0']);
     expect(exit.code).toBe(2);

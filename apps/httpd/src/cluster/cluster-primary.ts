@@ -74,7 +74,9 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
   cluster.on('exit', (worker, code, signal) => {
     const wasReady = ready.delete(worker.id);
     if (stopping) {
-      if (code !== 0) failed = true;
+      // A worker still starting has no handler yet: the SIGTERM we sent ends it by default,
+      // which is the stop we asked for, not a failure.
+      if (code !== 0 && signal !== 'SIGTERM') failed = true;
       if (liveWorkers().length === 0) void finish();
       return;
     }
