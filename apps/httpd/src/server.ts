@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type NodeHome, openNodeHome } from '@forge-httpd/storage';
+import { type NodeHome, openNodeHome, useGitSpawnHelper } from '@forge-httpd/storage';
 import { createApp } from './app.factory.js';
 import { removeStaleSocket } from './config/stale-socket.js';
 import type { ListenAddress } from './config/listen-address.js';
@@ -97,6 +97,8 @@ function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'req
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
   const bounds = divideMemoryBudget(config.memoryBudgetMiB);
+  // Started while the server is small: every git process after this forks from the helper.
+  const releaseSpawnHelper = await useGitSpawnHelper(options.log);
   const home = await openNodeHome({
     home: config.home,
     flavour: config.flavour,
@@ -106,6 +108,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     now: options.now,
     reachabilityCommits: bounds.reachabilityCommits,
     lastCommitBytes: bounds.lastCommitBytes,
+  }).catch((error: unknown) => {
+    releaseSpawnHelper();
+    throw error;
   });
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
   const readiness = new Readiness();
@@ -145,12 +150,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           clearTimeout(deadline);
           await metricsServer?.close();
           await home.close();
+          releaseSpawnHelper();
         }
       },
     };
   } catch (error) {
     await metrics?.close();
     await home.close();
+    releaseSpawnHelper();
     throw error;
   }
 }

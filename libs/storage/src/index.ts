@@ -21,6 +21,8 @@ export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryK
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { readGitProcessCounts } from './git/git-process-counts.js';
 export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/git-process-counts.js';
+export { spawnGit, useGitSpawnHelper } from './git/spawn-git.js';
+export type { GitChildProcess } from './git/git-child-process.js';
 // end git
 // git server processes (libs/storage/src/serve)
 export { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './serve/errors.js';

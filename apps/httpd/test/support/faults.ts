@@ -48,25 +48,29 @@ export function homeChanges(before: HomeSnapshot, after: HomeSnapshot, except: r
 }
 
 /**
- * Live child processes of `parent` whose command line contains every word of `words` (walks
+ * Live child and grandchild processes of `parent` whose command line contains every word of `words` (walks
  * /proc; Linux only), e.g. the server's `git cat-file` processes of one repository.
  */
 export function childProcesses(words: readonly string[], parent = process.pid): number[] {
-  const pids: number[] = [];
+  const parents = new Map<number, number>();
+  const commands = new Map<number, string[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       // Field 4 of /proc/<pid>/stat is the parent pid; the command name (field 2) may hold spaces.
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== parent) continue;
-      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (words.every((word) => argv.some((arg) => arg.includes(word)))) pids.push(Number(entry));
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      commands.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0'));
     } catch {
       // The process ended while we looked.
     }
   }
-  return pids;
+  // git runs as a child of the server's spawn helper, itself a child of the server.
+  const isOurs = (pid: number): boolean => {
+    const ppid = parents.get(pid);
+    return ppid === parent || (ppid !== undefined && parents.get(ppid) === parent);
+  };
+  return [...commands].filter(([pid, argv]) => isOurs(pid) && words.every((word) => argv.some((arg) => arg.includes(word)))).map(([pid]) => pid);
 }
 
 const REASONS: Readonly<Record<number, string>> = {

@@ -1,4 +1,4 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { GitChildProcess } from './git-child-process.js';
 import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
 import { GitCommandError } from './errors.js';
 import { countGitProcess } from './git-process-counts.js';
@@ -14,7 +14,7 @@ interface Request {
 }
 
 interface Session {
-  readonly child: ChildProcessWithoutNullStreams;
+  readonly child: GitChildProcess;
   readonly inFlight: Request[];
   /** Set once the output could not be parsed: nothing more from this process is trusted. */
   broken: boolean;

@@ -12,7 +12,7 @@
  * spawn git as before; a process whose output was cut is stopped. Requests run one at a time.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { GitChildProcess } from './git-child-process.js';
 import { countGitProcess } from './git-process-counts.js';
 import { LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
 import { isOid, type Oid } from './oid.js';
@@ -22,7 +22,7 @@ import { spawnGit } from './spawn-git.js';
 export const diffTreeProcessLimit = new LiveProcessLimit(8);
 
 interface Session {
-  readonly child: ChildProcessWithoutNullStreams;
+  readonly child: GitChildProcess;
   readonly nonce: string;
   sequence: number;
 }
@@ -106,7 +106,7 @@ export class DiffTreeProcess implements StoppableProcess {
   }
 
   private start(): Session | undefined {
-    let child: ChildProcessWithoutNullStreams;
+    let child: GitChildProcess;
     try {
       child = spawnGit(this.gitDir, ['diff-tree', '--stdin', ...this.options.args]);
     } catch {

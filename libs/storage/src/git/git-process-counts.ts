@@ -1,5 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
-
 /**
  * What a git process is for: a long-lived `cat-file --batch-command` reader, a short-lived
  * command (walks, refs, diffs), or a server process (`upload-pack`, `archive`).
@@ -27,7 +25,7 @@ const counts: Record<GitProcessKind, { running: number; spawned: number }> = {
  * @param kind - what the process is for
  * @param child - the spawned process
  */
-export function countGitProcess(kind: GitProcessKind, child: ChildProcess): void {
+export function countGitProcess(kind: GitProcessKind, child: { once(event: 'close' | 'error', listener: () => void): unknown }): void {
   const count = counts[kind];
   count.spawned += 1;
   count.running += 1;

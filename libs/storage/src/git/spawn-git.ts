@@ -1,27 +1,68 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { GitCommandError } from './errors.js';
+import type { GitChildProcess } from './git-child-process.js';
 import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
+import { GitSpawnHelper } from './spawn-helper.js';
 
 /**
- * Starts git on a repository with three pipes, no shell and the isolated environment.
+ * Starts git on a repository with three pipes, no shell and the isolated environment: through
+ * the spawn helper while one is in use ({@link useGitSpawnHelper}), else directly.
  * When the process is out of file descriptors (EMFILE/ENFILE), Node creates no pipes and
  * reports the failure only by an 'error' event on the next tick, which would be unhandled
  * (and end the server) before a caller could listen: here it is absorbed and the failure
- * thrown at once instead.
+ * thrown at once instead. Through the helper, such failures arrive as the 'error' event.
  * @param gitDir - the repository's git directory
  * @param args - subcommand and arguments (user-derived values after `--end-of-options`)
  * @returns the running process with its pipes
  * @throws GitCommandError when the process could not be set up
  */
-export function spawnGit(gitDir: string, args: readonly string[]): ChildProcessWithoutNullStreams {
+export function spawnGit(gitDir: string, args: readonly string[]): GitChildProcess {
+  if (helper?.usable === true) return helper.spawn(GIT_BINARY, gitArguments(gitDir, args), gitEnvironment());
   const child = spawn(GIT_BINARY, gitArguments(gitDir, args), {
     env: gitEnvironment(),
     stdio: ['pipe', 'pipe', 'pipe'],
     shell: false,
-  }) as Partial<ChildProcessWithoutNullStreams> & ChildProcessWithoutNullStreams;
+  });
   if (child.stdin == null || child.stdout == null || child.stderr == null) {
     child.on('error', () => undefined);
     throw new GitCommandError(`git ${args[0] ?? ''} could not be started (no pipes: out of file descriptors?)`);
   }
-  return child;
+  return child as GitChildProcess;
+}
+
+let helper: GitSpawnHelper | null = null;
+let starting: Promise<GitSpawnHelper | null> | null = null;
+let users = 0;
+
+/**
+ * Makes this process start its git processes through a small helper process (see
+ * {@link GitSpawnHelper}) until every user has released it. A server calls this once at
+ * start-up, while it is still small; several servers in one process share one helper.
+ * When the helper cannot start, git is started directly and `log` says why.
+ * @param log - receives one line when the helper cannot start or ends unexpectedly
+ * @returns releases this use (the last release ends the helper)
+ */
+export async function useGitSpawnHelper(log: (message: string) => void = () => undefined): Promise<() => void> {
+  users += 1;
+  starting ??= GitSpawnHelper.start(log).then(
+    (started) => {
+      helper = started;
+      return started;
+    },
+    (error: unknown) => {
+      log(`git processes start from the server itself: ${(error as Error).message}`);
+      return null;
+    },
+  );
+  await starting;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    users -= 1;
+    if (users > 0) return;
+    helper?.close();
+    helper = null;
+    starting = null;
+  };
 }

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { CatFileProcess } from './cat-file-process.js';
+import { GitCommandError } from './errors.js';
+import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.testing.js';
+import { makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { runGit } from './run-git.js';
+import { spawnGit, useGitSpawnHelper } from './spawn-git.js';
+import { GitSpawnHelper } from './spawn-helper.js';
+import { waitUntil } from '../wait-until.testing.js';
+
+let tmp: string;
+let fixture: Fixture;
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  fixture = await buildFixture(tmp, false);
+});
+afterAll(() => removeTempDir(tmp));
+
+/** The parent process id of `pid` (field 4 of /proc/PID/stat). */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+function exitOf(child: ReturnType<typeof spawnGit>): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
+  });
+}
+
+describe('git through the spawn helper', () => {
+  let release: () => void;
+  beforeAll(async () => {
+    release = await useGitSpawnHelper();
+  });
+  afterAll(() => release());
+
+  it('starts git as the helper’s child, with stdin, stdout, stderr and the exit code', async () => {
+    const child = spawnGit(fixture.gitDir, ['cat-file', '--batch-check']);
+    child.stdin.write(`${fixture.blobs.readme}\n`);
+    const ended = exitOf(child);
+    // git waits for the end of its input: still running when its parent is looked at.
+    await waitUntil(() => child.pid !== undefined);
+    expect(parentOf(child.pid as number)).not.toBe(process.pid);
+    child.stdin.end();
+    expect(await ended).toEqual({ code: 0, signal: null, out: `${fixture.blobs.readme} blob 6\n`, err: '' });
+    const failing = exitOf(spawnGit(fixture.gitDir, ['cat-file', '-t', '0'.repeat(40)]));
+    expect(await failing).toMatchObject({ code: 128, out: '', err: expect.stringContaining('fatal') });
+  });
+
+  it('runs commands and long-lived readers alike', async () => {
+    const { stdout } = await runGit({ gitDir: fixture.gitDir, args: ['rev-parse', 'refs/heads/side'] });
+    expect(stdout.toString().trim()).toBe(fixture.commits.c3);
+    await expect(runGit({ gitDir: fixture.gitDir, args: ['rev-parse', '--verify', 'refs/heads/none'] })).rejects.toBeInstanceOf(GitCommandError);
+    const catFile = new CatFileProcess(fixture.gitDir, { idleMs: 60_000 });
+    try {
+      const answers = await Promise.all([catFile.request(fixture.blobs.readme, true), catFile.request(fixture.blobs.big, false)]);
+      expect(answers[0]).toMatchObject({ found: true, type: 'blob', size: 6 });
+      expect(answers[1]).toEqual({ found: true, oid: fixture.blobs.big, type: 'blob', size: BIG_SIZE });
+      expect(parentOf(catFile.pid as number)).not.toBe(process.pid);
+    } finally {
+      catFile.close();
+    }
+  });
+
+  it('passes large input and output through untouched', async () => {
+    const { stdout } = await runGit({ gitDir: fixture.gitDir, args: ['cat-file', 'blob', fixture.blobs.big] });
+    expect(stdout.length).toBe(BIG_SIZE);
+    const input = `${'x'.repeat(1_000_000)}\n`;
+    const child = spawnGit(fixture.gitDir, ['hash-object', '--stdin']);
+    child.stdin.end(input);
+    const direct = await runGit({ gitDir: fixture.gitDir, args: ['hash-object', '--stdin'], input });
+    expect((await exitOf(child)).out).toBe(direct.stdout.toString());
+  });
+
+  it('kills a process before and after it runs', async () => {
+    const early = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    early.kill('SIGKILL');
+    expect(await exitOf(early)).toMatchObject({ code: null, signal: 'SIGKILL' });
+    const late = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    await waitUntil(() => late.pid !== undefined);
+    late.kill('SIGTERM');
+    expect(await exitOf(late)).toMatchObject({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('reports a program that cannot start as an error event', async () => {
+    const helper = await GitSpawnHelper.start();
+    try {
+      const child = helper.spawn('/nonexistent/git', [], {});
+      const error = await new Promise<Error>((resolve) => child.on('error', resolve));
+      expect(error).toMatchObject({ code: 'ENOENT' });
+    } finally {
+      helper.close();
+    }
+  });
+});
+
+describe('the spawn helper’s boundaries', () => {
+  it('drops a connection that does not carry its secret, and keeps serving', async () => {
+    const helper = await GitSpawnHelper.start();
+    try {
+      const socketPath = (helper as unknown as { options: { socketPath: string } }).options.socketPath;
+      const stranger = connect(socketPath);
+      stranger.write(`${'0'.repeat(32)}${'1'.padStart(16, '0')}1`);
+      await new Promise<void>((resolve) => stranger.on('close', () => resolve()));
+      const child = helper.spawn('git', ['--version'], { PATH: process.env['PATH'] });
+      expect((await exitOf(child)).out).toMatch(/^git version /);
+    } finally {
+      helper.close();
+    }
+  });
+
+  it('fails what is in flight when the helper dies, and git then starts directly', async () => {
+    const log: string[] = [];
+    const release = await useGitSpawnHelper((line) => log.push(line));
+    try {
+      const waiting = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+      await waitUntil(() => waiting.pid !== undefined);
+      const helperPid = parentOf(waiting.pid as number);
+      const ended = exitOf(waiting);
+      process.kill(helperPid, 'SIGKILL');
+      expect(await ended).toMatchObject({ code: null, signal: 'SIGKILL' });
+      expect(log).toEqual([expect.stringMatching(/^the git spawn helper ended \(exit SIGKILL\); git processes start from the server itself/)]);
+      const direct = spawnGit(fixture.gitDir, ['--version']);
+      expect(parentOf(direct.pid as number)).toBe(process.pid);
+      expect((await exitOf(direct)).code).toBe(0);
+    } finally {
+      release();
+    }
+  });
+
+  it('ends with its last user, and its processes with it', async () => {
+    const release = await useGitSpawnHelper();
+    const child = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    await waitUntil(() => child.pid !== undefined);
+    const helperPid = parentOf(child.pid as number);
+    const ended = exitOf(child);
+    release();
+    await ended;
+    await waitUntil(() => !isAlive(helperPid) && !isAlive(child.pid as number));
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    // A zombie (exited, not yet reaped) counts as gone.
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+}
