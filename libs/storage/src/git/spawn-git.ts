@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { GitCommandError } from './errors.js';
 import type { GitChildProcess } from './git-child-process.js';
-import { GIT_BINARY, gitArguments, gitEnvironment } from './git-command.js';
+import { gitArguments, gitBinary, gitEnvironment } from './git-command.js';
 import { GitSpawnHelper } from './spawn-helper.js';
 
 /**
@@ -17,8 +17,8 @@ import { GitSpawnHelper } from './spawn-helper.js';
  * @throws GitCommandError when the process could not be set up
  */
 export function spawnGit(gitDir: string, args: readonly string[]): GitChildProcess {
-  if (helper?.usable === true) return helper.spawn(GIT_BINARY, gitArguments(gitDir, args), gitEnvironment());
-  const child = spawn(GIT_BINARY, gitArguments(gitDir, args), {
+  if (helper?.usable === true) return helper.spawn(gitBinary(), gitArguments(gitDir, args), gitEnvironment());
+  const child = spawn(gitBinary(), gitArguments(gitDir, args), {
     env: gitEnvironment(),
     stdio: ['pipe', 'pipe', 'pipe'],
     shell: false,

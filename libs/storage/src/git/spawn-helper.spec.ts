@@ -4,6 +4,7 @@ import { CatFileProcess } from './cat-file-process.js';
 import { GitCommandError } from './errors.js';
 import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.testing.js';
 import { makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { gitBinary } from './git-command.js';
 import { runGit } from './run-git.js';
 import { spawnGit, useGitSpawnHelper } from './spawn-git.js';
 import { GitSpawnHelper } from './spawn-helper.js';
@@ -155,3 +156,21 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+describe('the git binary', () => {
+  const path = process.env['PATH'];
+  afterEach(() => {
+    process.env['PATH'] = path;
+  });
+
+  it('is the first git on PATH, as an absolute path, found again when PATH changes', async () => {
+    const binary = gitBinary();
+    expect(binary).toMatch(/^\/.*\/git$/);
+    const { stdout } = await runGit({ gitDir: fixture.gitDir, args: ['--version'] });
+    expect(stdout.toString()).toMatch(/^git version /);
+    process.env['PATH'] = '/nonexistent:relative/bin';
+    expect(gitBinary()).toBe('git');
+    process.env['PATH'] = `${tmp}:${path ?? ''}`;
+    expect(gitBinary()).toBe(binary);
+  });
+});

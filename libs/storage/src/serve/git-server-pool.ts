@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
-import { GIT_BINARY, gitEnvironment } from '../git/git-command.js';
+import { gitBinary, gitEnvironment } from '../git/git-command.js';
 import { countGitProcess } from '../git/git-process-counts.js';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 
@@ -66,7 +66,7 @@ export class GitServerPool {
    */
   start(invocation: GitServerInvocation): Readable {
     if (this.children.size >= this.options.maxProcesses) throw new GitServerBusyError(this.options.maxProcesses);
-    const child = spawn(GIT_BINARY, [...invocation.args], {
+    const child = spawn(gitBinary(), [...invocation.args], {
       env: { ...gitEnvironment(), ...invocation.env },
       stdio: [invocation.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       shell: false,
