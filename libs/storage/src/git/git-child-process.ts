@@ -15,6 +15,8 @@ export interface GitChildProcess {
   kill(signal?: NodeJS.Signals): boolean;
   on(event: 'close' | 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   on(event: 'error', listener: (error: Error) => void): this;
+  /** git runs (its pid is known). */
+  once(event: 'spawn', listener: () => void): this;
   once(event: 'close' | 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   once(event: 'error', listener: (error: Error) => void): this;
 }

@@ -47,7 +47,9 @@ export async function readCommitChanges(gitDir: string, range: CommitChangesRang
   const edges = graph.flatMap((commit) => (commit.parents.length === 0 ? [commit.oid] : commit.parents.map((parent) => `${commit.oid} ${parent}`)));
   const parser = new RawSectionParser(Math.floor((range.limit - graph.length * BYTES_PER_COMMIT) / BYTES_PER_CHANGE));
   const args = ['diff-tree', '--stdin', '-r', '-z', '--raw', '--no-renames', '--root', '--always'];
-  await streamGit({ gitDir, args, input: edges.length === 0 ? '' : `${edges.join('\n')}\n`, timeoutMs: BUILD_TIMEOUT_MS }, (chunk) => parser.push(chunk));
+  await streamGit({ gitDir, args, input: edges.length === 0 ? '' : `${edges.join('\n')}\n`, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) =>
+    parser.push(chunk),
+  );
   const sections = parser.end();
   if (sections.length !== edges.length) throw new GitCommandError(`diff-tree answered ${sections.length} of ${edges.length} lines`);
   let next = 0;
@@ -59,7 +61,7 @@ async function readGraph(gitDir: string, range: CommitChangesRange): Promise<Gra
   let partial = '';
   let malformed = false;
   const args = ['rev-list', '--parents', '--timestamp', '--end-of-options', ...range.tips, ...range.exclude.map((oid) => `^${oid}`)];
-  await streamGit({ gitDir, args, timeoutMs: BUILD_TIMEOUT_MS }, (chunk) => {
+  await streamGit({ gitDir, args, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => {
     const lines = (partial + chunk.toString('latin1')).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {

@@ -1,5 +1,6 @@
 import { GitCommandError } from './errors.js';
 import { countGitProcess } from './git-process-counts.js';
+import { runInBackground } from './process-priority.js';
 import { Semaphore } from './semaphore.js';
 import { spawnGit } from './spawn-git.js';
 
@@ -20,6 +21,11 @@ export interface GitInvocation {
   readonly okExitCodes?: readonly number[];
   /** Kill the process after this long (default 60 s). */
   readonly timeoutMs?: number;
+  /**
+   * Work nobody waits for (index builds): git runs at a lower CPU priority, so on a busy
+   * machine the processes answering requests get the cores first.
+   */
+  readonly background?: boolean;
 }
 
 /**
@@ -70,6 +76,7 @@ function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'st
   return new Promise<number>((resolve, reject) => {
     const child = spawnGit(invocation.gitDir, invocation.args);
     countGitProcess('command', child);
+    if (invocation.background === true) runInBackground(child);
     const state = { stopped: false, timedOut: false, stderr: '' };
     const timer = setTimeout(() => {
       state.timedOut = true;

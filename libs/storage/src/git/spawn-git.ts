@@ -17,15 +17,21 @@ import { GitSpawnHelper } from './spawn-helper.js';
  * @throws GitCommandError when the process could not be set up
  */
 export function spawnGit(gitDir: string, args: readonly string[]): GitChildProcess {
-  if (helper?.usable === true) return helper.spawn(gitBinary(), gitArguments(gitDir, args), gitEnvironment());
-  const child = spawn(gitBinary(), gitArguments(gitDir, args), {
-    env: gitEnvironment(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-    shell: false,
-  });
+  return startGit(gitArguments(gitDir, args), gitEnvironment());
+}
+
+/**
+ * Starts git with exactly `args` and `env` (three pipes, no shell), through the spawn helper
+ * while one is in use, else directly; {@link spawnGit} for a repository's readers, the git
+ * server pool for `upload-pack` and `archive`.
+ * @throws GitCommandError when a direct start could not set up its pipes
+ */
+export function startGit(args: readonly string[], env: NodeJS.ProcessEnv): GitChildProcess {
+  if (helper?.usable === true) return helper.spawn(gitBinary(), args, env);
+  const child = spawn(gitBinary(), args, { env, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
   if (child.stdin == null || child.stdout == null || child.stderr == null) {
     child.on('error', () => undefined);
-    throw new GitCommandError(`git ${args[0] ?? ''} could not be started (no pipes: out of file descriptors?)`);
+    throw new GitCommandError(`git could not be started (no pipes: out of file descriptors?)`);
   }
   return child as GitChildProcess;
 }

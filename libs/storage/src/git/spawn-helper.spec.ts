@@ -5,6 +5,7 @@ import { GitCommandError } from './errors.js';
 import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.testing.js';
 import { makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { gitBinary } from './git-command.js';
+import { BACKGROUND_NICENESS, runInBackground } from './process-priority.js';
 import { runGit } from './run-git.js';
 import { spawnGit, useGitSpawnHelper } from './spawn-git.js';
 import { GitSpawnHelper } from './spawn-helper.js';
@@ -18,6 +19,12 @@ beforeAll(async () => {
   fixture = await buildFixture(tmp, false);
 });
 afterAll(() => removeTempDir(tmp));
+
+/** The nice value of `pid` (field 19 of /proc/PID/stat). */
+function niceness(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
 
 /** The parent process id of `pid` (field 4 of /proc/PID/stat). */
 function parentOf(pid: number): number {
@@ -88,6 +95,16 @@ describe('git through the spawn helper', () => {
     await waitUntil(() => late.pid !== undefined);
     late.kill('SIGTERM');
     expect(await exitOf(late)).toMatchObject({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('runs background work at a lower CPU priority, also when the pid arrives later', async () => {
+    const child = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    expect(child.pid).toBeUndefined();
+    runInBackground(child);
+    const ended = exitOf(child);
+    await waitUntil(() => child.pid !== undefined && niceness(child.pid) === BACKGROUND_NICENESS);
+    child.stdin.end();
+    await ended;
   });
 
   it('reports a program that cannot start as an error event', async () => {

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
-import { gitBinary, gitEnvironment } from '../git/git-command.js';
+import type { GitChildProcess } from '../git/git-child-process.js';
+import { gitEnvironment } from '../git/git-command.js';
 import { countGitProcess } from '../git/git-process-counts.js';
+import { runInBackground } from '../git/process-priority.js';
+import { startGit } from '../git/spawn-git.js';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 
 /** Bounds of a {@link GitServerPool}. */
@@ -31,8 +32,6 @@ export interface GitServerInvocation {
 }
 
 const STDERR_LIMIT = 4096;
-/** Below the event loop's priority: a busy clone yields the CPU to the JSON API. */
-const SERVER_NICENESS = 10;
 
 /**
  * Runs git's server side (`upload-pack`, `archive`) with bounds: at most `maxProcesses` at
@@ -42,7 +41,7 @@ const SERVER_NICENESS = 10;
  * used by the JSON routes, so a slow clone cannot delay them.
  */
 export class GitServerPool {
-  private readonly children = new Set<ChildProcess>();
+  private readonly children = new Set<GitChildProcess>();
 
   constructor(private readonly options: GitServerPoolOptions) {
     if (!Number.isInteger(options.maxProcesses) || options.maxProcesses < 1) throw new Error('maxProcesses must be >= 1');
@@ -66,26 +65,22 @@ export class GitServerPool {
    */
   start(invocation: GitServerInvocation): Readable {
     if (this.children.size >= this.options.maxProcesses) throw new GitServerBusyError(this.options.maxProcesses);
-    const child = spawn(gitBinary(), [...invocation.args], {
-      env: { ...gitEnvironment(), ...invocation.env },
-      stdio: [invocation.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      shell: false,
-    });
+    const child = startGit(invocation.args, { ...gitEnvironment(), ...invocation.env });
     this.children.add(child);
     countGitProcess('server', child);
     const output = new PassThrough();
     const command = invocation.args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? 'git';
     const state = { stderr: '', timedOut: false };
-    if (child.pid !== undefined) lowerPriority(child.pid);
+    runInBackground(child);
     const timer = setTimeout(() => {
       state.timedOut = true;
       child.kill('SIGKILL');
     }, this.options.timeoutMs);
     timer.unref();
-    child.stderr?.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       if (state.stderr.length < STDERR_LIMIT) state.stderr += chunk.toString('utf8').slice(0, STDERR_LIMIT);
     });
-    child.stdout?.pipe(output, { end: false });
+    child.stdout.pipe(output, { end: false });
     pipeStdin(child, invocation.stdin);
     // The consumer went away (client hung up): nobody reads the rest, stop producing it.
     output.on('close', () => {
@@ -128,18 +123,13 @@ export class GitServerPool {
   }
 }
 
-function pipeStdin(child: ChildProcess, input: Readable | undefined): void {
-  if (input === undefined || child.stdin === null) return;
+function pipeStdin(child: GitChildProcess, input: Readable | undefined): void {
   // EPIPE when git exits before reading everything; the exit is reported through 'close'.
   child.stdin.on('error', () => undefined);
+  if (input === undefined) {
+    child.stdin.end();
+    return;
+  }
   input.on('error', () => child.kill('SIGKILL'));
   input.pipe(child.stdin);
-}
-
-function lowerPriority(pid: number): void {
-  try {
-    setPriority(pid, SERVER_NICENESS);
-  } catch {
-    // Not permitted on some systems; the process runs at normal priority then.
-  }
 }
