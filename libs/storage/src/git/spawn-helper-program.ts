@@ -1,10 +1,13 @@
 import type * as ChildProcessModule from 'node:child_process';
+import type * as FsModule from 'node:fs';
 import type * as NetModule from 'node:net';
 import type { HelperMessage, ServerMessage, SpawnRequest } from './spawn-helper-protocol.js';
 
 /** What the helper program is given when it starts. */
 export interface SpawnHelperArguments {
-  /** Unix socket path (inside a private folder) the server connects stdio sockets to. */
+  /** The private folder (mode 0700) holding the socket; removed when the helper ends. */
+  readonly folder: string;
+  /** Unix socket path (inside `folder`) the server connects stdio sockets to. */
   readonly socketPath: string;
   /** Random text every stdio connection must start with. */
   readonly secret: string;
@@ -23,8 +26,8 @@ export interface SpawnHelperArguments {
  * its own copies, so git's data never passes through the helper. It reports the pid, then
  * the exit. When the server goes away, the helper kills its processes and ends.
  */
-export function runSpawnHelper(net: typeof NetModule, childProcess: typeof ChildProcessModule, options: SpawnHelperArguments): void {
-  const { socketPath, secret, headerLength } = options;
+export function runSpawnHelper(net: typeof NetModule, childProcess: typeof ChildProcessModule, fs: typeof FsModule, options: SpawnHelperArguments): void {
+  const { folder, socketPath, secret, headerLength } = options;
   /** A connection that has not sent its whole header in this time is not ours. */
   const HEADER_TIMEOUT_MS = 10_000;
   interface Waiting {
@@ -150,6 +153,8 @@ export function runSpawnHelper(net: typeof NetModule, childProcess: typeof Child
   // The server is gone (ended or killed): nobody reads these processes any more.
   process.on('disconnect', () => {
     for (const child of running.values()) child.kill('SIGKILL');
+    // The server may have been killed without a chance to clean up.
+    fs.rmSync(folder, { recursive: true, force: true });
     process.exit(0);
   });
   server.listen(socketPath, () => send({ t: 'listening' }));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { CatFileProcess } from './cat-file-process.js';
 import { GitCommandError } from './errors.js';
@@ -151,6 +151,18 @@ describe('the spawn helper’s boundaries', () => {
     } finally {
       release();
     }
+  });
+
+  it('removes its socket folder itself when the server goes away without closing it', async () => {
+    const helper = await GitSpawnHelper.start();
+    const inside = helper as unknown as { options: { folder: string }; helperProcess: { disconnect(): void; removeAllListeners(event: string): void } };
+    expect(existsSync(inside.options.folder)).toBe(true);
+    // What a killed server looks like to the helper: its IPC channel closes, and the server
+    // never hears of the helper's end (so only the helper can remove the folder).
+    inside.helperProcess.removeAllListeners('exit');
+    inside.helperProcess.disconnect();
+    await waitUntil(() => !existsSync(inside.options.folder));
+    helper.close();
   });
 
   it('ends with its last user, and its processes with it', async () => {

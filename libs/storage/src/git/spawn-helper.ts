@@ -37,7 +37,11 @@ export class GitSpawnHelper {
     helperProcess.on('message', (message: HelperMessage) => this.receive(message));
     helperProcess.on('exit', (code, signal) => this.gone(`exit ${signal ?? code ?? '?'}`));
     helperProcess.on('error', (error) => this.gone(error.message));
+    // A server that ends by process.exit() never closes the helper: its folder goes anyway.
+    process.once('exit', this.removeFolder);
   }
+
+  private readonly removeFolder = (): void => rmSync(this.folder, { recursive: true, force: true });
 
   /**
    * Starts the helper process and waits until it listens.
@@ -47,8 +51,8 @@ export class GitSpawnHelper {
    */
   static async start(log: (message: string) => void = () => undefined): Promise<GitSpawnHelper> {
     const folder = mkdtempSync(join(tmpdir(), 'forge-httpd-spawn-'));
-    const options: SpawnHelperArguments = { socketPath: join(folder, 's'), secret: randomBytes(16).toString('hex'), headerLength: 32 + 16 + 1 };
-    const program = `(${runSpawnHelper.toString()})(require('node:net'), require('node:child_process'), JSON.parse(process.argv[1]))`;
+    const options: SpawnHelperArguments = { folder, socketPath: join(folder, 's'), secret: randomBytes(16).toString('hex'), headerLength: 32 + 16 + 1 };
+    const program = `(${runSpawnHelper.toString()})(require('node:net'), require('node:child_process'), require('node:fs'), JSON.parse(process.argv[1]))`;
     // No inherited NODE_OPTIONS (a profiler flag or heap size meant for the server).
     const child = spawn(process.execPath, ['-e', program, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
     try {
@@ -149,7 +153,8 @@ export class GitSpawnHelper {
   private gone(reason: string): void {
     if (this.exited) return;
     this.exited = true;
-    rmSync(this.folder, { recursive: true, force: true });
+    this.removeFolder();
+    process.off('exit', this.removeFolder);
     if (reason !== 'closed') this.log(`the git spawn helper ended (${reason}); git processes start from the server itself from now on`);
     // Exits are no longer reported: a started process counts as killed, its connections closed.
     for (const child of this.children.values()) {
