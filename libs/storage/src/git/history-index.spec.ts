@@ -50,6 +50,29 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
   });
 
+  it('runs at most two long walks at once; the others wait and list the same', async () => {
+    let running = 0;
+    let most = 0;
+    // The real repository, counted: how many rev-list continuations run at the same time.
+    const counted = {
+      readCommit: (oid: Oid) => repo.readCommit(oid),
+      walkCommits: async (options: Parameters<GitRepository['walkCommits']>[0]) => {
+        running += 1;
+        most = Math.max(most, running);
+        try {
+          return await repo.walkCommits(options);
+        } finally {
+          running -= 1;
+        }
+      },
+    };
+    const from = commits[commits.length - 1] as Oid;
+    const never = '0'.repeat(40) as Oid;
+    const lists = await Promise.all(Array.from({ length: 6 }, () => walkCommitsUntil(counted, { from, stop: never }, 3)));
+    expect(most).toBe(2);
+    for (const list of lists) expect(list.map((commit) => commit.oid)).toEqual(revList(gitDir, [from]));
+  });
+
   it('has octopus merges, clock skew and equal committer times', () => {
     expect(revList(gitDir, ['--all', '--min-parents=3']).length).toBeGreaterThan(0);
     const times = revList(gitDir, ['--all', '--timestamp', '--parents']).map((line) => line.split(' '));

@@ -12,9 +12,18 @@ import { GitObjectFormatError } from './errors.js';
 import type { GitCommit } from './git-objects.js';
 import type { GitRepository } from './git-repository.js';
 import type { Oid } from './oid.js';
+import { Semaphore } from './semaphore.js';
 
 /** Commits listed by the cat-file walk before rev-list takes over (each read waits for the previous one). */
 export const IN_MEMORY_WALK_LIMIT = 256;
+
+/**
+ * Walks past {@link IN_MEMORY_WALK_LIMIT} at once, process-wide. Such a walk holds every commit
+ * it lists until its page is sent: a range whose `stop` is not in the history lists all of it
+ * (measured: 50,000 commits, a 16 MB answer; 32 such pages at once took the server past 1 GB).
+ * The others wait; a short walk never does.
+ */
+export const longWalks = new Semaphore(2);
 
 /** What {@link walkCommitsUntil} reads through. */
 export type CommitSource = Pick<GitRepository, 'readCommit' | 'walkCommits'>;
@@ -31,7 +40,11 @@ export type CommitSource = Pick<GitRepository, 'readCommit' | 'walkCommits'>;
 export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; stop: Oid }, limit = IN_MEMORY_WALK_LIMIT): Promise<GitCommit[]> {
   const walked = await walkNear(git, range, limit);
   if (walked.complete) return walked.commits;
-  const found = walked.commits;
+  return longWalks.run(() => walkOn(git, range, walked.commits));
+}
+
+/** Lists on with rev-list in doubling chunks from where the cat-file walk stopped. */
+async function walkOn(git: CommitSource, range: { from: Oid; stop: Oid }, found: GitCommit[]): Promise<GitCommit[]> {
   for (let chunk = 64; ; chunk *= 2) {
     const page = await git.walkCommits({ from: range.from, skip: found.length, maxCount: chunk });
     for (const commit of page) {
