@@ -3,7 +3,7 @@
  * varied repository with the writer of this folder plus the git CLI.
  */
 import path from 'node:path';
-import { git } from './git-cli.testing.js';
+import { git, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { initBareRepository } from './init-bare-repository.js';
 import type { GitHeader } from './object-headers.js';
 import type { Oid } from './oid.js';
@@ -102,4 +102,25 @@ export async function buildFixture(dir: string, packed: boolean): Promise<Fixtur
   ]);
   if (packed) await repackRepository(gitDir);
   return { gitDir, blobs, trees, commits, tag, submodule };
+}
+
+/** A loose fixture repository built in a temp folder for one spec file. */
+export interface LooseFixture {
+  /** The temp folder (the repository is inside; a spec may add more). */
+  readonly dir: string;
+  readonly fixture: Fixture;
+}
+
+/**
+ * Builds a loose fixture before the spec file's tests and removes it after them.
+ * @returns a holder whose fields are set once `beforeAll` has run
+ */
+export function looseFixtureForSpec(): LooseFixture {
+  const holder = {} as { dir: string; fixture: Fixture };
+  beforeAll(async () => {
+    holder.dir = await makeTempDir();
+    holder.fixture = await buildFixture(holder.dir, false);
+  });
+  afterAll(() => removeTempDir(holder.dir));
+  return holder;
 }

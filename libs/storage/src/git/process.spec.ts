@@ -2,9 +2,8 @@ import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { CatFileProcess } from './cat-file-process.js';
-import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.testing.js';
+import { BIG_SIZE, looseFixtureForSpec } from './fixture-repo.testing.js';
 import { LiveProcessLimit } from './live-process-limit.js';
-import { makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { initBareRepository } from './init-bare-repository.js';
 import { openGitRepository } from './open-git-repository.js';
@@ -13,17 +12,10 @@ import { updateRefs } from './update-refs.js';
 import { writeObject } from './write-object.js';
 import { waitUntil } from '../wait-until.testing.js';
 
-let tmp: string;
-let fixture: Fixture;
-
-beforeAll(async () => {
-  tmp = await makeTempDir();
-  fixture = await buildFixture(tmp, false);
-});
-afterAll(() => removeTempDir(tmp));
+const spec = looseFixtureForSpec();
 
 async function withProcess<T>(idleMs: number, body: (process: CatFileProcess) => Promise<T>): Promise<T> {
-  const catFile = new CatFileProcess(fixture.gitDir, { idleMs });
+  const catFile = new CatFileProcess(spec.fixture.gitDir, { idleMs });
   try {
     return await body(catFile);
   } finally {
@@ -36,27 +28,27 @@ describe('the cat-file process', () => {
     withProcess(60_000, async (catFile) => {
       expect(catFile.pid).toBeUndefined();
       const answers = await Promise.all([
-        catFile.request(fixture.blobs.readme, true),
+        catFile.request(spec.fixture.blobs.readme, true),
         catFile.request('0'.repeat(40), true),
-        catFile.request(fixture.blobs.big, false),
+        catFile.request(spec.fixture.blobs.big, false),
         catFile.request('refs/heads/side', false),
       ]);
       expect(answers[0]).toMatchObject({ found: true, type: 'blob', size: 6 });
       expect(answers[1]).toEqual({ found: false });
-      expect(answers[2]).toEqual({ found: true, oid: fixture.blobs.big, type: 'blob', size: BIG_SIZE });
-      expect(answers[3]).toMatchObject({ oid: fixture.commits.c3 });
+      expect(answers[2]).toEqual({ found: true, oid: spec.fixture.blobs.big, type: 'blob', size: BIG_SIZE });
+      expect(answers[3]).toMatchObject({ oid: spec.fixture.commits.c3 });
       expect(catFile.pid).toBeGreaterThan(0);
     }));
 
   it('restarts after the process is killed, retrying requests in flight', () =>
     withProcess(60_000, async (catFile) => {
-      await catFile.request(fixture.blobs.readme, false);
+      await catFile.request(spec.fixture.blobs.readme, false);
       const first = catFile.pid as number;
       process.kill(first, 'SIGKILL');
-      const pending = catFile.request(fixture.blobs.big, true);
+      const pending = catFile.request(spec.fixture.blobs.big, true);
       const answer = await pending;
       expect(answer).toMatchObject({ found: true, size: BIG_SIZE });
-      const inFlight = catFile.request(fixture.blobs.big, true);
+      const inFlight = catFile.request(spec.fixture.blobs.big, true);
       process.kill(catFile.pid as number, 'SIGKILL');
       expect(await inFlight).toMatchObject({ found: true, size: BIG_SIZE });
       expect(catFile.pid).not.toBe(first);
@@ -64,24 +56,24 @@ describe('the cat-file process', () => {
 
   it('stops when idle and starts again on the next request', () =>
     withProcess(50, async (catFile) => {
-      await catFile.request(fixture.blobs.readme, false);
+      await catFile.request(spec.fixture.blobs.readme, false);
       expect(catFile.pid).toBeDefined();
       await waitUntil(() => catFile.pid === undefined);
-      expect(await catFile.request(fixture.blobs.readme, false)).toMatchObject({ found: true });
+      expect(await catFile.request(spec.fixture.blobs.readme, false)).toMatchObject({ found: true });
     }));
 
   it('rejects requests after close', async () => {
-    const catFile = new CatFileProcess(fixture.gitDir);
-    const pending = catFile.request(fixture.blobs.big, true);
+    const catFile = new CatFileProcess(spec.fixture.gitDir);
+    const pending = catFile.request(spec.fixture.blobs.big, true);
     catFile.close();
     await expect(pending).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
-    await expect(catFile.request(fixture.blobs.readme, false)).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+    await expect(catFile.request(spec.fixture.blobs.readme, false)).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
   });
 });
 
 describe('corrupt objects', () => {
   it('fails the read of an object whose content is shorter than its header says and keeps serving others', async () => {
-    const gitDir = path.join(tmp, 'corrupt.git');
+    const gitDir = path.join(spec.dir, 'corrupt.git');
     await initBareRepository(gitDir);
     const good = await writeObject(gitDir, 'blob', Buffer.from('good\n'));
     const bad = await writeObject(gitDir, 'blob', Buffer.from('0123456789'));
@@ -104,12 +96,12 @@ describe('corrupt objects', () => {
 describe('the process-wide limit on live cat-file processes', () => {
   it('stops the least recently used idle process when a new one starts beyond the limit', async () => {
     const limit = new LiveProcessLimit(2);
-    const processes = [0, 1, 2].map(() => new CatFileProcess(fixture.gitDir, { limit }));
+    const processes = [0, 1, 2].map(() => new CatFileProcess(spec.fixture.gitDir, { limit }));
     try {
-      for (const catFile of processes) await catFile.request(fixture.blobs.readme, false);
+      for (const catFile of processes) await catFile.request(spec.fixture.blobs.readme, false);
       expect(processes.map((catFile) => catFile.pid !== undefined)).toEqual([false, true, true]);
       expect(limit.size).toBe(2);
-      expect(await processes[0]?.request(fixture.blobs.readme, false)).toMatchObject({ found: true });
+      expect(await processes[0]?.request(spec.fixture.blobs.readme, false)).toMatchObject({ found: true });
       expect(processes.map((catFile) => catFile.pid !== undefined)).toEqual([true, false, true]);
     } finally {
       for (const catFile of processes) catFile.close();
@@ -121,22 +113,22 @@ describe('the process-wide limit on live cat-file processes', () => {
 describe('a repository under concurrent use', () => {
   let repo: GitRepository;
   beforeAll(() => {
-    repo = openGitRepository(fixture.gitDir);
+    repo = openGitRepository(spec.fixture.gitDir);
   });
   afterAll(() => repo.close());
 
   it('answers 100 parallel mixed reads correctly', async () => {
-    const { c1, c3 } = fixture.commits;
+    const { c1, c3 } = spec.fixture.commits;
     const tasks = Array.from({ length: 100 }, async (_, i) => {
       switch (i % 5) {
         case 0:
           return (await repo.readCommit(c3))?.parents[0] === c1;
         case 1:
-          return (await repo.readBlob(fixture.blobs.big))?.length === BIG_SIZE;
+          return (await repo.readBlob(spec.fixture.blobs.big))?.length === BIG_SIZE;
         case 2:
-          return (await repo.findEntry(c1, 'dir/a.txt'))?.oid === fixture.blobs.a;
+          return (await repo.findEntry(c1, 'dir/a.txt'))?.oid === spec.fixture.blobs.a;
         case 3:
-          return (await repo.resolveRef('HEAD')) === fixture.commits.c5;
+          return (await repo.resolveRef('HEAD')) === spec.fixture.commits.c5;
         default:
           return (await repo.countCommits(c3)) === 2;
       }
@@ -146,16 +138,16 @@ describe('a repository under concurrent use', () => {
 
   it('sees objects and refs written, and packs made, after it started', async () => {
     expect(await repo.resolveRef('refs/heads/new')).toBeNull();
-    const blob = await writeObject(fixture.gitDir, 'blob', Buffer.from('fresh\n'));
+    const blob = await writeObject(spec.fixture.gitDir, 'blob', Buffer.from('fresh\n'));
     expect((await repo.readBlob(blob))?.toString()).toBe('fresh\n');
-    await updateRefs(fixture.gitDir, [{ name: 'refs/heads/new', oid: fixture.commits.c2 }]);
-    expect(await repo.resolveRef('refs/heads/new')).toBe(fixture.commits.c2);
-    await repackRepository(fixture.gitDir);
-    await updateRefs(fixture.gitDir, [{ name: 'refs/heads/new', oid: fixture.commits.c3 }]);
-    expect(await repo.resolveRef('refs/heads/new')).toBe(fixture.commits.c3);
-    await updateRefs(fixture.gitDir, [{ name: 'refs/heads/new', delete: true }]);
+    await updateRefs(spec.fixture.gitDir, [{ name: 'refs/heads/new', oid: spec.fixture.commits.c2 }]);
+    expect(await repo.resolveRef('refs/heads/new')).toBe(spec.fixture.commits.c2);
+    await repackRepository(spec.fixture.gitDir);
+    await updateRefs(spec.fixture.gitDir, [{ name: 'refs/heads/new', oid: spec.fixture.commits.c3 }]);
+    expect(await repo.resolveRef('refs/heads/new')).toBe(spec.fixture.commits.c3);
+    await updateRefs(spec.fixture.gitDir, [{ name: 'refs/heads/new', delete: true }]);
     expect(await repo.resolveRef('refs/heads/new')).toBeNull();
     expect((await repo.readBlob(blob))?.toString()).toBe('fresh\n');
-    expect((await repo.readCommit(fixture.commits.c1))?.message).toBe('Initial commit');
+    expect((await repo.readCommit(spec.fixture.commits.c1))?.message).toBe('Initial commit');
   });
 });

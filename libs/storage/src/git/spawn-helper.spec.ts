@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { CatFileProcess } from './cat-file-process.js';
 import { GitCommandError } from './errors.js';
-import { buildFixture, BIG_SIZE, type Fixture } from './fixture-repo.testing.js';
-import { makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { BIG_SIZE, looseFixtureForSpec } from './fixture-repo.testing.js';
 import { gitBinary } from './git-command.js';
 import { BACKGROUND_NICENESS, runInBackground } from './process-priority.js';
 import { runGit } from './run-git.js';
@@ -11,14 +10,7 @@ import { spawnGit, useGitSpawnHelper } from './spawn-git.js';
 import { GitSpawnHelper } from './spawn-helper.js';
 import { waitUntil } from '../wait-until.testing.js';
 
-let tmp: string;
-let fixture: Fixture;
-
-beforeAll(async () => {
-  tmp = await makeTempDir();
-  fixture = await buildFixture(tmp, false);
-});
-afterAll(() => removeTempDir(tmp));
+const spec = looseFixtureForSpec();
 
 /** The nice value of `pid` (field 19 of /proc/PID/stat). */
 function niceness(pid: number): number {
@@ -50,27 +42,27 @@ describe('git through the spawn helper', () => {
   afterAll(() => release());
 
   it('starts git as the helper’s child, with stdin, stdout, stderr and the exit code', async () => {
-    const child = spawnGit(fixture.gitDir, ['cat-file', '--batch-check']);
-    child.stdin.write(`${fixture.blobs.readme}\n`);
+    const child = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch-check']);
+    child.stdin.write(`${spec.fixture.blobs.readme}\n`);
     const ended = exitOf(child);
     // git waits for the end of its input: still running when its parent is looked at.
     await waitUntil(() => child.pid !== undefined);
     expect(parentOf(child.pid as number)).not.toBe(process.pid);
     child.stdin.end();
-    expect(await ended).toEqual({ code: 0, signal: null, out: `${fixture.blobs.readme} blob 6\n`, err: '' });
-    const failing = exitOf(spawnGit(fixture.gitDir, ['cat-file', '-t', '0'.repeat(40)]));
+    expect(await ended).toEqual({ code: 0, signal: null, out: `${spec.fixture.blobs.readme} blob 6\n`, err: '' });
+    const failing = exitOf(spawnGit(spec.fixture.gitDir, ['cat-file', '-t', '0'.repeat(40)]));
     expect(await failing).toMatchObject({ code: 128, out: '', err: expect.stringContaining('fatal') });
   });
 
   it('runs commands and long-lived readers alike', async () => {
-    const { stdout } = await runGit({ gitDir: fixture.gitDir, args: ['rev-parse', 'refs/heads/side'] });
-    expect(stdout.toString().trim()).toBe(fixture.commits.c3);
-    await expect(runGit({ gitDir: fixture.gitDir, args: ['rev-parse', '--verify', 'refs/heads/none'] })).rejects.toBeInstanceOf(GitCommandError);
-    const catFile = new CatFileProcess(fixture.gitDir, { idleMs: 60_000 });
+    const { stdout } = await runGit({ gitDir: spec.fixture.gitDir, args: ['rev-parse', 'refs/heads/side'] });
+    expect(stdout.toString().trim()).toBe(spec.fixture.commits.c3);
+    await expect(runGit({ gitDir: spec.fixture.gitDir, args: ['rev-parse', '--verify', 'refs/heads/none'] })).rejects.toBeInstanceOf(GitCommandError);
+    const catFile = new CatFileProcess(spec.fixture.gitDir, { idleMs: 60_000 });
     try {
-      const answers = await Promise.all([catFile.request(fixture.blobs.readme, true), catFile.request(fixture.blobs.big, false)]);
+      const answers = await Promise.all([catFile.request(spec.fixture.blobs.readme, true), catFile.request(spec.fixture.blobs.big, false)]);
       expect(answers[0]).toMatchObject({ found: true, type: 'blob', size: 6 });
-      expect(answers[1]).toEqual({ found: true, oid: fixture.blobs.big, type: 'blob', size: BIG_SIZE });
+      expect(answers[1]).toEqual({ found: true, oid: spec.fixture.blobs.big, type: 'blob', size: BIG_SIZE });
       expect(parentOf(catFile.pid as number)).not.toBe(process.pid);
     } finally {
       catFile.close();
@@ -78,27 +70,27 @@ describe('git through the spawn helper', () => {
   });
 
   it('passes large input and output through untouched', async () => {
-    const { stdout } = await runGit({ gitDir: fixture.gitDir, args: ['cat-file', 'blob', fixture.blobs.big] });
+    const { stdout } = await runGit({ gitDir: spec.fixture.gitDir, args: ['cat-file', 'blob', spec.fixture.blobs.big] });
     expect(stdout.length).toBe(BIG_SIZE);
     const input = `${'x'.repeat(1_000_000)}\n`;
-    const child = spawnGit(fixture.gitDir, ['hash-object', '--stdin']);
+    const child = spawnGit(spec.fixture.gitDir, ['hash-object', '--stdin']);
     child.stdin.end(input);
-    const direct = await runGit({ gitDir: fixture.gitDir, args: ['hash-object', '--stdin'], input });
+    const direct = await runGit({ gitDir: spec.fixture.gitDir, args: ['hash-object', '--stdin'], input });
     expect((await exitOf(child)).out).toBe(direct.stdout.toString());
   });
 
   it('kills a process before and after it runs', async () => {
-    const early = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    const early = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
     early.kill('SIGKILL');
     expect(await exitOf(early)).toMatchObject({ code: null, signal: 'SIGKILL' });
-    const late = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    const late = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
     await waitUntil(() => late.pid !== undefined);
     late.kill('SIGTERM');
     expect(await exitOf(late)).toMatchObject({ code: null, signal: 'SIGTERM' });
   });
 
   it('runs background work at a lower CPU priority, also when the pid arrives later', async () => {
-    const child = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    const child = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
     expect(child.pid).toBeUndefined();
     runInBackground(child);
     const ended = exitOf(child);
@@ -138,14 +130,14 @@ describe('the spawn helper’s boundaries', () => {
     const log: string[] = [];
     const release = await useGitSpawnHelper((line) => log.push(line));
     try {
-      const waiting = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+      const waiting = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
       await waitUntil(() => waiting.pid !== undefined);
       const helperPid = parentOf(waiting.pid as number);
       const ended = exitOf(waiting);
       process.kill(helperPid, 'SIGKILL');
       expect(await ended).toMatchObject({ code: null, signal: 'SIGKILL' });
       expect(log).toEqual([expect.stringMatching(/^the git spawn helper ended \(exit SIGKILL\); git processes start from the server itself/)]);
-      const direct = spawnGit(fixture.gitDir, ['--version']);
+      const direct = spawnGit(spec.fixture.gitDir, ['--version']);
       expect(parentOf(direct.pid as number)).toBe(process.pid);
       expect((await exitOf(direct)).code).toBe(0);
     } finally {
@@ -167,7 +159,7 @@ describe('the spawn helper’s boundaries', () => {
 
   it('ends with its last user, and its processes with it', async () => {
     const release = await useGitSpawnHelper();
-    const child = spawnGit(fixture.gitDir, ['cat-file', '--batch']);
+    const child = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
     await waitUntil(() => child.pid !== undefined);
     const helperPid = parentOf(child.pid as number);
     const ended = exitOf(child);
@@ -195,11 +187,11 @@ describe('the git binary', () => {
   it('is the first git on PATH, as an absolute path, found again when PATH changes', async () => {
     const binary = gitBinary();
     expect(binary).toMatch(/^\/.*\/git$/);
-    const { stdout } = await runGit({ gitDir: fixture.gitDir, args: ['--version'] });
+    const { stdout } = await runGit({ gitDir: spec.fixture.gitDir, args: ['--version'] });
     expect(stdout.toString()).toMatch(/^git version /);
     process.env['PATH'] = '/nonexistent:relative/bin';
     expect(gitBinary()).toBe('git');
-    process.env['PATH'] = `${tmp}:${path ?? ''}`;
+    process.env['PATH'] = `${spec.dir}:${path ?? ''}`;
     expect(gitBinary()).toBe(binary);
   });
 });
