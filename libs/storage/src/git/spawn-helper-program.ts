@@ -28,6 +28,8 @@ export interface SpawnHelperArguments {
  */
 export function runSpawnHelper(net: typeof NetModule, childProcess: typeof ChildProcessModule, fs: typeof FsModule, options: SpawnHelperArguments): void {
   const { folder, socketPath, secret, headerLength } = options;
+  // What `ps` shows instead of this whole program's source (its `-e` argument).
+  process.title = 'forge-httpd git spawn helper';
   /** A connection that has not sent its whole header in this time is not ours. */
   const HEADER_TIMEOUT_MS = 10_000;
   interface Waiting {

@@ -145,6 +145,18 @@ describe('the spawn helper’s boundaries', () => {
     }
   });
 
+  it('keeps its secret off its command line, which names it', async () => {
+    const helper = await GitSpawnHelper.start();
+    try {
+      const secret = (helper as unknown as { options: { secret: string } }).options.secret;
+      const commandLine = readFileSync(`/proc/${helper.pid as number}/cmdline`, 'utf8');
+      expect(commandLine).not.toContain(secret);
+      expect(commandLine).toContain('forge-httpd git spawn helper');
+    } finally {
+      helper.close();
+    }
+  });
+
   it('removes its socket folder itself when the server goes away without closing it', async () => {
     const helper = await GitSpawnHelper.start();
     const inside = helper as unknown as { options: { folder: string }; helperProcess: { disconnect(): void; removeAllListeners(event: string): void } };

@@ -52,9 +52,11 @@ export class GitSpawnHelper {
   static async start(log: (message: string) => void = () => undefined): Promise<GitSpawnHelper> {
     const folder = mkdtempSync(join(tmpdir(), 'forge-httpd-spawn-'));
     const options: SpawnHelperArguments = { folder, socketPath: join(folder, 's'), secret: randomBytes(16).toString('hex'), headerLength: 32 + 16 + 1 };
-    const program = `(${runSpawnHelper.toString()})(require('node:net'), require('node:child_process'), require('node:fs'), JSON.parse(process.argv[1]))`;
+    // The options (with the secret) come as the first IPC message: a command line is public.
+    const program = `process.once('message', (options) => (${runSpawnHelper.toString()})(require('node:net'), require('node:child_process'), require('node:fs'), options))`;
     // No inherited NODE_OPTIONS (a profiler flag or heap size meant for the server).
-    const child = spawn(process.execPath, ['-e', program, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
+    const child = spawn(process.execPath, ['-e', program], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
+    child.send(options);
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('the git spawn helper did not start in time')), START_TIMEOUT_MS);
