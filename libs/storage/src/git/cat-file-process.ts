@@ -20,6 +20,8 @@ interface Session {
   broken: boolean;
   /** The end of what git wrote to stderr, for the log line and errors of an unexpected exit. */
   stderr: string;
+  /** Request lines of this turn, written together once it ends. */
+  readonly outgoing: string[];
 }
 
 const STDERR_KEPT = 1024;
@@ -109,14 +111,25 @@ export class CatFileProcess implements StoppableProcess {
     }
     request.attempts += 1;
     session.inFlight.push(request);
-    session.child.stdin.write(request.line);
+    this.write(session, request.line);
     this.limit.touch(this);
+  }
+
+  /**
+   * Requests made in the same turn go out in one write: a listing asks for thousands of
+   * objects at once, and one write each was a quarter of a first issue listing's time.
+   * The order of lines is the order of `inFlight`, so answers still match requests.
+   */
+  private write(session: Session, line: string): void {
+    session.outgoing.push(line);
+    if (session.outgoing.length > 1) return;
+    process.nextTick(() => session.child.stdin.write(session.outgoing.splice(0).join('')));
   }
 
   private start(): Session {
     const child = spawnGit(this.gitDir, ['cat-file', '--batch-command']);
     countGitProcess('cat-file', child);
-    const session: Session = { child, inFlight: [], broken: false, stderr: '' };
+    const session: Session = { child, inFlight: [], broken: false, stderr: '', outgoing: [] };
     const parser = new BatchResponseParser(
       () => session.inFlight[0]?.content ?? false,
       (answer) => this.answer(session, answer),

@@ -40,6 +40,20 @@ describe('the cat-file process', () => {
       expect(catFile.pid).toBeGreaterThan(0);
     }));
 
+  it('answers a thousand requests of one turn (one write) each with its own object, in order', () =>
+    withProcess(60_000, async (catFile) => {
+      const names = [spec.fixture.blobs.readme, '0'.repeat(40), spec.fixture.blobs.big, 'refs/heads/side'];
+      const asked = Array.from({ length: 1000 }, (_, at) => names[at % names.length] as string);
+      const answers = await Promise.all(asked.map((name, at) => catFile.request(name, at % 8 === 0)));
+      const single = await Promise.all(names.map((name) => catFile.request(name, false)));
+      answers.forEach((answer, at) => {
+        expect({ found: answer.found, oid: answer.found ? answer.oid : null }).toEqual({
+          found: single[at % names.length]?.found,
+          oid: single[at % names.length]?.found === true ? (single[at % names.length] as { oid: string }).oid : null,
+        });
+      });
+    }));
+
   it('restarts after the process is killed, retrying requests in flight', () =>
     withProcess(60_000, async (catFile) => {
       await catFile.request(spec.fixture.blobs.readme, false);
