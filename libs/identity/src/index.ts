@@ -13,7 +13,7 @@ export { nidFromPublicKey, parseNid, publicKeyFromNid } from './nid.js';
 export { didFromNid, nidFromDid, parseDid } from './did.js';
 export { compareRids, oidHexFromRid, parseRid, ridDirectoryName, ridFromOid } from './rid.js';
 export { compareUtf8 } from './compare-utf8.js';
-export { keyPairFromSeed, signBytes, verifySignature } from './key-pair.js';
+export { keyPairFromSeed, signBytes, verifySignature, verifySignatureOffThread } from './key-pair.js';
 export type { KeyPair } from './key-pair.js';
 export { formatSshPublicKey, parseSshPublicKeyBlob, parseSshPublicKeyLine, sshFingerprint, sshPublicKeyBlob } from './ssh-public-key.js';
 export { decodeOpenSshPrivateKey, encodeOpenSshPrivateKey } from './openssh-private-key.js';

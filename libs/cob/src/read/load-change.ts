@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { BoundedCache } from '@forge-httpd/bounded-cache';
-import { nidFromPublicKey, parseSshSignatureArmor, verifySignature } from '@forge-httpd/identity';
+import { nidFromPublicKey, parseSshSignatureArmor, verifySignatureOffThread } from '@forge-httpd/identity';
 import type { GitCommit, GitRepository, Oid, TreeEntry } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { parseChangeTrailers } from './commit-trailers.js';
@@ -25,6 +25,8 @@ export async function loadChange(git: GitRepository, id: Oid): Promise<Change | 
   const trailers = parseChangeTrailers(commit.message);
   const signature = changeSignature(commit);
   if (trailers === null || signature === null || trailers.resources.length > 1) return null;
+  // Checked on a worker thread while the tree and blobs are read (never rejects).
+  const signatureValid = verifySignatureOffThread(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature);
   const tree = await git.readTree(commit.tree);
   if (tree === null) return null;
   const [typeName, actions] = await Promise.all([readManifest(git, tree), readActions(git, tree)]);
@@ -41,7 +43,7 @@ export async function loadChange(git: GitRepository, id: Oid): Promise<Change | 
     timestamp: commit.committer.time,
     typeName,
     actions,
-    signatureValid: verifySignature(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature),
+    signatureValid: await signatureValid,
   };
 }
 
