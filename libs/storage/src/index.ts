@@ -8,7 +8,7 @@ export { gitEnvironment } from './git/git-command.js';
 export { checkGit, GitUnavailableError, MIN_GIT_VERSION } from './git/check-git.js';
 export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/oid.js';
 export type { Oid } from './git/oid.js';
-export { GitCommandError, GitObjectFormatError, InvalidRefNameError } from './git/errors.js';
+export { GitCommandError, GitObjectFormatError, InvalidRefNameError, RangeWalkBusyError } from './git/errors.js';
 export type { GitObjectType } from './git/object-type.js';
 export type { GitSignature } from './git/signature.js';
 export type { GitHeader } from './git/object-headers.js';

@@ -42,8 +42,8 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(new CodedError(code))).toEqual({ status, body: { error, code: status }, headers: {}, unexpected: false });
   });
 
-  it('maps *_BUSY codes to 503 with retry-after', () => {
-    const response = toErrorResponse(new CodedError('GIT_SERVER_BUSY'));
+  it.each(['GIT_SERVER_BUSY', 'RANGE_WALK_BUSY'])('maps %s to 503 with retry-after', (code) => {
+    const response = toErrorResponse(new CodedError(code));
     expect(response.status).toBe(503);
     expect(response.body).toEqual({ error: 'Service Unavailable: too many git processes running, retry later', code: 503 });
     expect(response.headers).toEqual({ 'retry-after': '10' });

@@ -36,3 +36,16 @@ export class InvalidRefNameError extends Error {
     this.name = 'InvalidRefNameError';
   }
 }
+
+/**
+ * Too many whole-history range walks are running and waiting (see walk-commits-until.ts);
+ * maps to 503 with `retry-after`, like a full git server pool.
+ */
+export class RangeWalkBusyError extends Error {
+  readonly code = 'RANGE_WALK_BUSY';
+
+  constructor() {
+    super('too many long history walks under way');
+    this.name = 'RangeWalkBusyError';
+  }
+}

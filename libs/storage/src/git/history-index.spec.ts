@@ -4,7 +4,8 @@ import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import type { Oid } from './oid.js';
 import { openGitRepository } from './open-git-repository.js';
 import { readGitProcessCounts } from './git-process-counts.js';
-import { walkCommitsUntil } from './walk-commits-until.js';
+import { longWalks, walkCommitsUntil } from './walk-commits-until.js';
+import { waitUntil } from '../wait-until.testing.js';
 
 let tmp: string;
 
@@ -71,6 +72,32 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const lists = await Promise.all(Array.from({ length: 6 }, () => walkCommitsUntil(counted, { from, stop: never }, 3)));
     expect(most).toBe(2);
     for (const list of lists) expect(list.map((commit) => commit.oid)).toEqual(revList(gitDir, [from]));
+  });
+
+  it('refuses a long walk past two running and eight waiting, and lists the others', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The real repository, held at the gate: the first two walks keep their slots until it opens.
+    const held = {
+      readCommit: (oid: Oid) => repo.readCommit(oid),
+      walkCommits: async (options: Parameters<GitRepository['walkCommits']>[0]) => {
+        await gate;
+        return repo.walkCommits(options);
+      },
+    };
+    const from = commits[commits.length - 1] as Oid;
+    const never = '0'.repeat(40) as Oid;
+    const walks = Array.from({ length: 12 }, () =>
+      walkCommitsUntil(held, { from, stop: never }, 3).then(
+        (list) => list.map((commit) => commit.oid),
+        (error: unknown) => (error as { code?: string }).code,
+      ),
+    );
+    await waitUntil(() => longWalks.pending === 10);
+    open();
+    const outcomes = await Promise.all(walks);
+    expect(outcomes.filter((outcome) => outcome === 'RANGE_WALK_BUSY')).toHaveLength(2);
+    for (const outcome of outcomes.filter((outcome) => outcome !== 'RANGE_WALK_BUSY')) expect(outcome).toEqual(revList(gitDir, [from]));
   });
 
   it('has octopus merges, clock skew and equal committer times', () => {

@@ -8,7 +8,7 @@
  * same order, so the list is the same either way.
  */
 import { DateOrderQueue } from './date-order-queue.js';
-import { GitObjectFormatError } from './errors.js';
+import { GitObjectFormatError, RangeWalkBusyError } from './errors.js';
 import type { GitCommit } from './git-objects.js';
 import type { GitRepository } from './git-repository.js';
 import type { Oid } from './oid.js';
@@ -17,13 +17,21 @@ import { Semaphore } from './semaphore.js';
 /** Commits listed by the cat-file walk before rev-list takes over (each read waits for the previous one). */
 export const IN_MEMORY_WALK_LIMIT = 256;
 
+const LONG_WALK_SLOTS = 2;
+
 /**
  * Walks past {@link IN_MEMORY_WALK_LIMIT} at once, process-wide. Such a walk holds every commit
  * it lists until its page is sent: a range whose `stop` is not in the history lists all of it
  * (measured: 50,000 commits, a 16 MB answer; 32 such pages at once took the server past 1 GB).
  * The others wait; a short walk never does.
  */
-export const longWalks = new Semaphore(2);
+export const longWalks = new Semaphore(LONG_WALK_SLOTS);
+
+/**
+ * Long walks that may wait for a slot; one more is refused ({@link RangeWalkBusyError}, 503).
+ * Unbounded, a flood's queued walks went on for seconds after its clients had left.
+ */
+export const MAX_WAITING_LONG_WALKS = 8;
 
 /** What {@link walkCommitsUntil} reads through. */
 export type CommitSource = Pick<GitRepository, 'readCommit' | 'walkCommits'>;
@@ -35,11 +43,13 @@ export type CommitSource = Pick<GitRepository, 'readCommit' | 'walkCommits'>;
  * @param range - start commit and the commit that ends the list
  * @param limit - commits listed through cat-file before rev-list takes over
  * @returns the commits before `stop` (all reachable commits when `stop` is never met)
- * @throws GitObjectFormatError when a commit of the walk cannot be read
+ * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
+ *   too many long walks are under way
  */
 export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; stop: Oid }, limit = IN_MEMORY_WALK_LIMIT): Promise<GitCommit[]> {
   const walked = await walkNear(git, range, limit);
   if (walked.complete) return walked.commits;
+  if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
   return longWalks.run(() => walkOn(git, range, walked.commits));
 }
 
