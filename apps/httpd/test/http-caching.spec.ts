@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -10,7 +9,7 @@ import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff
 import { createApp } from '../src/app.factory.js';
 import { ServerConfig } from '../src/config/server-config.js';
 import { HttpCaching } from '../src/response-cache/http-caching.js';
-import { makeTempDir, removeTempDir, SettleClock } from './support/index.js';
+import { getUndecoded as raw, makeTempDir, removeTempDir, SettleClock } from './support/index.js';
 
 const T = 1_700_000_000;
 const CORS_VARY = 'origin, access-control-request-method, access-control-request-headers';
@@ -29,25 +28,6 @@ const COMMITS: ScratchCommit[] = [
   },
   { message: 'Edit data\n', time: T + 100, changes: [{ path: 'data.txt', content: lines('second') }] },
 ];
-
-/** A raw answer: headers but `date`, and the body bytes as sent (still compressed). */
-type Raw = { status: number; headers: Record<string, string>; body: Buffer };
-
-const raw = (url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Raw> =>
-  new Promise((resolve, reject) => {
-    httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res
-        .on('data', (chunk: Buffer) => chunks.push(chunk))
-        .on('error', reject)
-        .on('end', () => {
-          const headers = Object.entries(res.headers).filter((pair): pair is [string, string] => pair[0] !== 'date' && typeof pair[1] === 'string');
-          resolve({ status: res.statusCode ?? 0, headers: Object.fromEntries(headers), body: Buffer.concat(chunks) });
-        });
-    })
-      .on('error', reject)
-      .end();
-  });
 
 /** The real app over `home`, listening on an ephemeral port, with a chosen cache bound. */
 async function serve(homeDir: string, responseCacheBytes?: number): Promise<{ url: string; caching: HttpCaching; close(): Promise<void> }> {

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, type StreamableFile } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
 import type { FastifyRequest } from 'fastify';
@@ -39,7 +39,7 @@ export class CommitsController {
   @Get('diff/:base/:oid')
   @CacheControl('immutable')
   @CacheableResponse()
-  getRange(@Param('rid') rid: string, @Param('base', OidPipe) base: Oid, @Param('oid', OidPipe) oid: Oid): Promise<RangeDiffResponse> {
+  getRange(@Param('rid') rid: string, @Param('base', OidPipe) base: Oid, @Param('oid', OidPipe) oid: Oid): Promise<RangeDiffResponse | StreamableFile> {
     return this.commits.getRange(rid, { base, oid });
   }
 

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type StreamableFile } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
-import type { GitRepository, Oid } from '@forge-httpd/storage';
+import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
 import { GitContentCache } from '../git-content/git-content-cache.js';
 import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
@@ -9,6 +9,7 @@ import { RepositoryAccess } from '../repository-access/repository-access.service
 import { parseNumstat } from '@forge-httpd/diff';
 import { DiffStatsOverLimitError } from '../git-content/errors.js';
 import { timesInActivityWindow } from './activity.js';
+import { streamedJson } from '../platform/streamed-json.js';
 
 /** Query of `GET /repos/{rid}/commits`. */
 export interface CommitsQuery {
@@ -61,14 +62,18 @@ export class CommitsService {
   }
 
   /** `GET /diff/{base}/{oid}` (docs/radicle-httpd.md §5.11): tree diff and the commits from `oid` back to `base`. */
-  async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse> {
+  async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse | StreamableFile> {
     const { git } = await this.access.openPublic(ridText);
     await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
     const [diff, commits] = await Promise.all([
       this.content.loadDiff(git, { from: range.base, to: range.oid }),
-      git.walkCommitsUntil({ from: range.oid, stop: range.base }),
+      git.openCommitRange({ from: range.oid, stop: range.base }),
     ]);
-    return { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs), commits: commits.map(toCommit) };
+    const head = { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs) };
+    const { first, rest } = commits;
+    if (rest === null) return { ...head, commits: first.map(toCommit) };
+    // A base outside the history lists all of it (50,000 commits: 16 MB): written as it is read.
+    return streamedJson({ head, listKey: 'commits', items: commitChunks(first, rest) });
   }
 
   /** `GET /diff/{base}/{oid}/stats` (radicle-httpd 0.26): files changed, lines inserted and deleted. */
@@ -114,6 +119,12 @@ function pageWindow(query: CommitsQuery): { skip: number; maxCount?: number } | 
   const perPage = query.perPage ?? DEFAULT_COMMITS_PER_PAGE;
   const skip = page * perPage;
   return perPage === 0 || !Number.isSafeInteger(skip) ? null : { skip, maxCount: perPage };
+}
+
+/** The commits of a long range as API items, chunk by chunk. */
+async function* commitChunks(first: readonly GitCommit[], rest: AsyncIterable<readonly GitCommit[]>): AsyncGenerator<Commit[]> {
+  yield first.map(toCommit);
+  for await (const chunk of rest) yield chunk.map(toCommit);
 }
 
 /** Top-level `refs/heads/*`, then `refs/remotes/*` (name order), whose tip contains `sha`. */

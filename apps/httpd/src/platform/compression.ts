@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 
 /** The content codings forge-httpd produces. */
@@ -28,6 +29,14 @@ export function compress(body: Buffer, coding: ContentCoding): Promise<Buffer> {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
     },
+  });
+}
+
+/** {@link compress} as a stream, with the same settings, for answers written as they are produced. */
+export function compressStream(coding: ContentCoding): Transform {
+  if (coding === 'gzip') return createGzip({ level: 6 });
+  return createBrotliCompress({
+    params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
   });
 }
 

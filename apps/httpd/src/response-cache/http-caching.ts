@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { NodeHome } from '@forge-httpd/storage';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { BINARY_ROUTE_CONFIG } from '../platform/binary-answer.js';
@@ -203,6 +204,12 @@ export class HttpCaching {
     // Raw files, archives, git protocol: their own validators, never buffered nor compressed here.
     if (request.routeOptions.config[BINARY_ROUTE_CONFIG as never] === true) return done(null, payload);
     const miss = request[MISS];
+    if (payload instanceof Readable) {
+      // A JSON answer written as it is produced (platform/streamed-json.ts): never stored.
+      miss?.settle?.(null);
+      const streamedJson = isJson(reply.getHeader('content-type')) && reply.statusCode === 200;
+      return done(null, streamedJson ? this.representation.encodeStream({ request, reply, stream: payload }) : payload);
+    }
     const json = isJson(reply.getHeader('content-type')) && (typeof payload === 'string' || Buffer.isBuffer(payload));
     if (!json || reply.statusCode !== 200) {
       // A 413 for a too large blob is as immutable as the blob; it has no ETag and is not compressed.

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { COMPRESSION_MIN_BYTES, compress, type ContentCoding, negotiateEncoding } from '../platform/compression.js';
+import { pipeline, type Readable } from 'node:stream';
+import { COMPRESSION_MIN_BYTES, compress, compressStream, type ContentCoding, negotiateEncoding } from '../platform/compression.js';
+import { appendVary } from '../platform/http-hooks.js';
 import { etagForCoding, ifNoneMatchMatches } from '../platform/etag.js';
 import type { CachedResponse, ResponseCache } from './response-cache.js';
 
@@ -35,6 +37,22 @@ export class Representation {
     // A GET that becomes a 304 sends no bytes: do not compress for it.
     if (request.method === 'GET' && this.notModified(request, etag)) return body;
     return send.entry === null ? compress(body, coding) : this.variant(send.entry, coding);
+  }
+
+  /**
+   * A streamed JSON answer in the negotiated coding, compressed as it goes (zlib on libuv's
+   * thread pool). It has no ETag, so no 304 either. Destroying the returned stream (Fastify
+   * does when the client goes away) destroys `stream`, which stops its producer.
+   */
+  encodeStream(send: { request: FastifyRequest; reply: FastifyReply; stream: Readable }): Readable {
+    const { request, reply, stream } = send;
+    appendVary(reply, 'accept-encoding');
+    const coding = negotiateEncoding(request.headers['accept-encoding']);
+    if (coding === null) return stream;
+    reply.header('content-encoding', coding);
+    reply.removeHeader('content-length');
+    // Errors end both streams; Fastify logs the one it sees and cuts the response.
+    return pipeline(stream, compressStream(coding), () => undefined);
   }
 
   /**

@@ -87,3 +87,28 @@ export async function getBytes(url: string, init?: RequestInit): Promise<BytesRe
   const response = await fetch(url, init);
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
+
+/** An answer as sent: headers but `date`, the body bytes still in their content coding. */
+export interface UndecodedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Sends a request with node:http, which (unlike `fetch`) leaves compressed bodies as they came. */
+export function getUndecoded(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<UndecodedResponse> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('error', reject)
+        .on('end', () => {
+          const headers = Object.entries(res.headers).filter((pair): pair is [string, string] => pair[0] !== 'date' && typeof pair[1] === 'string');
+          resolve({ status: res.statusCode ?? 0, headers: Object.fromEntries(headers), body: Buffer.concat(chunks) });
+        });
+    })
+      .on('error', reject)
+      .end();
+  });
+}

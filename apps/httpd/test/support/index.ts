@@ -1,6 +1,6 @@
 // Shared e2e test support: real server on an ephemeral port, HTTP helpers, golden files.
 export { expectGolden, goldenText } from './golden.js';
-export { type BytesResponse, type ExplorerCheck, getBytes, getJson, type JsonResponse, rawRequest } from './http.js';
+export { type BytesResponse, type ExplorerCheck, getBytes, getJson, getUndecoded, type JsonResponse, rawRequest, type UndecodedResponse } from './http.js';
 export { makeTempDir, removeTempDir, tempSocketPath } from './temp-dir.js';
 export { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 export { ABSENT_RID, buildFixtureHome, FIXTURE_TIME, fixtureHomeSpec } from './fixture-home.js';

@@ -4,6 +4,7 @@
  */
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type { Oid } from './oid.js';
+import type { CommitRange } from './walk-commits-until.js';
 
 /** A reference and the object it points to (symbolic refs resolved). */
 export interface RefEntry {
@@ -87,11 +88,18 @@ export interface GitRepository {
   listRefs(prefix: string): Promise<readonly RefEntry[]>;
   /** Commits newest first, like `git log`. */
   walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]>;
+  /** The ids of the commits {@link walkCommits} returns, without reading the commits. */
+  listCommitOids(options: WalkCommitsOptions): Promise<Oid[]>;
   /**
    * The history of `from` in `walkCommits` order up to (excluding) the first commit equal to
    * `stop`; all of it when `stop` never comes (the commit list of a range page).
    */
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]>;
+  /**
+   * The same list as {@link walkCommitsUntil}, for a reader that sends it on as it goes: the
+   * near part read, the rest of a long range read in chunks when asked for.
+   */
+  openCommitRange(range: { from: Oid; stop: Oid }): Promise<CommitRange>;
   /** Number of commits reachable from `from`, itself included (`rev-list --count`). */
   countCommits(from: Oid): Promise<number>;
   /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */

@@ -4,7 +4,7 @@ import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import type { Oid } from './oid.js';
 import { openGitRepository } from './open-git-repository.js';
 import { readGitProcessCounts } from './git-process-counts.js';
-import { longWalks, walkCommitsUntil } from './walk-commits-until.js';
+import { longWalks, openCommitRange, walkCommitsUntil } from './walk-commits-until.js';
 import { waitUntil } from '../wait-until.testing.js';
 
 let tmp: string;
@@ -57,11 +57,11 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     // The real repository, counted: how many rev-list continuations run at the same time.
     const counted = {
       readCommit: (oid: Oid) => repo.readCommit(oid),
-      walkCommits: async (options: Parameters<GitRepository['walkCommits']>[0]) => {
+      listCommitOids: async (options: Parameters<GitRepository['listCommitOids']>[0]) => {
         running += 1;
         most = Math.max(most, running);
         try {
-          return await repo.walkCommits(options);
+          return await repo.listCommitOids(options);
         } finally {
           running -= 1;
         }
@@ -74,15 +74,48 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     for (const list of lists) expect(list.map((commit) => commit.oid)).toEqual(revList(gitDir, [from]));
   });
 
+  it('reads the rest of a long range in chunks when asked, holding no slot in between, nothing after the reader stops', async () => {
+    const from = commits[commits.length - 1] as Oid;
+    const expected = revList(gitDir, [from]);
+    let reads = 0;
+    const counted = {
+      readCommit: (oid: Oid) => {
+        reads += 1;
+        return repo.readCommit(oid);
+      },
+      listCommitOids: (options: Parameters<GitRepository['listCommitOids']>[0]) => repo.listCommitOids(options),
+    };
+    const range = await openCommitRange(counted, { from, stop: '0'.repeat(40) as Oid }, { near: 3, chunk: 10 });
+    expect(range.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 3));
+    expect(range.rest).not.toBeNull();
+    const afterOpen = reads;
+    const seen: string[] = range.first.map((commit) => commit.oid);
+    for await (const chunk of range.rest ?? []) {
+      expect(chunk.length).toBeLessThanOrEqual(10);
+      expect(longWalks.pending).toBe(0);
+      seen.push(...chunk.map((commit) => commit.oid));
+      if (seen.length >= 23) break;
+    }
+    expect(seen).toEqual(expected.slice(0, 23));
+    expect(reads - afterOpen).toBe(20);
+    const whole = await openCommitRange(repo, { from, stop: expected[40] as Oid }, { near: 3, chunk: 10 });
+    const listed = [...whole.first];
+    for await (const chunk of whole.rest ?? []) listed.push(...chunk);
+    expect(listed.map((commit) => commit.oid)).toEqual(expected.slice(0, 40));
+    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, { near: 3, chunk: 10 });
+    expect(near.rest).toBeNull();
+    expect(near.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 2));
+  });
+
   it('refuses a long walk past two running and eight waiting, and lists the others', async () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
     // The real repository, held at the gate: the first two walks keep their slots until it opens.
     const held = {
       readCommit: (oid: Oid) => repo.readCommit(oid),
-      walkCommits: async (options: Parameters<GitRepository['walkCommits']>[0]) => {
+      listCommitOids: async (options: Parameters<GitRepository['listCommitOids']>[0]) => {
         await gate;
-        return repo.walkCommits(options);
+        return repo.listCommitOids(options);
       },
     };
     const from = commits[commits.length - 1] as Oid;

@@ -18,7 +18,7 @@ import type { IndexBudget } from './index-budget.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
-import { walkCommitsUntil } from './walk-commits-until.js';
+import { type CommitRange, openCommitRange, walkCommitsUntil } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
@@ -144,8 +144,16 @@ class CliGitRepository implements GitRepository {
     );
   }
 
+  listCommitOids(options: WalkCommitsOptions): Promise<Oid[]> {
+    return walkCommitOids(this.gitDir, options);
+  }
+
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {
     return walkCommitsUntil(this, { from: checkOid(range.from), stop: checkOid(range.stop) });
+  }
+
+  openCommitRange(range: { from: Oid; stop: Oid }): Promise<CommitRange> {
+    return openCommitRange(this, { from: checkOid(range.from), stop: checkOid(range.stop) });
   }
 
   countCommits(from: Oid): Promise<number> {

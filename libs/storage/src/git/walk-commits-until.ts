@@ -3,9 +3,10 @@
  * order, up to (excluding) the first commit equal to `stop`, all of it when `stop` never
  * comes. The near case (a few commits, as a patch or a parent → child diff has) is walked here
  * through the long-lived cat-file process in rev-list's own order (see date-order-queue.ts),
- * so no process is spawned per page; past {@link IN_MEMORY_WALK_LIMIT} commits the walk goes on
- * with `rev-list` (commit-graph) in doubling chunks from where it stopped: both produce the
- * same order, so the list is the same either way.
+ * so no process is spawned per page; past {@link IN_MEMORY_WALK_LIMIT} commits one `rev-list`
+ * (commit-graph) lists the ids of the rest from where the walk stopped (both produce the same
+ * order), and the commits themselves are read in chunks as the reader asks for them, so a
+ * whole-history range is never held in memory at once.
  */
 import { DateOrderQueue } from './date-order-queue.js';
 import { GitObjectFormatError, RangeWalkBusyError } from './errors.js';
@@ -20,10 +21,11 @@ export const IN_MEMORY_WALK_LIMIT = 256;
 const LONG_WALK_SLOTS = 2;
 
 /**
- * Walks past {@link IN_MEMORY_WALK_LIMIT} at once, process-wide. Such a walk holds every commit
- * it lists until its page is sent: a range whose `stop` is not in the history lists all of it
- * (measured: 50,000 commits, a 16 MB answer; 32 such pages at once took the server past 1 GB).
- * The others wait; a short walk never does.
+ * Long-range work at once, process-wide: the `rev-list` of a walk past
+ * {@link IN_MEMORY_WALK_LIMIT} and each chunk of its reads. Before ranges were read in chunks
+ * such a walk held every commit until its page was sent (measured: 50,000 commits, a 16 MB
+ * answer; 32 such pages at once took the server past 1 GB); the slots now bound the CPU these
+ * walks take from other pages. A short walk never waits.
  */
 export const longWalks = new Semaphore(LONG_WALK_SLOTS);
 
@@ -33,8 +35,53 @@ export const longWalks = new Semaphore(LONG_WALK_SLOTS);
  */
 export const MAX_WAITING_LONG_WALKS = 8;
 
-/** What {@link walkCommitsUntil} reads through. */
-export type CommitSource = Pick<GitRepository, 'readCommit' | 'walkCommits'>;
+/** Commits of a long range read per chunk (~80 KB of JSON each on a range page). */
+export const RANGE_CHUNK_COMMITS = 256;
+
+/** What {@link openCommitRange} reads through. */
+export type CommitSource = Pick<GitRepository, 'readCommit' | 'listCommitOids'>;
+
+/** The commits of a range, the first ones read, the rest (of a long range) to be read. */
+export interface CommitRange {
+  /** The first commits, in order: the whole range when `rest` is null. */
+  readonly first: readonly GitCommit[];
+  /**
+   * The commits after `first` in chunks, each read when asked for; null when `first` is the
+   * whole range. Read at most once; a reader that stops early (`break`, a client gone) reads
+   * nothing more.
+   */
+  readonly rest: AsyncIterable<readonly GitCommit[]> | null;
+}
+
+/** Tuning of {@link openCommitRange} (tests use small ones). */
+export interface RangeLimits {
+  /** Commits listed through cat-file before rev-list takes over ({@link IN_MEMORY_WALK_LIMIT}). */
+  readonly near?: number;
+  /** Commits per chunk of the rest ({@link RANGE_CHUNK_COMMITS}). */
+  readonly chunk?: number;
+}
+
+/**
+ * Opens the range: walks the near part in memory and, past `limits.near`, lists the ids of the rest
+ * with one `rev-list` (a long walk: {@link longWalks}), so that the range's size and any git
+ * failure are known before the first byte of a page is sent.
+ * @param git - the repository's commit reads and rev-list
+ * @param range - start commit and the commit that ends the list
+ * @param limits - commits listed through cat-file before rev-list takes over; commits per chunk
+ * @returns the first commits and, for a long range, the rest to read in chunks
+ * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
+ *   too many long walks are under way
+ */
+export async function openCommitRange(git: CommitSource, range: { from: Oid; stop: Oid }, limits: RangeLimits = {}): Promise<CommitRange> {
+  const { near = IN_MEMORY_WALK_LIMIT, chunk = RANGE_CHUNK_COMMITS } = limits;
+  const walked = await walkNear(git, range, near);
+  if (walked.complete) return { first: walked.commits, rest: null };
+  if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
+  const listed = await longWalks.run(() => git.listCommitOids({ from: range.from, skip: walked.commits.length }));
+  const end = listed.indexOf(range.stop);
+  const rest = end < 0 ? listed : listed.slice(0, end);
+  return { first: walked.commits, rest: rest.length === 0 ? null : readInChunks(git, rest, chunk) };
+}
 
 /**
  * Lists the history of `from`, newest first in rev-list's default order, up to (excluding)
@@ -47,21 +94,21 @@ export type CommitSource = Pick<GitRepository, 'readCommit' | 'walkCommits'>;
  *   too many long walks are under way
  */
 export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; stop: Oid }, limit = IN_MEMORY_WALK_LIMIT): Promise<GitCommit[]> {
-  const walked = await walkNear(git, range, limit);
-  if (walked.complete) return walked.commits;
-  if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
-  return longWalks.run(() => walkOn(git, range, walked.commits));
+  const opened = await openCommitRange(git, range, { near: limit });
+  const commits = [...opened.first];
+  if (opened.rest !== null) for await (const chunk of opened.rest) commits.push(...chunk);
+  return commits;
 }
 
-/** Lists on with rev-list in doubling chunks from where the cat-file walk stopped. */
-async function walkOn(git: CommitSource, range: { from: Oid; stop: Oid }, found: GitCommit[]): Promise<GitCommit[]> {
-  for (let chunk = 64; ; chunk *= 2) {
-    const page = await git.walkCommits({ from: range.from, skip: found.length, maxCount: chunk });
-    for (const commit of page) {
-      if (commit.oid === range.stop) return found;
-      found.push(commit);
-    }
-    if (page.length < chunk) return found;
+/**
+ * Reads `oids` in chunks of `size` commits, each while holding a long-walk slot
+ * (the reads are the walk's CPU), none while the reader is busy elsewhere: a slow client
+ * holds no slot between chunks.
+ */
+async function* readInChunks(git: CommitSource, oids: readonly Oid[], size: number): AsyncGenerator<readonly GitCommit[]> {
+  for (let at = 0; at < oids.length; at += size) {
+    const chunk = oids.slice(at, at + size);
+    yield await longWalks.run(() => Promise.all(chunk.map((oid) => readExisting(git, oid))));
   }
 }
 
