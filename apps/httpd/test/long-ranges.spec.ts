@@ -1,6 +1,6 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
-import type { CommitDetail, RangeDiffResponse } from '@forge-httpd/api-types';
+import type { Commit, CommitDetail, RangeDiffResponse } from '@forge-httpd/api-types';
 import { repositoryByName } from '@forge-httpd/tools';
 import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
@@ -33,6 +33,23 @@ const revList = async (...args: string[]) =>
     .trim()
     .split('\n')
     .filter((line) => line !== '');
+
+describe('GET /repos/{rid}/commits with since/until and no perPage over long histories', () => {
+  it('lists every match newest first, as one valid JSON array, also with parent', async () => {
+    const { ids } = scratch;
+    const all = await getJson(`${repoUrl()}/commits?since=${T}`);
+    expect(all.status).toBe(200);
+    const listed = (all.body as Commit[]).map((commit) => commit.id);
+    expect(listed).toEqual(await revList(ids[TIP] as string));
+    expect(all.text).toBe(JSON.stringify(all.body));
+    expect(all.headers.get('etag')).toBeNull();
+    const window = (await getJson(`${repoUrl()}/commits?parent=${ids[MIDDLE]}&since=${T + 60 * 10}&until=${T + 60 * 390}`)).body as Commit[];
+    expect(window.map((commit) => commit.id)).toEqual(ids.slice(10, 390).reverse());
+    const short = await getJson(`${repoUrl()}/commits?since=${T + 60 * (TIP - 4)}`);
+    expect((short.body as Commit[]).map((commit) => commit.id)).toEqual(ids.slice(TIP - 4).reverse());
+    expect(short.headers.get('etag')).not.toBeNull();
+  });
+});
 
 describe('GET /repos/{rid}/diff/{base}/{oid} over long ranges', () => {
   it('lists the whole history in rev-list order when base is outside it, as one valid JSON answer', async () => {

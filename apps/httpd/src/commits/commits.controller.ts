@@ -24,7 +24,7 @@ export class CommitsController {
   @Get('commits')
   @CacheControl((request) => (hasParent(request) ? 'immutable' : null))
   @CacheableResponse({ query: COMMITS_QUERY, requiredQuery: 'parent' })
-  listCommits(@Param('rid') rid: string, @Query(new QueryPipe(COMMITS_QUERY)) query: CommitsQuery): Promise<Commit[]> {
+  listCommits(@Param('rid') rid: string, @Query(new QueryPipe(COMMITS_QUERY)) query: CommitsQuery): Promise<Commit[] | StreamableFile> {
     return this.commits.listCommits(rid, query);
   }
 

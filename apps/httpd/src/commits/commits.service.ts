@@ -9,7 +9,7 @@ import { RepositoryAccess } from '../repository-access/repository-access.service
 import { parseNumstat } from '@forge-httpd/diff';
 import { DiffStatsOverLimitError } from '../git-content/errors.js';
 import { timesInActivityWindow } from './activity.js';
-import { streamedJson } from '../platform/streamed-json.js';
+import { streamedJson, streamedJsonArray } from '../platform/streamed-json.js';
 
 /** Query of `GET /repos/{rid}/commits`. */
 export interface CommitsQuery {
@@ -22,6 +22,9 @@ export interface CommitsQuery {
 
 /** Bytes of numstat output read for diff stats: ~100 bytes per file, so about 300,000 files. */
 const NUMSTAT_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Commits of an unpaginated list answered at once; longer lists are written as they are read. */
+const IN_MEMORY_LIST_LIMIT = 256;
 
 /** Default page size of the commit list (docs/api.md "Limits"). */
 export const DEFAULT_COMMITS_PER_PAGE = 30;
@@ -36,20 +39,22 @@ export class CommitsService {
   ) {}
 
   /** `GET /commits` (docs/radicle-httpd.md §5.9): newest first from `parent` or the head, filtered, paginated. */
-  async listCommits(ridText: string, query: CommitsQuery): Promise<Commit[]> {
+  async listCommits(ridText: string, query: CommitsQuery): Promise<Commit[] | StreamableFile> {
     const repository = await this.access.openPublic(ridText);
     // The head is resolved even when `parent` is given (docs/radicle-httpd.md §5.9): an unresolvable head fails.
     const head = await repository.head();
     if (query.parent !== undefined) await this.content.requireCommit(repository.git, query.parent);
     const window = pageWindow(query);
     if (window === null) return [];
-    const commits = await repository.git.walkCommits({
-      from: query.parent ?? head.oid,
-      since: query.since,
-      until: query.until,
-      ...window,
-    });
-    return commits.map(toCommit);
+    const walk = { from: query.parent ?? head.oid, since: query.since, until: query.until, ...window };
+    if (window.maxCount !== undefined) return (await repository.git.walkCommits(walk)).map(toCommit);
+    // since/until without perPage: every match, up to the whole history (written as it is read).
+    const oids = await repository.git.listCommitOids(walk);
+    const chunks = commitChunks([], repository.git.readCommitsInChunks(oids));
+    if (oids.length > IN_MEMORY_LIST_LIMIT) return streamedJsonArray(chunks);
+    const commits: Commit[] = [];
+    for await (const chunk of chunks) commits.push(...chunk);
+    return commits;
   }
 
   /** `GET /commits/{sha}` (docs/radicle-httpd.md §5.10): the commit, its diff against the first parent, its branches. */
@@ -123,7 +128,7 @@ function pageWindow(query: CommitsQuery): { skip: number; maxCount?: number } | 
 
 /** The commits of a long range as API items, chunk by chunk. */
 async function* commitChunks(first: readonly GitCommit[], rest: AsyncIterable<readonly GitCommit[]>): AsyncGenerator<Commit[]> {
-  yield first.map(toCommit);
+  if (first.length > 0) yield first.map(toCommit);
   for await (const chunk of rest) yield chunk.map(toCommit);
 }
 

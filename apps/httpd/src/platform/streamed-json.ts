@@ -24,17 +24,32 @@ export interface StreamedJsonObject {
  * @returns what a controller returns for Nest to stream
  */
 export function streamedJson(answer: StreamedJsonObject): StreamableFile {
-  return new StreamableFile(Readable.from(jsonChunks(answer), { objectMode: false }), { type: JSON_CONTENT_TYPE });
+  const opening = JSON.stringify(answer.head);
+  const prefix = `${opening === '{}' ? '{' : `${opening.slice(0, -1)},`}${JSON.stringify(answer.listKey)}:[`;
+  return streamed(jsonChunks({ prefix, items: answer.items, suffix: ']}' }));
 }
 
-async function* jsonChunks({ head, listKey, items }: StreamedJsonObject): AsyncGenerator<Buffer> {
-  const opening = JSON.stringify(head);
-  yield Buffer.from(`${opening === '{}' ? '{' : `${opening.slice(0, -1)},`}${JSON.stringify(listKey)}:[`);
+/**
+ * A JSON array written while it is produced, like {@link streamedJson}: the bytes
+ * `JSON.stringify(items)` would give.
+ * @param items - the array's items, chunk by chunk
+ * @returns what a controller returns for Nest to stream
+ */
+export function streamedJsonArray(items: AsyncIterable<readonly unknown[]>): StreamableFile {
+  return streamed(jsonChunks({ prefix: '[', items, suffix: ']' }));
+}
+
+function streamed(chunks: AsyncGenerator<Buffer>): StreamableFile {
+  return new StreamableFile(Readable.from(chunks, { objectMode: false }), { type: JSON_CONTENT_TYPE });
+}
+
+async function* jsonChunks({ prefix, items, suffix }: { prefix: string; items: AsyncIterable<readonly unknown[]>; suffix: string }): AsyncGenerator<Buffer> {
+  yield Buffer.from(prefix);
   let separator = '';
   for await (const chunk of items) {
     if (chunk.length === 0) continue;
     yield Buffer.from(separator + chunk.map((item) => JSON.stringify(item)).join(','));
     separator = ',';
   }
-  yield Buffer.from(']}');
+  yield Buffer.from(suffix);
 }

@@ -91,6 +91,12 @@ export interface GitRepository {
   /** The ids of the commits {@link walkCommits} returns, without reading the commits. */
   listCommitOids(options: WalkCommitsOptions): Promise<Oid[]>;
   /**
+   * Reads commits listed by {@link listCommitOids} a chunk at a time, each chunk when asked
+   * for (a reader that stops early reads nothing more); the chunks share the long-walk slots
+   * of {@link openCommitRange}.
+   */
+  readCommitsInChunks(oids: readonly Oid[]): AsyncIterable<readonly GitCommit[]>;
+  /**
    * The history of `from` in `walkCommits` order up to (excluding) the first commit equal to
    * `stop`; all of it when `stop` never comes (the commit list of a range page).
    */

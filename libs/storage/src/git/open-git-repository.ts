@@ -18,7 +18,7 @@ import type { IndexBudget } from './index-budget.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
-import { type CommitRange, openCommitRange, walkCommitsUntil } from './walk-commits-until.js';
+import { type CommitRange, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
@@ -146,6 +146,10 @@ class CliGitRepository implements GitRepository {
 
   listCommitOids(options: WalkCommitsOptions): Promise<Oid[]> {
     return walkCommitOids(this.gitDir, options);
+  }
+
+  readCommitsInChunks(oids: readonly Oid[]): AsyncIterable<readonly GitCommit[]> {
+    return readInChunks(this, oids.map(checkOid));
   }
 
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {

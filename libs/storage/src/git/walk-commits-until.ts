@@ -104,8 +104,17 @@ export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; st
  * Reads `oids` in chunks of `size` commits, each while holding a long-walk slot
  * (the reads are the walk's CPU), none while the reader is busy elsewhere: a slow client
  * holds no slot between chunks.
+ * @param git - the repository's commit reads
+ * @param oids - commits to read, in the order to yield them
+ * @param size - commits per chunk
+ * @returns the commits, chunk by chunk, each read when asked for
+ * @throws GitObjectFormatError (from the iteration) when a listed commit cannot be read
  */
-async function* readInChunks(git: CommitSource, oids: readonly Oid[], size: number): AsyncGenerator<readonly GitCommit[]> {
+export async function* readInChunks(
+  git: Pick<GitRepository, 'readCommit'>,
+  oids: readonly Oid[],
+  size = RANGE_CHUNK_COMMITS,
+): AsyncGenerator<readonly GitCommit[]> {
   for (let at = 0; at < oids.length; at += size) {
     const chunk = oids.slice(at, at + size);
     yield await longWalks.run(() => Promise.all(chunk.map((oid) => readExisting(git, oid))));
@@ -150,7 +159,7 @@ async function walkNear(git: CommitSource, range: { from: Oid; stop: Oid }, limi
   return { commits, complete: true };
 }
 
-async function readExisting(git: CommitSource, oid: Oid): Promise<GitCommit> {
+async function readExisting(git: Pick<GitRepository, 'readCommit'>, oid: Oid): Promise<GitCommit> {
   const commit = await git.readCommit(oid);
   if (commit === null) throw new GitObjectFormatError(`commit ${oid} of the history walk is unreadable`);
   return commit;
