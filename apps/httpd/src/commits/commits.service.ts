@@ -50,10 +50,9 @@ export class CommitsService {
     if (window.maxCount !== undefined) return (await repository.git.walkCommits(walk)).map(toCommit);
     // since/until without perPage: every match, up to the whole history (written as it is read).
     const oids = await repository.git.listCommitOids(walk);
-    const chunks = commitChunks([], repository.git.readCommitsInChunks(oids));
-    if (oids.length > IN_MEMORY_LIST_LIMIT) return streamedJsonArray(chunks);
+    if (oids.length > IN_MEMORY_LIST_LIMIT) return streamedJsonArray((signal) => commitChunks([], repository.git.readCommitsInChunks(oids, { signal })));
     const commits: Commit[] = [];
-    for await (const chunk of chunks) commits.push(...chunk);
+    for await (const chunk of repository.git.readCommitsInChunks(oids)) commits.push(...chunk.map(toCommit));
     return commits;
   }
 
@@ -76,9 +75,9 @@ export class CommitsService {
     ]);
     const head = { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs) };
     const { first, rest } = commits;
-    if (rest === null) return { ...head, commits: first.map(toCommit) };
-    // A base outside the history lists all of it (50,000 commits: 16 MB): written as it is read.
-    return streamedJson({ head, listKey: 'commits', items: commitChunks(first, rest) });
+    if (rest.length === 0) return { ...head, commits: first.map(toCommit) };
+    // A base outside the history lists all of it (50,000 commits: 17 MB): written as it is read.
+    return streamedJson({ head, listKey: 'commits', items: (signal) => commitChunks(first, git.readCommitsInChunks(rest, { signal })) });
   }
 
   /** `GET /diff/{base}/{oid}/stats` (radicle-httpd 0.26): files changed, lines inserted and deleted. */

@@ -4,14 +4,20 @@ import { StreamableFile } from '@nestjs/common';
 /** Content type of every JSON answer, streamed or not (what Fastify sets for a serialized object). */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** Produces a list's items chunk by chunk; stops producing once `signal` aborts. */
+export type ChunkSource = (signal: AbortSignal) => AsyncIterable<readonly unknown[]>;
+
 /** A JSON object whose last member is a list produced in chunks. */
 export interface StreamedJsonObject {
   /** The members before the list, in order. */
   readonly head: Readonly<Record<string, unknown>>;
   /** Name of the list member, written last. */
   readonly listKey: string;
-  /** The list's items, chunk by chunk; read only as fast as the client takes the bytes. */
-  readonly items: AsyncIterable<readonly unknown[]>;
+  /**
+   * The list's items, chunk by chunk, read only as fast as the client takes the bytes; the
+   * signal aborts when the answer ends early (the client went away).
+   */
+  readonly items: ChunkSource;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface StreamedJsonObject {
 export function streamedJson(answer: StreamedJsonObject): StreamableFile {
   const opening = JSON.stringify(answer.head);
   const prefix = `${opening === '{}' ? '{' : `${opening.slice(0, -1)},`}${JSON.stringify(answer.listKey)}:[`;
-  return streamed(jsonChunks({ prefix, items: answer.items, suffix: ']}' }));
+  return streamed((signal) => jsonChunks({ prefix, items: answer.items, suffix: ']}' }, signal));
 }
 
 /**
@@ -35,18 +41,22 @@ export function streamedJson(answer: StreamedJsonObject): StreamableFile {
  * @param items - the array's items, chunk by chunk
  * @returns what a controller returns for Nest to stream
  */
-export function streamedJsonArray(items: AsyncIterable<readonly unknown[]>): StreamableFile {
-  return streamed(jsonChunks({ prefix: '[', items, suffix: ']' }));
+export function streamedJsonArray(items: ChunkSource): StreamableFile {
+  return streamed((signal) => jsonChunks({ prefix: '[', items, suffix: ']' }, signal));
 }
 
-function streamed(chunks: AsyncGenerator<Buffer>): StreamableFile {
-  return new StreamableFile(Readable.from(chunks, { objectMode: false }), { type: JSON_CONTENT_TYPE });
+function streamed(write: (signal: AbortSignal) => AsyncGenerator<Buffer>): StreamableFile {
+  const ended = new AbortController();
+  const stream = Readable.from(write(ended.signal), { objectMode: false });
+  // Also when it ends normally: nothing is waiting then.
+  stream.once('close', () => ended.abort());
+  return new StreamableFile(stream, { type: JSON_CONTENT_TYPE });
 }
 
-async function* jsonChunks({ prefix, items, suffix }: { prefix: string; items: AsyncIterable<readonly unknown[]>; suffix: string }): AsyncGenerator<Buffer> {
+async function* jsonChunks({ prefix, items, suffix }: { prefix: string; items: ChunkSource; suffix: string }, signal: AbortSignal): AsyncGenerator<Buffer> {
   yield Buffer.from(prefix);
   let separator = '';
-  for await (const chunk of items) {
+  for await (const chunk of items(signal)) {
     if (chunk.length === 0) continue;
     yield Buffer.from(separator + chunk.map((item) => JSON.stringify(item)).join(','));
     separator = ',';

@@ -4,7 +4,7 @@
  */
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type { Oid } from './oid.js';
-import type { CommitRange } from './walk-commits-until.js';
+import type { ChunkedReadOptions, CommitRange } from './walk-commits-until.js';
 
 /** A reference and the object it points to (symbolic refs resolved). */
 export interface RefEntry {
@@ -95,7 +95,7 @@ export interface GitRepository {
    * for (a reader that stops early reads nothing more); the chunks share the long-walk slots
    * of {@link openCommitRange}.
    */
-  readCommitsInChunks(oids: readonly Oid[]): AsyncIterable<readonly GitCommit[]>;
+  readCommitsInChunks(oids: readonly Oid[], options?: Pick<ChunkedReadOptions, 'signal'>): AsyncIterable<readonly GitCommit[]>;
   /**
    * The history of `from` in `walkCommits` order up to (excluding) the first commit equal to
    * `stop`; all of it when `stop` never comes (the commit list of a range page).
@@ -103,7 +103,7 @@ export interface GitRepository {
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]>;
   /**
    * The same list as {@link walkCommitsUntil}, for a reader that sends it on as it goes: the
-   * near part read, the rest of a long range read in chunks when asked for.
+   * near part read, the ids of the rest of a long range (for {@link readCommitsInChunks}).
    */
   openCommitRange(range: { from: Oid; stop: Oid }): Promise<CommitRange>;
   /** Number of commits reachable from `from`, itself included (`rev-list --count`). */

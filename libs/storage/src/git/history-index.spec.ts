@@ -4,7 +4,7 @@ import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import type { Oid } from './oid.js';
 import { openGitRepository } from './open-git-repository.js';
 import { readGitProcessCounts } from './git-process-counts.js';
-import { longWalks, openCommitRange, walkCommitsUntil } from './walk-commits-until.js';
+import { longWalks, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
 import { waitUntil } from '../wait-until.testing.js';
 
 let tmp: string;
@@ -85,12 +85,12 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
       },
       listCommitOids: (options: Parameters<GitRepository['listCommitOids']>[0]) => repo.listCommitOids(options),
     };
-    const range = await openCommitRange(counted, { from, stop: '0'.repeat(40) as Oid }, { near: 3, chunk: 10 });
+    const range = await openCommitRange(counted, { from, stop: '0'.repeat(40) as Oid }, 3);
     expect(range.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 3));
-    expect(range.rest).not.toBeNull();
+    expect(range.rest).toEqual(expected.slice(3));
     const afterOpen = reads;
     const seen: string[] = range.first.map((commit) => commit.oid);
-    for await (const chunk of range.rest ?? []) {
+    for await (const chunk of readInChunks(counted, range.rest, { size: 10 })) {
       expect(chunk.length).toBeLessThanOrEqual(10);
       expect(longWalks.pending).toBe(0);
       seen.push(...chunk.map((commit) => commit.oid));
@@ -98,13 +98,34 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
     expect(seen).toEqual(expected.slice(0, 23));
     expect(reads - afterOpen).toBe(20);
-    const whole = await openCommitRange(repo, { from, stop: expected[40] as Oid }, { near: 3, chunk: 10 });
-    const listed = [...whole.first];
-    for await (const chunk of whole.rest ?? []) listed.push(...chunk);
-    expect(listed.map((commit) => commit.oid)).toEqual(expected.slice(0, 40));
-    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, { near: 3, chunk: 10 });
-    expect(near.rest).toBeNull();
+    const whole = await openCommitRange(repo, { from, stop: expected[40] as Oid }, 3);
+    expect([...whole.first.map((commit) => commit.oid), ...whole.rest]).toEqual(expected.slice(0, 40));
+    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3);
+    expect(near.rest).toEqual([]);
     expect(near.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 2));
+  });
+
+  it('reads no chunk after the signal aborts, not even one already waiting for its slot', async () => {
+    const from = commits[commits.length - 1] as Oid;
+    const oids = revList(gitDir, [from]) as Oid[];
+    let reads = 0;
+    const counted = {
+      readCommit: (oid: Oid) => {
+        reads += 1;
+        return repo.readCommit(oid);
+      },
+    };
+    const ended = new AbortController();
+    // Both slots taken: the reader's next chunk waits for one.
+    const held = await Promise.all([longWalks.acquire(), longWalks.acquire()]);
+    const chunks = readInChunks(counted, oids, { size: 10, signal: ended.signal });
+    const next = chunks.next();
+    await waitUntil(() => longWalks.pending === 3);
+    ended.abort();
+    for (const release of held) release();
+    expect(await next).toEqual({ done: true, value: undefined });
+    expect(reads).toBe(0);
+    expect(longWalks.pending).toBe(0);
   });
 
   it('refuses a long walk past two running and eight waiting, and lists the others', async () => {

@@ -18,7 +18,7 @@ import type { IndexBudget } from './index-budget.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
-import { type CommitRange, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
+import { type ChunkedReadOptions, type CommitRange, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
@@ -148,8 +148,8 @@ class CliGitRepository implements GitRepository {
     return walkCommitOids(this.gitDir, options);
   }
 
-  readCommitsInChunks(oids: readonly Oid[]): AsyncIterable<readonly GitCommit[]> {
-    return readInChunks(this, oids.map(checkOid));
+  readCommitsInChunks(oids: readonly Oid[], options: Pick<ChunkedReadOptions, 'signal'> = {}): AsyncIterable<readonly GitCommit[]> {
+    return readInChunks(this, oids.map(checkOid), { signal: options.signal });
   }
 
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {

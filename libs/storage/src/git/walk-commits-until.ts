@@ -41,24 +41,24 @@ export const RANGE_CHUNK_COMMITS = 256;
 /** What {@link openCommitRange} reads through. */
 export type CommitSource = Pick<GitRepository, 'readCommit' | 'listCommitOids'>;
 
-/** The commits of a range, the first ones read, the rest (of a long range) to be read. */
+/** The commits of a range: the first ones read, the ids of the rest (of a long range) to read. */
 export interface CommitRange {
-  /** The first commits, in order: the whole range when `rest` is null. */
+  /** The first commits, in order: the whole range when `rest` is empty. */
   readonly first: readonly GitCommit[];
-  /**
-   * The commits after `first` in chunks, each read when asked for; null when `first` is the
-   * whole range. Read at most once; a reader that stops early (`break`, a client gone) reads
-   * nothing more.
-   */
-  readonly rest: AsyncIterable<readonly GitCommit[]> | null;
+  /** The ids of the commits after `first`, in order, to read with {@link readInChunks}. */
+  readonly rest: readonly Oid[];
 }
 
-/** Tuning of {@link openCommitRange} (tests use small ones). */
-export interface RangeLimits {
-  /** Commits listed through cat-file before rev-list takes over ({@link IN_MEMORY_WALK_LIMIT}). */
-  readonly near?: number;
-  /** Commits per chunk of the rest ({@link RANGE_CHUNK_COMMITS}). */
-  readonly chunk?: number;
+/** Options of {@link readInChunks}. */
+export interface ChunkedReadOptions {
+  /** Commits per chunk ({@link RANGE_CHUNK_COMMITS}). */
+  readonly size?: number;
+  /**
+   * Once aborted, no further chunk is read, also not one already waiting for its slot (a
+   * generator's `return()` waits for the read under way, so a reader that left would still
+   * pay for one chunk per waiting page; under a flood those waits queued up by the hundred).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -67,20 +67,19 @@ export interface RangeLimits {
  * failure are known before the first byte of a page is sent.
  * @param git - the repository's commit reads and rev-list
  * @param range - start commit and the commit that ends the list
- * @param limits - commits listed through cat-file before rev-list takes over; commits per chunk
- * @returns the first commits and, for a long range, the rest to read in chunks
+ * @param near - commits listed through cat-file before rev-list takes over (tests use few)
+ * @returns the first commits and, for a long range, the ids of the rest
  * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
  *   too many long walks are under way
  */
-export async function openCommitRange(git: CommitSource, range: { from: Oid; stop: Oid }, limits: RangeLimits = {}): Promise<CommitRange> {
-  const { near = IN_MEMORY_WALK_LIMIT, chunk = RANGE_CHUNK_COMMITS } = limits;
+export async function openCommitRange(git: CommitSource, range: { from: Oid; stop: Oid }, near = IN_MEMORY_WALK_LIMIT): Promise<CommitRange> {
   const walked = await walkNear(git, range, near);
-  if (walked.complete) return { first: walked.commits, rest: null };
+  if (walked.complete) return { first: walked.commits, rest: [] };
   if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
   const listed = await longWalks.run(() => git.listCommitOids({ from: range.from, skip: walked.commits.length }));
   const end = listed.indexOf(range.stop);
   const rest = end < 0 ? listed : listed.slice(0, end);
-  return { first: walked.commits, rest: rest.length === 0 ? null : readInChunks(git, rest, chunk) };
+  return { first: walked.commits, rest };
 }
 
 /**
@@ -94,9 +93,9 @@ export async function openCommitRange(git: CommitSource, range: { from: Oid; sto
  *   too many long walks are under way
  */
 export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; stop: Oid }, limit = IN_MEMORY_WALK_LIMIT): Promise<GitCommit[]> {
-  const opened = await openCommitRange(git, range, { near: limit });
+  const opened = await openCommitRange(git, range, limit);
   const commits = [...opened.first];
-  if (opened.rest !== null) for await (const chunk of opened.rest) commits.push(...chunk);
+  for await (const chunk of readInChunks(git, opened.rest)) commits.push(...chunk);
   return commits;
 }
 
@@ -106,18 +105,27 @@ export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; st
  * holds no slot between chunks.
  * @param git - the repository's commit reads
  * @param oids - commits to read, in the order to yield them
- * @param size - commits per chunk
- * @returns the commits, chunk by chunk, each read when asked for
+ * @param options - commits per chunk; a signal that stops the reads
+ * @returns the commits, chunk by chunk, each read when asked for (nothing more once aborted)
  * @throws GitObjectFormatError (from the iteration) when a listed commit cannot be read
  */
 export async function* readInChunks(
   git: Pick<GitRepository, 'readCommit'>,
   oids: readonly Oid[],
-  size = RANGE_CHUNK_COMMITS,
+  options: ChunkedReadOptions = {},
 ): AsyncGenerator<readonly GitCommit[]> {
+  const { size = RANGE_CHUNK_COMMITS, signal } = options;
   for (let at = 0; at < oids.length; at += size) {
     const chunk = oids.slice(at, at + size);
-    yield await longWalks.run(() => Promise.all(chunk.map((oid) => readExisting(git, oid))));
+    const release = await longWalks.acquire();
+    let commits: GitCommit[];
+    try {
+      if (signal?.aborted === true) return;
+      commits = await Promise.all(chunk.map((oid) => readExisting(git, oid)));
+    } finally {
+      release();
+    }
+    yield commits;
   }
 }
 
