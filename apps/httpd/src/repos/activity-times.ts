@@ -59,8 +59,8 @@ export class ActivityTimes {
       }
       this.readFromFiles(summary.rid);
     }
+    // Only a changed time moves the generation (set): an idle refresh keeps the sorted listing.
     this.refreshedAt = started;
-    this.generation += 1;
   }
 
   private readFromFiles(rid: Rid): void {
