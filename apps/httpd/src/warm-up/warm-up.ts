@@ -51,9 +51,6 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
   }
   await get(`${API}/node`);
   await get(`${API}/repos`);
-  // Reads every repository's head time once (~0.4 s on 10,000, in slices between requests), so
-  // the first activity-sorted listing does not wait for it.
-  await get(`${API}/repos?show=all&sort=activity`);
   const chosen = chooseRepositories(home);
   for (const summary of chosen) {
     const repo = `${API}/repos/${summary.rid}`;
