@@ -14,7 +14,7 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 const DESCRIPTION = [
   'Read-only HTTP/JSON API over a Radicle-style node home: the routes of radicle-httpd (API level 6.1.0), what radicle-httpd 0.26/0.27 added, raw files, archives and git smart HTTP.',
   'Every route also answers `HEAD` and `OPTIONS` (CORS preflight); any other method on a known route is 405 with `allow: GET, HEAD`.',
-  'Every answer carries `access-control-allow-origin: *` and `vary: origin, access-control-request-method, access-control-request-headers`. JSON 200 answers carry a strong `etag` (`if-none-match` → 304) and bodies of 4 KiB or more are compressed on `accept-encoding` (br, gzip; `vary` then ends in `accept-encoding`).',
+  'Every answer carries `access-control-allow-origin: *` and `vary: origin, access-control-request-method, access-control-request-headers`. JSON 200 answers carry a strong `etag` (`if-none-match` → 304) and bodies of 4 KiB or more are compressed on `accept-encoding` (br, gzip; `vary` then ends in `accept-encoding`). Commit lists longer than 256 commits (a `diff/{base}/{oid}` whose base is not in the history of `oid`, `commits?since=…`/`until=…` without `perPage`) are written while they are read: compressed the same way, but without `etag`.',
   'Errors are `{"error": string, "code": status}`, except the 413 of the blob and readme routes, whose body is `[]`.',
 ].join('\n\n');
 
