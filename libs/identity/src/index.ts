@@ -11,7 +11,7 @@ export {
 export { decodeMultibase, encodeMultibase } from './multibase.js';
 export { nidFromPublicKey, parseNid, publicKeyFromNid } from './nid.js';
 export { didFromNid, nidFromDid, parseDid } from './did.js';
-export { compareRids, oidHexFromRid, parseRid, ridDirectoryName, ridFromOid } from './rid.js';
+export { compareRids, oidHexFromRid, parseRid, ridDirectoryName, ridFromOid, sortRids } from './rid.js';
 export { compareUtf8 } from './compare-utf8.js';
 export { keyPairFromSeed, signBytes, verifySignature, verifySignatureOffThread } from './key-pair.js';
 export type { KeyPair } from './key-pair.js';

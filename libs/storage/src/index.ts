@@ -18,6 +18,7 @@ export { resolveStoredRef } from './git/resolve-stored-ref.js';
 export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';
 export type { Contributor, DiffPatch, DiffPatchOptions, DiffNumstatOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git/git-repository.js';
 export type { ChunkedReadOptions, CommitRange } from './git/walk-commits-until.js';
+export { RANGE_CHUNK_COMMITS } from './git/walk-commits-until.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { readGitProcessCounts } from './git/git-process-counts.js';

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { buildLargeHome, ensureBenchHome } from './bench-homes.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
 import { SCALES } from './options.js';
-import { readRss, runChecked } from './processes.js';
+import { readRss, runChecked, sampleRss } from './processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -91,10 +91,7 @@ async function measure(input: {
   const server = await startForge(large.home, { waitForStartup: true, root: input.build.root });
   try {
     const rssStart = (await readRss(server.pid)) ?? 0;
-    let peak = rssStart;
-    const sampler = setInterval(() => {
-      void readRss(server.pid).then((rss) => (peak = Math.max(peak, rss ?? 0)));
-    }, 50);
+    const sampler = sampleRss(server.pid, 50);
     const statuses = new Map<number, number>();
     let bytes = 0;
     let next = 0;
@@ -111,8 +108,7 @@ async function measure(input: {
       }),
     );
     const elapsed = performance.now() - started;
-    clearInterval(sampler);
-    peak = Math.max(peak, (await readRss(server.pid)) ?? 0);
+    const peak = Math.max(rssStart, ...(await sampler.stop()).map(([, rss]) => rss));
     return {
       kind: input.kind,
       concurrency: input.concurrency,

@@ -1,6 +1,6 @@
 import { Injectable, type StreamableFile } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
-import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
+import { type GitCommit, type GitRepository, type Oid, RANGE_CHUNK_COMMITS } from '@forge-httpd/storage';
 import { GitContentCache } from '../git-content/git-content-cache.js';
 import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
@@ -22,9 +22,6 @@ export interface CommitsQuery {
 
 /** Bytes of numstat output read for diff stats: ~100 bytes per file, so about 300,000 files. */
 const NUMSTAT_MAX_BYTES = 32 * 1024 * 1024;
-
-/** Commits of an unpaginated list answered at once; longer lists are written as they are read. */
-const IN_MEMORY_LIST_LIMIT = 256;
 
 /** Default page size of the commit list (docs/api.md "Limits"). */
 export const DEFAULT_COMMITS_PER_PAGE = 30;
@@ -48,9 +45,10 @@ export class CommitsService {
     if (window === null) return [];
     const walk = { from: query.parent ?? head.oid, since: query.since, until: query.until, ...window };
     if (window.maxCount !== undefined) return (await repository.git.walkCommits(walk)).map(toCommit);
-    // since/until without perPage: every match, up to the whole history (written as it is read).
+    // since/until without perPage: every match, up to the whole history; past one chunk it is
+    // written as it is read, like a long range.
     const oids = await repository.git.listCommitOids(walk);
-    if (oids.length > IN_MEMORY_LIST_LIMIT) return streamedJsonArray((signal) => commitChunks([], repository.git.readCommitsInChunks(oids, { signal })));
+    if (oids.length > RANGE_CHUNK_COMMITS) return streamedJsonArray((signal) => commitChunks([], repository.git.readCommitsInChunks(oids, { signal })));
     const commits: Commit[] = [];
     for await (const chunk of repository.git.readCommitsInChunks(oids)) commits.push(...chunk.map(toCommit));
     return commits;

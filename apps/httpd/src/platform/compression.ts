@@ -16,28 +16,22 @@ export const COMPRESSION_MIN_BYTES = 4096;
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
+/** The settings {@link compress} and {@link compressStream} share (see {@link compress}). */
+const GZIP_OPTIONS = { level: 6 };
+const BROTLI_PARAMS = { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT };
 
 /**
  * Compresses on libuv's thread pool (never on the event loop): gzip level 6 (zlib's default);
  * brotli quality 4, which costs about as much CPU as gzip 6 and still compresses JSON better.
  */
 export function compress(body: Buffer, coding: ContentCoding): Promise<Buffer> {
-  if (coding === 'gzip') return gzipAsync(body, { level: 6 });
-  return brotliAsync(body, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 4,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
+  if (coding === 'gzip') return gzipAsync(body, GZIP_OPTIONS);
+  return brotliAsync(body, { params: { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
 /** {@link compress} as a stream, with the same settings, for answers written as they are produced. */
 export function compressStream(coding: ContentCoding): Transform {
-  if (coding === 'gzip') return createGzip({ level: 6 });
-  return createBrotliCompress({
-    params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
-  });
+  return coding === 'gzip' ? createGzip(GZIP_OPTIONS) : createBrotliCompress({ params: BROTLI_PARAMS });
 }
 
 /** Accept-Encoding values seen so far and their choice (clients send a handful of spellings). */

@@ -149,7 +149,8 @@ class CliGitRepository implements GitRepository {
   }
 
   readCommitsInChunks(oids: readonly Oid[], options: Pick<ChunkedReadOptions, 'signal'> = {}): AsyncIterable<readonly GitCommit[]> {
-    return readInChunks(this, oids.map(checkOid), { signal: options.signal });
+    for (const oid of oids) checkOid(oid);
+    return readInChunks(this, oids, { signal: options.signal });
   }
 
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {

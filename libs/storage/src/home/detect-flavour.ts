@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { oidHexFromRid, type Rid } from '@forge-httpd/identity';
+import { sortRids } from '@forge-httpd/identity';
 import { runGit } from '../git/run-git.js';
 import type { Flavour } from './flavour.js';
 import { listStorageEntries } from './storage-entries.js';
@@ -25,23 +25,13 @@ export interface FlavourDetection {
  */
 export async function detectFlavour(home: string): Promise<FlavourDetection> {
   const entries = await listStorageEntries(path.join(home, 'storage'));
-  const rids = firstInRidOrder([...(entries?.keys() ?? [])], SAMPLE);
+  const rids = sortRids(entries?.keys() ?? []).slice(0, SAMPLE);
   for (const rid of rids) {
     const typeName = await identityTypeName(entries?.get(rid) as string);
     const flavour = typeName === 'xyz.radicle.id' ? 'radicle' : typeName === 'xyz.forge.id' ? 'forge' : null;
     if (flavour !== null) return { flavour, reason: `the identity of ${rid} is an ${typeName} object` };
   }
   return { flavour: null, reason: rids.length === 0 ? 'the storage holds no repository' : 'no repository tells its identity type' };
-}
-
-/**
- * The first `count` RIDs in byte order. Each RID is decoded once: sorting with `compareRids`
- * decoded both sides of every comparison (measured: 0.3 s of start-up on 10,000 repositories).
- */
-function firstInRidOrder(rids: readonly Rid[], count: number): Rid[] {
-  const keyed = rids.map((rid) => ({ rid, key: oidHexFromRid(rid) }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.slice(0, count).map((entry) => entry.rid);
 }
 
 async function identityTypeName(gitDir: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { compareRids, type Rid, ridDirectoryName } from '@forge-httpd/identity';
+import { type Rid, ridDirectoryName, sortRids } from '@forge-httpd/identity';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
 import { IndexBudget } from '../git/index-budget.js';
 import { DEFAULT_LAST_COMMIT_BUDGET } from '../git/last-commit-index.js';
@@ -49,7 +49,7 @@ export class Storage {
    */
   async listRepositoryIds(): Promise<Rid[]> {
     const entries = await listStorageEntries(this.root);
-    return entries === null ? [] : [...entries.keys()].sort(compareRids);
+    return entries === null ? [] : sortRids(entries.keys());
   }
 
   /** The directory repository `rid` has (or would have) in storage. */
