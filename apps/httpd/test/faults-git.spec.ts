@@ -227,11 +227,15 @@ describe('a git cat-file process that dies', () => {
   it('answers the next request after its cat-file process is killed, from a new process, and logs the restart once', async () => {
     const name = 'steady';
     const { gitDir } = repositoryByName(built, name);
+    // Objects the files hold are read in process; an absent one is git's to confirm.
+    const absent = (digit: string) => api(`/repos/${rid(name)}/commits/${digit.repeat(40)}`);
     expect((await api(`/repos/${rid(name)}/tree/${head(name)}/`)).status).toBe(200);
+    expect((await absent('1')).status).toBe(404);
     const pids = childProcesses(['cat-file', `--git-dir=${gitDir}`]);
     expect(pids).toHaveLength(1);
     const from = server.logs.length;
     process.kill(pids[0] ?? 0, 'SIGKILL');
+    expect((await absent('2')).status).toBe(404);
     const blob = blobsAtHead(name)[0];
     const response = await api(`/repos/${rid(name)}/blob/${head(name)}/${blob?.path ?? ''}`);
     expect(response.status).toBe(200);

@@ -82,7 +82,10 @@ describe('metrics listener', () => {
   });
 
   it('reports git processes, the storage index, COB evaluations and process metrics', async () => {
-    await getJson(`${server.baseUrl}/api/v1/repos/${repositoryByName(built, 'alpha').rid}/issues?state=all`);
+    const alpha = repositoryByName(built, 'alpha').rid;
+    await getJson(`${server.baseUrl}/api/v1/repos/${alpha}/issues?state=all`);
+    // Objects come from the pack and loose files in process; git is asked about absent ones.
+    expect((await fetch(`${server.baseUrl}/api/v1/repos/${alpha}/commits/${'0'.repeat(40)}`)).status).toBe(404);
     const text = await metricsText();
     expect(sample(text, 'forge_git_processes_spawned_total{kind="cat-file"}')).toBeGreaterThan(0);
     expect(sample(text, 'forge_git_processes_running{kind="server"}')).toBe(0);

@@ -49,3 +49,16 @@ export class RangeWalkBusyError extends Error {
     this.name = 'RangeWalkBusyError';
   }
 }
+
+/**
+ * A pack or pack index read in process does not follow git's format. Never reaches a client:
+ * the in-process reader gives the object up and git answers instead.
+ */
+export class PackFormatError extends Error {
+  readonly code = 'GIT_BAD_PACK';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'PackFormatError';
+  }
+}

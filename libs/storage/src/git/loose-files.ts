@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { hashObject } from './hash-object.js';
-import { isGitObjectType } from './object-type.js';
+import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
 
 /** Loose objects bigger than this (compressed) are left to git: the readers need small ones. */
@@ -72,20 +72,39 @@ export function readSymbolicRefFile(gitDir: string, name: string): string | unde
 }
 
 /** A loose object's type and content, or null when it is not loose (or not usable here). */
-export function readLooseObject(gitDir: string, oid: Oid): { type: string; data: Buffer } | null {
+export function readLooseObject(gitDir: string, oid: Oid): { type: GitObjectType; data: Buffer } | null {
+  const read = readLooseObjectFile(gitDir, oid);
+  return 'type' in read ? read : null;
+}
+
+/** What reading a loose object file found. */
+export type LooseObjectRead =
+  | { readonly type: GitObjectType; readonly data: Buffer }
+  /** Not a loose object here, too big, or unreadable: git decides. */
+  | { readonly unusable: true }
+  /**
+   * The file inflates, but to fewer or more bytes than its header declares. git's cat-file
+   * then answers the declared size and writes fewer bytes, which stalls a batch reader.
+   */
+  | { readonly corrupt: string };
+
+/** Reads and checks one loose object file (see {@link LooseObjectRead}). */
+export function readLooseObjectFile(gitDir: string, oid: Oid): LooseObjectRead {
+  const unusable = { unusable: true } as const;
   const file = readOptional(path.join(gitDir, 'objects', oid.slice(0, 2), oid.slice(2)));
-  if (file === null || !('content' in file) || file.content.length > MAX_COMPRESSED_BYTES) return null;
+  if (file === null || !('content' in file) || file.content.length > MAX_COMPRESSED_BYTES) return unusable;
   let raw: Buffer;
   try {
     // Small inputs only (bounded above): a synchronous inflate takes microseconds.
     raw = inflateSync(file.content, { maxOutputLength: MAX_OBJECT_BYTES, chunkSize: INFLATE_CHUNK });
   } catch {
-    return null;
+    return unusable;
   }
   const nul = raw.indexOf(0);
   const [type, size] = raw.toString('latin1', 0, Math.max(nul, 0)).split(' ');
   const data = raw.subarray(nul + 1);
-  if (nul < 0 || type === undefined || !isGitObjectType(type) || Number(size) !== data.length) return null;
+  if (nul < 0 || type === undefined || !isGitObjectType(type) || !/^\d+$/.test(size ?? '')) return unusable;
+  if (Number(size) !== data.length) return { corrupt: `loose object ${oid} holds ${data.length} bytes, its header says ${size}` };
   // A damaged file must not pass for the object: git would report it, so let git answer.
-  return hashObject(type, data) === oid ? { type, data } : null;
+  return hashObject(type, data) === oid ? { type, data } : unusable;
 }

@@ -7,6 +7,8 @@ import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './g
 import type { Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { LastCommitIndex } from './last-commit-index.js';
+import { readRefFile } from './loose-files.js';
+import { ObjectFiles } from './object-files.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
 import { parseCommit } from './parse-commit.js';
@@ -52,6 +54,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
     new ReachabilityIndex(gitDir, options.reachability),
     new LastCommitIndex(gitDir, options.lastCommits),
+    new ObjectFiles(gitDir, { idleMs }),
     options.now,
   );
 }
@@ -66,18 +69,24 @@ class CliGitRepository implements GitRepository {
     private readonly diffTree: DiffTreeProcess,
     private readonly reachability: ReachabilityIndex,
     private readonly lastCommits: LastCommitIndex,
+    private readonly objectFiles: ObjectFiles,
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
   }
 
   async readObject(oid: Oid): Promise<GitObject | null> {
-    const answer = await this.catFile.request(checkOid(oid), true);
+    // From the pack and loose files when they answer exactly; git for the rest (module comment of object-files.ts).
+    const stored = this.objectFiles.read(checkOid(oid));
+    if (stored !== undefined) return stored;
+    const answer = await this.catFile.request(oid, true);
     return answer.found && answer.data !== undefined ? { type: answer.type, data: answer.data } : null;
   }
 
   async readObjectInfo(oid: Oid): Promise<GitObjectInfo | null> {
-    const answer = await this.catFile.request(checkOid(oid), false);
+    const stored = this.objectFiles.read(checkOid(oid));
+    if (stored !== undefined) return { type: stored.type, size: stored.data.length };
+    const answer = await this.catFile.request(oid, false);
     return answer.found ? { type: answer.type, size: answer.size } : null;
   }
 
@@ -117,8 +126,11 @@ class CliGitRepository implements GitRepository {
   }
 
   async resolveRef(name: string): Promise<Oid | null> {
-    // cat-file resolves loose, packed and symbolic refs and re-reads them on every request.
-    const answer = await this.catFile.request(checkRefName(name), false);
+    // A plain loose or packed ref whose object the files hold is answered here; cat-file
+    // resolves the rest (symbolic refs, absent refs and objects) and re-reads them every time.
+    const target = readRefFile(this.gitDir, checkRefName(name));
+    if (typeof target === 'string' && this.objectFiles.read(target) !== undefined) return target;
+    const answer = await this.catFile.request(name, false);
     return answer.found ? answer.oid : null;
   }
 
@@ -256,6 +268,7 @@ class CliGitRepository implements GitRepository {
     this.lastCommits.drop();
     this.diffTree.close();
     this.catFile.close();
+    this.objectFiles.close();
   }
 }
 

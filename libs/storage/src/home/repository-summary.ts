@@ -1,7 +1,7 @@
 import type { Did, Rid } from '@forge-httpd/identity';
 import type { Oid } from '../git/oid.js';
 import type { IdentityDocument } from '../identity-doc/identity-document.js';
-import { readIdentityRefFile, readLooseIdentityDocument } from '../identity-doc/loose-identity.js';
+import { readIdentityRefFile, readIdentityDocumentFromFiles } from '../identity-doc/identity-from-files.js';
 import { parseProjectPayload, type ProjectPayload } from '../identity-doc/payloads.js';
 import type { StoredRepository } from '../repository/stored-repository.js';
 import { type Flavour, payloadId } from './flavour.js';
@@ -68,7 +68,7 @@ export function readSummaryFromFiles(load: SummaryLoad): RepositorySummary | und
     if (head === undefined) return undefined;
     if (head === null) return failed(load.rid, new Error(NO_IDENTITY));
     if (load.previous?.identityHead === head && load.previous.document !== null) return load.previous;
-    const document = readLooseIdentityDocument(load.gitDir, head);
+    const document = readIdentityDocumentFromFiles(load.gitDir, head);
     return document === undefined ? undefined : summarize(load, head, document);
   } catch (error) {
     return failed(load.rid, error);
@@ -91,7 +91,7 @@ export async function loadSummaryThroughGit(load: SummaryLoad): Promise<Reposito
 }
 
 /**
- * Loads a repository's summary: from its files when its identity objects are loose (no git
+ * Loads a repository's summary: from its files when they answer (no git
  * process), else through git. Never throws: an unloadable repository gets a summary with
  * `error` set (listings skip it, docs/radicle-httpd.md §5.6).
  * @returns the summary, or null when the repository directory is gone

@@ -1,4 +1,5 @@
-import { readLooseObject, readRefFile, readSymbolicRefFile } from '../git/loose-files.js';
+import { readRefFile, readSymbolicRefFile } from '../git/loose-files.js';
+import { withObjectFiles } from '../git/object-files.js';
 import type { Oid } from '../git/oid.js';
 import { parseCommit } from '../git/parse-commit.js';
 import type { StoredRepository } from './stored-repository.js';
@@ -11,7 +12,7 @@ export interface HeadCommitTime {
 
 /**
  * The committer time of the repository head, read from its files (`HEAD` → the branch's ref →
- * the loose commit): ~30 µs, no git process.
+ * the commit, loose or packed): ~30 µs, no git process.
  * @param gitDir - the repository
  * @param previous - the last answer: reused without reading the commit when the head did not move
  * @returns the head and its time, or undefined when git must answer ({@link readHeadCommitTime})
@@ -21,7 +22,7 @@ export function readHeadCommitTimeFromFiles(gitDir: string, previous?: HeadCommi
   const oid = target === undefined ? undefined : readRefFile(gitDir, target);
   if (oid === undefined || oid === null) return undefined;
   if (previous?.oid === oid) return previous;
-  const object = readLooseObject(gitDir, oid);
+  const object = withObjectFiles(gitDir, (read) => read(oid));
   if (object?.type !== 'commit') return undefined;
   try {
     return { oid, time: parseCommit(oid, object.data).committer.time };

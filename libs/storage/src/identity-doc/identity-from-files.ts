@@ -1,15 +1,16 @@
 /**
  * Reads a repository's current identity document straight from its files, without a git
- * process: `refs/rad/id` (loose or in `packed-refs`) and the loose objects of the revision
- * (commit → tree → `embeds/` → `radicle.json`). The storage index loads thousands of
+ * process: `refs/rad/id` (loose or in `packed-refs`) and the objects of the revision, loose or
+ * packed (commit → tree → `embeds/` → `radicle.json`). The storage index loads thousands of
  * repositories this way at ~0.1 ms each, where one `git cat-file` process costs ~3 ms to
  * start. Reads are synchronous on purpose: five small files cost ~50 µs, far less than the
  * thread-pool round trips of asynchronous reads; callers run them in short time-boxed slices
- * so the event loop is never held for long. Anything this reader does not handle (packed objects, symbolic or odd refs, large
- * objects, unreadable files) answers `undefined`, and the caller asks git instead, whose answer
- * is authoritative.
+ * so the event loop is never held for long. Anything this reader does not handle (symbolic or
+ * odd refs, objects the in-process reader leaves to git, unreadable files) answers `undefined`,
+ * and the caller asks git instead, whose answer is authoritative.
  */
-import { readLooseObject, readRefFile } from '../git/loose-files.js';
+import { readRefFile } from '../git/loose-files.js';
+import { type StoredObject, withObjectFiles } from '../git/object-files.js';
 import type { Oid } from '../git/oid.js';
 import { parseCommit } from '../git/parse-commit.js';
 import { parseTree } from '../git/parse-tree.js';
@@ -24,20 +25,26 @@ export function readIdentityRefFile(gitDir: string): Oid | null | undefined {
   return readRefFile(gitDir, IDENTITY_REF);
 }
 
-function looseTreeEntry(gitDir: string, tree: Oid, name: string): { kind: string; oid: Oid } | null {
-  const object = readLooseObject(gitDir, tree);
+type ReadObject = (oid: Oid) => StoredObject | undefined;
+
+function treeEntry(read: ReadObject, tree: Oid, name: string): { kind: string; oid: Oid } | null {
+  const object = read(tree);
   if (object?.type !== 'tree') return null;
   return parseTree(object.data).find((entry) => entry.name === name) ?? null;
 }
 
 /**
- * The identity document of revision `head` read from loose objects (docs/node-home.md §4.3,
+ * The identity document of revision `head` read from the object files (docs/node-home.md §4.3,
  * `embeds/radicle.json` of the commit's tree).
- * @returns the document, or undefined when an object on the way is not loose (ask git)
+ * @returns the document, or undefined when an object on the way is left to git (ask git)
  * @throws IdentityDocumentError when the document blob is found but malformed
  */
-export function readLooseIdentityDocument(gitDir: string, head: Oid): IdentityDocument | undefined {
-  const commit = readLooseObject(gitDir, head);
+export function readIdentityDocumentFromFiles(gitDir: string, head: Oid): IdentityDocument | undefined {
+  return withObjectFiles(gitDir, (read) => readIdentityDocumentWith(read, head));
+}
+
+function readIdentityDocumentWith(read: ReadObject, head: Oid): IdentityDocument | undefined {
+  const commit = read(head);
   if (commit?.type !== 'commit') return undefined;
   let tree: Oid;
   try {
@@ -46,9 +53,9 @@ export function readLooseIdentityDocument(gitDir: string, head: Oid): IdentityDo
     return undefined;
   }
   const [folder, file] = IDENTITY_DOC_PATH.split('/') as [string, string];
-  const embeds = looseTreeEntry(gitDir, tree, folder);
-  const entry = embeds?.kind === 'tree' ? looseTreeEntry(gitDir, embeds.oid, file) : null;
-  const blob = entry?.kind === 'blob' ? readLooseObject(gitDir, entry.oid) : null;
+  const embeds = treeEntry(read, tree, folder);
+  const entry = embeds?.kind === 'tree' ? treeEntry(read, embeds.oid, file) : null;
+  const blob = entry?.kind === 'blob' ? read(entry.oid) : undefined;
   if (blob?.type !== 'blob') return undefined;
   return parseIdentityDocument(blob.data);
 }

@@ -1,0 +1,210 @@
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { initBareRepository } from './init-bare-repository.js';
+import { LiveProcessLimit } from './live-process-limit.js';
+import { ObjectFiles } from './object-files.js';
+import type { Oid } from './oid.js';
+import { serializeCommit } from './serialize-commit.js';
+import { serializeTree } from './serialize-tree.js';
+import { updateRefs } from './update-refs.js';
+import { writeObject } from './write-object.js';
+
+/** Every object of a repository as git reads it: `cat-file --batch-all-objects --batch`. */
+function allObjects(gitDir: string): Map<Oid, { type: string; data: Buffer }> {
+  const out = gitRaw(gitDir, ['cat-file', '--batch-all-objects', '--batch']);
+  const objects = new Map<Oid, { type: string; data: Buffer }>();
+  let at = 0;
+  while (at < out.length) {
+    const eol = out.indexOf(10, at);
+    const [oid, type, size] = out.toString('latin1', at, eol).split(' ') as [Oid, string, string];
+    const start = eol + 1;
+    objects.set(oid, { type, data: out.subarray(start, start + Number(size)) });
+    at = start + Number(size) + 1;
+  }
+  return objects;
+}
+
+/**
+ * A history whose files change a little per commit, so repacking makes long delta chains:
+ * 120 commits over two text files and a directory.
+ */
+async function writeHistory(gitDir: string): Promise<Oid> {
+  await initBareRepository(gitDir, { userName: 'alice', userEmail: 'alice@example.com' });
+  const person = (time: number) => ({ name: 'Alice', email: 'alice@example.com', time, offset: '+0000' });
+  let parent: Oid | undefined;
+  const lines = Array.from({ length: 400 }, (_, i) => `line ${i} of a file that changes a little in every commit`);
+  for (let n = 0; n < 120; n += 1) {
+    lines[(n * 37) % lines.length] = `changed in commit ${n}`;
+    const text = await writeObject(gitDir, 'blob', Buffer.from(lines.join('\n')));
+    const other = await writeObject(
+      gitDir,
+      'blob',
+      Buffer.from(
+        lines
+          .slice(0, 50 + n)
+          .reverse()
+          .join('\n'),
+      ),
+    );
+    // One incompressible blob makes the pack too big to be read whole: reads go through a descriptor.
+    const noise = n === 119 ? await writeObject(gitDir, 'blob', randomNoise(300 * 1024)) : other;
+    const dir = await writeObject(
+      gitDir,
+      'tree',
+      serializeTree([
+        { name: 'noise.bin', mode: '100644', oid: noise },
+        { name: 'other.txt', mode: '100644', oid: other },
+      ]),
+    );
+    const tree = await writeObject(
+      gitDir,
+      'tree',
+      serializeTree([
+        { name: 'dir', mode: '40000', oid: dir },
+        { name: 'text.txt', mode: '100644', oid: text },
+      ]),
+    );
+    parent = await writeObject(
+      gitDir,
+      'commit',
+      serializeCommit({ tree, parents: parent === undefined ? [] : [parent], author: person(1000 + n), committer: person(1000 + n), message: `commit ${n}\n` }),
+    );
+  }
+  await updateRefs(gitDir, [{ name: 'refs/heads/master', oid: parent as Oid }]);
+  return parent as Oid;
+}
+
+function randomNoise(length: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  let state = 12345;
+  for (let i = 0; i < length; i += 1) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    bytes[i] = state >>> 24;
+  }
+  return bytes;
+}
+
+function packFiles(gitDir: string, suffix: string): string[] {
+  return readdirSync(path.join(gitDir, 'objects', 'pack'))
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => path.join(gitDir, 'objects', 'pack', name));
+}
+
+let tmp: string;
+let loose: string;
+const opened: ObjectFiles[] = [];
+
+function open(gitDir: string, options: ConstructorParameters<typeof ObjectFiles>[1] = {}): ObjectFiles {
+  const files = new ObjectFiles(gitDir, { limit: new LiveProcessLimit(8), ...options });
+  opened.push(files);
+  return files;
+}
+
+/** A copy of the loose history, repacked with `args`. */
+function repacked(name: string, args: readonly string[]): string {
+  const gitDir = path.join(tmp, name);
+  cpSync(loose, gitDir, { recursive: true });
+  git(gitDir, args);
+  git(gitDir, ['prune-packed']);
+  return gitDir;
+}
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  loose = path.join(tmp, 'loose.git');
+  await writeHistory(loose);
+});
+afterAll(async () => {
+  for (const files of opened) files.close();
+  await removeTempDir(tmp);
+});
+
+describe('ObjectFiles', () => {
+  it('reads every object of a pack with offset deltas exactly as git does', () => {
+    const gitDir = repacked('ofs.git', ['repack', '-a', '-d', '-f', '--depth=50', '--window=50']);
+    const deltas = git(gitDir, ['verify-pack', '-v', packFiles(gitDir, '.idx')[0] as string])
+      .split('\n')
+      .filter((line) => /^[0-9a-f]{40} +\w+ +\d+ +\d+ +\d+ +\d+ +[0-9a-f]{40}$/.test(line));
+    expect(deltas.length).toBeGreaterThan(100);
+    const files = open(gitDir);
+    const expected = allObjects(gitDir);
+    expect(expected.size).toBeGreaterThan(480);
+    expect(readFileSync(packFiles(gitDir, '.pack')[0] as string).length).toBeGreaterThan(300 * 1024);
+    for (const [oid, object] of expected) {
+      const read = files.read(oid);
+      expect(read?.type).toBe(object.type);
+      expect(read?.data.equals(object.data)).toBe(true);
+    }
+  });
+
+  it('reads reference deltas (packs written without --delta-base-offset)', () => {
+    const gitDir = path.join(tmp, 'ref.git');
+    cpSync(loose, gitDir, { recursive: true });
+    const list = gitRaw(gitDir, ['rev-list', '--objects', '--all']);
+    git(gitDir, ['pack-objects', '--window=50', '--depth=50', path.join(gitDir, 'objects', 'pack', 'pack')], { input: list });
+    git(gitDir, ['prune-packed']);
+    const pack = readFileSync(packFiles(gitDir, '.pack')[0] as string);
+    // A REF_DELTA entry's header byte carries type 7 in bits 4-6.
+    expect(pack.subarray(12).some((byte) => (byte & 0x70) === 0x70)).toBe(true);
+    const files = open(gitDir);
+    const expected = allObjects(gitDir);
+    for (const [oid, object] of expected) expect(files.read(oid)?.data.equals(object.data)).toBe(true);
+  });
+
+  it('reads across several packs and loose objects, and finds a pack written after the first read', async () => {
+    const gitDir = repacked('several.git', ['repack', '-a', '-d']);
+    const files = open(gitDir);
+    const head = git(gitDir, ['rev-parse', 'refs/heads/master']) as Oid;
+    expect(files.read(head)?.type).toBe('commit');
+    const blob = await writeObject(gitDir, 'blob', Buffer.from('a loose object\n'));
+    expect(files.read(blob)?.data.toString()).toBe('a loose object\n');
+    const packed = await writeObject(gitDir, 'blob', Buffer.from('packed after the first read\n'));
+    git(gitDir, ['pack-objects', path.join(gitDir, 'objects', 'pack', 'pack')], { input: `${packed}\n` });
+    git(gitDir, ['prune-packed']);
+    expect(packFiles(gitDir, '.pack')).toHaveLength(2);
+    expect(files.read(packed)?.data.toString()).toBe('packed after the first read\n');
+  });
+
+  it('leaves missing objects, big objects and damaged packs to git', () => {
+    const gitDir = repacked('limits.git', ['repack', '-a', '-d', '-f', '--depth=50']);
+    const head = git(gitDir, ['rev-parse', 'refs/heads/master:text.txt']) as Oid;
+    expect(open(gitDir).read('0123456789012345678901234567890123456789' as Oid)).toBeUndefined();
+    expect(open(gitDir, { maxObjectBytes: 100 }).read(head)).toBeUndefined();
+    expect(open(gitDir).read(head)?.data.length).toBeGreaterThan(100);
+
+    const pack = packFiles(gitDir, '.pack')[0] as string;
+    const bytes = readFileSync(pack);
+    // Damage every entry's data (after the 12-byte header, before the 20-byte trailer).
+    for (let i = 40; i < bytes.length - 20; i += 7) bytes[i] = (bytes[i] as number) ^ 0x5a;
+    writeFileSync(pack, bytes);
+    const damaged = open(gitDir);
+    for (const oid of allObjectsIds(loose)) expect(() => damaged.read(oid)).not.toThrow();
+    expect(damaged.read(head)).toBeUndefined();
+  });
+
+  it('leaves a repository with a cut index to git', () => {
+    const gitDir = repacked('cut.git', ['repack', '-a', '-d']);
+    const idx = packFiles(gitDir, '.idx')[0] as string;
+    writeFileSync(idx, readFileSync(idx).subarray(0, 600));
+    const head = git(gitDir, ['rev-parse', 'refs/heads/master']) as Oid;
+    expect(open(gitDir).read(head)).toBeUndefined();
+  });
+
+  it('closes its packs when the process-wide limit needs room, and reopens them on the next read', () => {
+    const limit = new LiveProcessLimit(1);
+    const a = open(repacked('a.git', ['repack', '-a', '-d']), { limit });
+    const b = open(repacked('b.git', ['repack', '-a', '-d']), { limit });
+    const head = git(loose, ['rev-parse', 'refs/heads/master']) as Oid;
+    expect(a.read(head)?.type).toBe('commit');
+    expect(limit.size).toBe(1);
+    expect(b.read(head)?.type).toBe('commit');
+    expect(limit.size).toBe(1);
+    expect(a.read(head)?.type).toBe('commit');
+    expect(limit.size).toBe(1);
+  });
+});
+
+function allObjectsIds(gitDir: string): Oid[] {
+  return git(gitDir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).split('\n') as Oid[];
+}

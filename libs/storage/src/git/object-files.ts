@@ -1,0 +1,273 @@
+/**
+ * Reads objects straight from a repository's pack and loose files, in this process: a first
+ * read of a repository then starts no `cat-file` (whose start-up is most of a cold page), and
+ * a commit or tree read costs a few positional reads and one inflate.
+ *
+ * It answers only what it can answer exactly and cheaply; `undefined` means "ask git": an
+ * object it does not find (git decides whether it is missing, in an alternate, or in a pack
+ * written since), one larger than `maxObjectBytes` (inflated on git's side, off this thread),
+ * a delta chain costing more than a few megabytes to rebuild, or files that do not follow the
+ * format. Objects are not re-hashed: like git, a pack entry is trusted once it inflates to
+ * its declared size.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
+import { GitObjectFormatError } from './errors.js';
+import { readLooseObject, readLooseObjectFile } from './loose-files.js';
+import type { GitObjectType } from './object-type.js';
+import type { Oid } from './oid.js';
+import { LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
+import { applyDelta, readDeltaHeader } from './pack-delta.js';
+import { PACK_BLOB, PACK_COMMIT, PACK_OFS_DELTA, PACK_TAG, PACK_TREE, PackFile, type PackEntry } from './pack-file.js';
+import { PackIndex } from './pack-index.js';
+
+/** An object read from the files: its type and content. */
+export interface StoredObject {
+  readonly type: GitObjectType;
+  readonly data: Buffer;
+}
+
+/** Tuning for {@link ObjectFiles}. */
+export interface ObjectFilesOptions {
+  /** Objects bigger than this are left to git (default 1 MiB). */
+  readonly maxObjectBytes?: number;
+  /** Repositories whose packs stay open at once, process-wide (default: {@link openPacksLimit}). */
+  readonly limit?: LiveProcessLimit;
+  /** Close the packs after this long without reads (default 30 s). */
+  readonly idleMs?: number;
+}
+
+const TYPES: Record<number, GitObjectType> = { [PACK_COMMIT]: 'commit', [PACK_TREE]: 'tree', [PACK_BLOB]: 'blob', [PACK_TAG]: 'tag' };
+const DEFAULT_MAX_OBJECT_BYTES = 1024 * 1024;
+/** Bytes inflated and rebuilt for one object at most: a longer chain is git's to rebuild. */
+const MAX_WORK_BYTES = 8 * 1024 * 1024;
+/** git's own default `pack.depth` is 50; aggressive packing goes to 250. */
+const MAX_CHAIN = 1000;
+/**
+ * More packs than this in one repository: every read would probe them all, and each holds a
+ * descriptor (two with a big index); git answers. With {@link openPacksLimit}: 2,048 at most.
+ */
+const MAX_PACKS = 32;
+const PACK_INDEX_NAME = /^pack-[0-9a-f]{40}\.idx$/;
+
+/** Repositories whose pack files stay open at once (one descriptor per pack, and one per big index). */
+export const openPacksLimit = new LiveProcessLimit(32);
+
+/**
+ * Delta bases rebuilt recently, process-wide: neighbouring objects of a chain share bases,
+ * and git keeps such a cache too (`core.deltaBaseCacheLimit`).
+ */
+const deltaBases = new BoundedCache<string, StoredObject>({ maxWeight: 16 * 1024 * 1024, weigh: (object) => object.data.length + 64 });
+
+interface OpenPack {
+  readonly index: PackIndex;
+  readonly pack: PackFile;
+  /** Key prefix in the delta base cache: the pack's path, unique process-wide. */
+  readonly key: string;
+}
+
+class GiveUp extends Error {}
+
+/** The object files of one repository. Keep one per repository; `close()` when done. */
+export class ObjectFiles implements StoppableProcess {
+  private packs: OpenPack[] | undefined;
+  /** The pack directory's modification time at the last scan: a miss rescans when it moved. */
+  private scannedAt = -1;
+  private work = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private readonly maxObjectBytes: number;
+  private readonly limit: LiveProcessLimit;
+  private readonly idleMs: number;
+  private readonly packDir: string;
+
+  constructor(
+    private readonly gitDir: string,
+    options: ObjectFilesOptions = {},
+  ) {
+    this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
+    this.limit = options.limit ?? openPacksLimit;
+    this.idleMs = options.idleMs ?? 30_000;
+    this.packDir = path.join(gitDir, 'objects', 'pack');
+  }
+
+  /**
+   * Reads an object, or says that git must.
+   * @param oid - a validated object id
+   * @returns the object; undefined when git must answer (see the module comment)
+   * @throws GitObjectFormatError for a loose object whose size does not match its header
+   */
+  read(oid: Oid): StoredObject | undefined {
+    if (this.closed) return undefined;
+    try {
+      this.work = 0;
+      const raw = Buffer.from(oid, 'hex');
+      const found = this.readPacked(raw) ?? this.readLoose(oid);
+      if (found !== undefined || !this.packsMoved()) return this.fits(found);
+      this.dropPacks();
+      return this.fits(this.readPacked(raw));
+    } catch (error) {
+      if (error instanceof GitObjectFormatError) throw error;
+      // Damaged or vanished files: git answers, and reports what is wrong; the packs are
+      // scanned again on the next read.
+      if (!(error instanceof GiveUp)) this.dropPacks();
+      return undefined;
+    }
+  }
+
+  /** Closes the pack files; the next read opens them again. */
+  stopIdle(): void {
+    this.dropPacks();
+  }
+
+  isBusy(): boolean {
+    return false;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.dropPacks();
+  }
+
+  private fits(object: StoredObject | null | undefined): StoredObject | undefined {
+    return object !== null && object !== undefined && object.data.length <= this.maxObjectBytes ? object : undefined;
+  }
+
+  private readLoose(oid: Oid): StoredObject | undefined {
+    const read = readLooseObjectFile(this.gitDir, oid);
+    if ('corrupt' in read) throw new GitObjectFormatError(read.corrupt);
+    return 'type' in read ? read : undefined;
+  }
+
+  private readPacked(oid: Buffer): StoredObject | undefined {
+    for (const pack of this.openPacks()) {
+      const offset = pack.index.offsetOf(oid);
+      if (offset !== undefined) return this.resolve(pack, offset, 0, true);
+    }
+    return undefined;
+  }
+
+  /** Rebuilds the object at `offset`; `target` is false while rebuilding a base for a delta. */
+  private resolve(pack: OpenPack, offset: number, depth: number, target: boolean): StoredObject {
+    if (depth > MAX_CHAIN) throw new GiveUp();
+    const key = `${pack.key}\0${offset}`;
+    const cached = deltaBases.get(key);
+    if (cached !== undefined) return cached;
+    const entry = pack.pack.entry(offset);
+    const type = TYPES[entry.type];
+    if (type !== undefined && target && entry.size > this.maxObjectBytes) throw new GiveUp();
+    const data = this.inflate(pack, offset, entry);
+    let object: StoredObject;
+    if (type !== undefined) {
+      object = { type, data };
+    } else {
+      const declared = readDeltaHeader(data).targetSize;
+      if (declared > (target ? this.maxObjectBytes : MAX_WORK_BYTES)) throw new GiveUp();
+      const base = entry.type === PACK_OFS_DELTA ? this.resolve(pack, entry.baseOffset as number, depth + 1, false) : this.refBase(entry, depth);
+      this.spend(declared);
+      object = { type: base.type, data: applyDelta(base.data, data) };
+    }
+    if (!target) deltaBases.set(key, object);
+    return object;
+  }
+
+  private refBase(entry: PackEntry, depth: number): StoredObject {
+    const oid = entry.baseOid as Buffer;
+    for (const pack of this.openPacks()) {
+      const offset = pack.index.offsetOf(oid);
+      if (offset !== undefined) return this.resolve(pack, offset, depth + 1, false);
+    }
+    // Thin packs are completed on arrival, so a base outside every pack is loose or git's.
+    const loose = readLooseObject(this.gitDir, oid.toString('hex') as Oid);
+    if (loose === null) throw new GiveUp();
+    return loose;
+  }
+
+  private inflate(pack: OpenPack, offset: number, entry: PackEntry): Buffer {
+    this.spend(entry.size);
+    return pack.pack.inflate(offset, entry);
+  }
+
+  private spend(bytes: number): void {
+    this.work += bytes;
+    if (this.work > MAX_WORK_BYTES) throw new GiveUp();
+  }
+
+  private openPacks(): readonly OpenPack[] {
+    if (this.idleTimer === undefined) {
+      this.idleTimer = setTimeout(() => this.dropPacks(), this.idleMs);
+      this.idleTimer.unref();
+    } else {
+      this.idleTimer.refresh();
+    }
+    if (this.packs !== undefined) return this.packs;
+    this.scannedAt = this.packDirTime();
+    const packs: OpenPack[] = [];
+    this.packs = packs;
+    let names: string[];
+    try {
+      names = readdirSync(this.packDir).filter((name) => PACK_INDEX_NAME.test(name));
+    } catch {
+      return packs;
+    }
+    if (names.length > MAX_PACKS) return packs;
+    this.limit.touch(this);
+    for (const name of names.sort()) {
+      const base = path.join(this.packDir, name.slice(0, -'.idx'.length));
+      let index: PackIndex | undefined;
+      try {
+        index = PackIndex.open(`${base}.idx`);
+        packs.push({ index, pack: PackFile.open(`${base}.pack`, index), key: base });
+      } catch {
+        // A pack being written (its .pack not complete yet) or a damaged one: git reads it.
+        index?.close();
+      }
+    }
+    return packs;
+  }
+
+  private packsMoved(): boolean {
+    return this.packDirTime() !== this.scannedAt;
+  }
+
+  private packDirTime(): number {
+    try {
+      return statSync(this.packDir).mtimeMs;
+    } catch {
+      return 0;
+    }
+  }
+
+  private dropPacks(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    this.limit.remove(this);
+    for (const pack of this.packs ?? []) {
+      pack.index.close();
+      pack.pack.close();
+    }
+    this.packs = undefined;
+  }
+}
+
+/**
+ * Runs `use` with a reader of `gitDir`'s object files, closed afterwards: for one-off reads of a
+ * few objects (a repository's identity document at start-up) without keeping packs open.
+ * The reader answers undefined whenever git must (including damaged objects).
+ */
+export function withObjectFiles<T>(gitDir: string, use: (read: (oid: Oid) => StoredObject | undefined) => T): T {
+  const files = new ObjectFiles(gitDir, { limit: new LiveProcessLimit(1) });
+  try {
+    return use((oid) => {
+      try {
+        return files.read(oid);
+      } catch {
+        return undefined;
+      }
+    });
+  } finally {
+    files.close();
+  }
+}

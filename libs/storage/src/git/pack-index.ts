@@ -1,0 +1,158 @@
+/**
+ * A pack index (`.idx`, version 2; `gitformat-pack(5)`): which objects a pack holds and at
+ * which offset. Lookups read only the fan-out bucket of the object's first byte, so a first
+ * read of a big repository does not load a multi-megabyte index; small indexes (one per
+ * fetch, typically) are read whole once.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { PackFormatError } from './errors.js';
+
+const MAGIC = 0xff744f63;
+const VERSION = 2;
+const FANOUT_START = 8;
+const NAMES_START = FANOUT_START + 256 * 4;
+const OID_BYTES = 20;
+/** Indexes up to this size are kept in memory whole; bigger ones are read bucket by bucket. */
+const WHOLE_INDEX_BYTES = 256 * 1024;
+
+/** Positional reads of one file, from memory or from an open descriptor. */
+export interface ByteSource {
+  /** Exactly `length` bytes at `position` (a short read means the file is damaged). */
+  read(position: number, length: number): Buffer;
+  readonly size: number;
+  close(): void;
+}
+
+/**
+ * Opens a file for positional reads: read whole when at most `wholeBytes`, otherwise through
+ * a descriptor kept open until `close()`.
+ * @throws the file system's error (ENOENT when the file is gone)
+ */
+export function openByteSource(file: string, wholeBytes: number): ByteSource {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > wholeBytes) return descriptorSource(fd, size);
+    const whole = readExactly(fd, 0, size);
+    closeSync(fd);
+    return {
+      size,
+      read: (position, length) => {
+        if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
+        return whole.subarray(position, position + length);
+      },
+      close: () => undefined,
+    };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+function descriptorSource(fd: number, size: number): ByteSource {
+  let open = true;
+  return {
+    size,
+    read: (position, length) => {
+      if (!open) throw new PackFormatError('file closed');
+      if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
+      return readExactly(fd, position, length);
+    },
+    close: () => {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+function readExactly(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const count = readSync(fd, buffer, done, length - done, position + done);
+    if (count === 0) throw new PackFormatError('file shorter than expected');
+    done += count;
+  }
+  return buffer;
+}
+
+/** The object ids and offsets of one pack. */
+export class PackIndex {
+  private constructor(
+    private readonly source: ByteSource,
+    private readonly fanout: Uint32Array,
+  ) {}
+
+  /**
+   * Opens and checks an index file: magic, version, a non-decreasing fan-out and a size that
+   * fits the object count.
+   * @throws PackFormatError for anything else, or the file system's error
+   */
+  static open(file: string): PackIndex {
+    const source = openByteSource(file, WHOLE_INDEX_BYTES);
+    try {
+      const head = source.read(0, NAMES_START);
+      if (head.readUInt32BE(0) !== MAGIC || head.readUInt32BE(4) !== VERSION) throw new PackFormatError('not a version 2 pack index');
+      const fanout = new Uint32Array(256);
+      for (let i = 0; i < 256; i += 1) {
+        fanout[i] = head.readUInt32BE(FANOUT_START + i * 4);
+        if (i > 0 && (fanout[i] as number) < (fanout[i - 1] as number)) throw new PackFormatError('pack index fan-out decreases');
+      }
+      const count = fanout[255] as number;
+      // names, CRCs and 4-byte offsets, then two trailing checksums (large offsets may follow).
+      if (source.size < NAMES_START + count * (OID_BYTES + 8) + 2 * OID_BYTES) throw new PackFormatError('pack index too short');
+      return new PackIndex(source, fanout);
+    } catch (error) {
+      source.close();
+      throw error;
+    }
+  }
+
+  /** The checksum of the pack this index describes (the pack's own last 20 bytes). */
+  packChecksum(): Buffer {
+    return this.source.read(this.source.size - 2 * OID_BYTES, OID_BYTES);
+  }
+
+  /** Number of objects in the pack. */
+  get objectCount(): number {
+    return this.fanout[255] as number;
+  }
+
+  /**
+   * The offset of an object in the pack.
+   * @param oid - the 20 raw bytes of the id
+   * @returns the offset, or undefined when the pack does not hold the object
+   */
+  offsetOf(oid: Buffer): number | undefined {
+    const first = oid[0] as number;
+    const low = first === 0 ? 0 : (this.fanout[first - 1] as number);
+    const high = this.fanout[first] as number;
+    if (low === high) return undefined;
+    const names = this.source.read(NAMES_START + low * OID_BYTES, (high - low) * OID_BYTES);
+    let lo = 0;
+    let hi = high - low;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const order = oid.compare(names, mid * OID_BYTES, mid * OID_BYTES + OID_BYTES, 0, OID_BYTES);
+      if (order === 0) return this.offsetAt(low + mid);
+      if (order > 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return undefined;
+  }
+
+  close(): void {
+    this.source.close();
+  }
+
+  private offsetAt(position: number): number {
+    const count = this.objectCount;
+    const offsetsStart = NAMES_START + count * (OID_BYTES + 4);
+    const small = this.source.read(offsetsStart + position * 4, 4).readUInt32BE(0);
+    if ((small & 0x80000000) === 0) return small;
+    // Packs over 2 GiB: the entry points into the table of 8-byte offsets.
+    const large = this.source.read(offsetsStart + count * 4 + (small & 0x7fffffff) * 8, 8).readBigUInt64BE(0);
+    if (large > BigInt(Number.MAX_SAFE_INTEGER)) throw new PackFormatError('pack offset out of range');
+    return Number(large);
+  }
+}
