@@ -136,6 +136,9 @@ describe('ObjectFiles', () => {
       expect(read?.type).toBe(object.type);
       expect(read?.data.equals(object.data)).toBe(true);
     }
+    // Type and size from the entry headers alone, through a fresh reader (no cached bases).
+    const headers = open(gitDir);
+    for (const [oid, object] of expected) expect(headers.readInfo(oid)).toEqual({ type: object.type, size: object.data.length });
   });
 
   it('reads reference deltas (packs written without --delta-base-offset)', () => {
@@ -149,6 +152,7 @@ describe('ObjectFiles', () => {
     expect(pack.subarray(12).some((byte) => (byte & 0x70) === 0x70)).toBe(true);
     const files = open(gitDir);
     const expected = allObjects(gitDir);
+    for (const [oid, object] of expected) expect(files.readInfo(oid)).toEqual({ type: object.type, size: object.data.length });
     for (const [oid, object] of expected) expect(files.read(oid)?.data.equals(object.data)).toBe(true);
   });
 
@@ -171,6 +175,8 @@ describe('ObjectFiles', () => {
     const head = git(gitDir, ['rev-parse', 'refs/heads/master:text.txt']) as Oid;
     expect(open(gitDir).read('0123456789012345678901234567890123456789' as Oid)).toBeUndefined();
     expect(open(gitDir, { maxObjectBytes: 100 }).read(head)).toBeUndefined();
+    // A header costs nothing to read, whatever the object's size.
+    expect(open(gitDir, { maxObjectBytes: 100 }).readInfo(head)?.size).toBeGreaterThan(100);
     expect(open(gitDir).read(head)?.data.length).toBeGreaterThan(100);
 
     const pack = packFiles(gitDir, '.pack')[0] as string;

@@ -19,7 +19,7 @@ import type { GitObjectType } from './object-type.js';
 import type { Oid } from './oid.js';
 import { LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
 import { applyDelta, readDeltaHeader } from './pack-delta.js';
-import { PACK_BLOB, PACK_COMMIT, PACK_OFS_DELTA, PACK_TAG, PACK_TREE, PackFile, type PackEntry } from './pack-file.js';
+import { HEADER_READ_BYTES, PACK_BLOB, PACK_COMMIT, PACK_OFS_DELTA, PACK_TAG, PACK_TREE, PackFile, type PackEntry } from './pack-file.js';
 import { PackIndex } from './pack-index.js';
 
 /** An object read from the files: its type and content. */
@@ -117,6 +117,42 @@ export class ObjectFiles implements StoppableProcess {
     }
   }
 
+  /**
+   * An object's type and size without rebuilding it: for a packed object, the entry headers
+   * down its delta chain and the start of its top delta.
+   * @returns the type and size; undefined when git must answer
+   */
+  readInfo(oid: Oid): { type: GitObjectType; size: number } | undefined {
+    if (this.closed) return undefined;
+    try {
+      const raw = Buffer.from(oid, 'hex');
+      const located = this.locate(raw);
+      if (located === undefined) {
+        const object = this.read(oid);
+        return object === undefined ? undefined : { type: object.type, size: object.data.length };
+      }
+      let { pack, offset } = located;
+      let entry = pack.pack.entry(offset, HEADER_READ_BYTES);
+      const size = TYPES[entry.type] !== undefined ? entry.size : pack.pack.deltaHeader(offset, entry).targetSize;
+      for (let depth = 0; TYPES[entry.type] === undefined; depth += 1) {
+        if (depth > MAX_CHAIN) return undefined;
+        if (entry.baseOffset === undefined) {
+          const base = this.locate(entry.baseOid as Buffer);
+          if (base === undefined) return this.fitsInfo(this.read(oid), size);
+          ({ pack, offset } = base);
+        } else {
+          offset = entry.baseOffset;
+        }
+        entry = pack.pack.entry(offset, HEADER_READ_BYTES);
+      }
+      return { type: TYPES[entry.type] as GitObjectType, size };
+    } catch (error) {
+      if (error instanceof GitObjectFormatError) throw error;
+      this.dropPacks();
+      return undefined;
+    }
+  }
+
   /** Closes the pack files; the next read opens them again. */
   stopIdle(): void {
     this.dropPacks();
@@ -141,12 +177,21 @@ export class ObjectFiles implements StoppableProcess {
     return 'type' in read ? read : undefined;
   }
 
-  private readPacked(oid: Buffer): StoredObject | undefined {
+  private fitsInfo(object: StoredObject | undefined, size: number): { type: GitObjectType; size: number } | undefined {
+    return object === undefined ? undefined : { type: object.type, size };
+  }
+
+  private locate(oid: Buffer): { pack: OpenPack; offset: number } | undefined {
     for (const pack of this.openPacks()) {
       const offset = pack.index.offsetOf(oid);
-      if (offset !== undefined) return this.resolve(pack, offset, 0, true);
+      if (offset !== undefined) return { pack, offset };
     }
     return undefined;
+  }
+
+  private readPacked(oid: Buffer): StoredObject | undefined {
+    const located = this.locate(oid);
+    return located === undefined ? undefined : this.resolve(located.pack, located.offset, 0, true);
   }
 
   /** Rebuilds the object at `offset`; `target` is false while rebuilding a base for a delta. */
@@ -175,10 +220,8 @@ export class ObjectFiles implements StoppableProcess {
 
   private refBase(entry: PackEntry, depth: number): StoredObject {
     const oid = entry.baseOid as Buffer;
-    for (const pack of this.openPacks()) {
-      const offset = pack.index.offsetOf(oid);
-      if (offset !== undefined) return this.resolve(pack, offset, depth + 1, false);
-    }
+    const located = this.locate(oid);
+    if (located !== undefined) return this.resolve(located.pack, located.offset, depth + 1, false);
     // Thin packs are completed on arrival, so a base outside every pack is loose or git's.
     const loose = readLooseObject(this.gitDir, oid.toString('hex') as Oid);
     if (loose === null) throw new GiveUp();

@@ -84,8 +84,8 @@ class CliGitRepository implements GitRepository {
   }
 
   async readObjectInfo(oid: Oid): Promise<GitObjectInfo | null> {
-    const stored = this.objectFiles.read(checkOid(oid));
-    if (stored !== undefined) return { type: stored.type, size: stored.data.length };
+    const stored = this.objectFiles.readInfo(checkOid(oid));
+    if (stored !== undefined) return stored;
     const answer = await this.catFile.request(oid, false);
     return answer.found ? { type: answer.type, size: answer.size } : null;
   }

@@ -2,8 +2,9 @@
  * Entries of a pack file (`.pack`, versions 2 and 3; `gitformat-pack(5)`): a type-and-size
  * header, an optional delta base (a relative offset or an object id), then zlib data.
  */
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import { PackFormatError } from './errors.js';
+import { readDeltaHeader, type DeltaHeader } from './pack-delta.js';
 import { openByteSource, type ByteSource } from './pack-index.js';
 
 /** Pack entry types as stored (3 bits of the entry header). */
@@ -35,6 +36,8 @@ export interface PackEntry {
 const WHOLE_PACK_BYTES = 0;
 /** The first read of an entry: enough for the header and most small objects' data. */
 const FIRST_READ_BYTES = 4096;
+/** Enough for any entry header: type and size varint, then a base offset or a base id. */
+export const HEADER_READ_BYTES = 32;
 const TRAILER_BYTES = 20;
 
 export class PackFile {
@@ -64,11 +67,15 @@ export class PackFile {
     }
   }
 
-  /** Reads the header of the entry at `offset` (and, usually, its data with it). */
-  entry(offset: number): PackEntry {
+  /**
+   * Reads the header of the entry at `offset` and, usually, its data with it.
+   * @param firstRead - bytes read at once: the default holds most small objects whole; a
+   *   header alone fits in {@link HEADER_READ_BYTES}
+   */
+  entry(offset: number, firstRead = FIRST_READ_BYTES): PackEntry {
     const end = this.source.size - TRAILER_BYTES;
     if (offset < 12 || offset >= end) throw new PackFormatError('pack offset out of range');
-    const bytes = this.source.read(offset, Math.min(FIRST_READ_BYTES, end - offset));
+    const bytes = this.source.read(offset, Math.min(firstRead, end - offset));
     let at = 0;
     let byte = byteAt(bytes, at++);
     const type = (byte >> 4) & 7;
@@ -98,6 +105,33 @@ export class PackFile {
     }
     if (type < PACK_COMMIT || type > PACK_TAG) throw new PackFormatError(`unknown pack entry type ${type}`);
     return { type, size, bytes, dataAt: at };
+  }
+
+  /**
+   * The sizes a delta declares, inflating only the start of its data when that suffices.
+   * @throws PackFormatError when the data is damaged
+   */
+  deltaHeader(offset: number, entry: PackEntry): DeltaHeader {
+    const available = this.source.size - TRAILER_BYTES - offset - entry.dataAt;
+    // A dynamic Huffman block's tables come before its first byte, so a short prefix may
+    // give nothing yet; read more, then the whole delta.
+    for (const length of [64, 1024]) {
+      if (length >= available) break;
+      let start: Buffer;
+      try {
+        // A partial stream: flush what it gives instead of failing at its end (1 KiB of
+        // deflate data expands to at most ~1 MiB).
+        start = inflateSync(this.source.read(offset + entry.dataAt, length), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 2 * 1024 * 1024 });
+      } catch {
+        throw new PackFormatError('pack entry does not inflate');
+      }
+      try {
+        return readDeltaHeader(start);
+      } catch {
+        // Not enough of the delta yet.
+      }
+    }
+    return readDeltaHeader(this.inflate(offset, entry));
   }
 
   /**
