@@ -16,7 +16,16 @@ export { DIFF_TREE_OPTIONS } from './git/diff-patch.js';
 export { openGitRepository } from './git/open-git-repository.js';
 export { resolveStoredRef } from './git/resolve-stored-ref.js';
 export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';
-export type { Contributor, DiffPatch, DiffPatchOptions, DiffNumstatOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git/git-repository.js';
+export type {
+  Contributor,
+  DiffPatch,
+  DiffPatchOptions,
+  DiffNumstatOptions,
+  GitRepository,
+  ReadOptions,
+  RefEntry,
+  WalkCommitsOptions,
+} from './git/git-repository.js';
 export type { ChunkedReadOptions, CommitRange } from './git/walk-commits-until.js';
 export { RANGE_CHUNK_COMMITS } from './git/walk-commits-until.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';

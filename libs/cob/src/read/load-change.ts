@@ -11,6 +11,7 @@ import type { Change } from '../change.js';
 import { parseChangeTrailers } from './commit-trailers.js';
 
 const SSH_ARMOR = '-----BEGIN SSH SIGNATURE-----';
+const BULK = { bulk: true } as const;
 
 /**
  * Loads a change commit.
@@ -20,14 +21,15 @@ const SSH_ARMOR = '-----BEGIN SSH SIGNATURE-----';
  *   than one resource, a malformed trailer, no valid manifest or no action blob
  */
 export async function loadChange(git: GitRepository, id: Oid): Promise<Change | null> {
-  const commit = await git.readCommit(id);
+  // Changes are loaded by the thousand: git's process reads them on another core.
+  const commit = await git.readCommit(id, BULK);
   if (commit === null) return null;
   const trailers = parseChangeTrailers(commit.message);
   const signature = changeSignature(commit);
   if (trailers === null || signature === null || trailers.resources.length > 1) return null;
   // Checked on a worker thread while the tree and blobs are read (never rejects).
   const signatureValid = verifySignatureOffThread(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature);
-  const tree = await git.readTree(commit.tree);
+  const tree = await git.readTree(commit.tree, BULK);
   if (tree === null) return null;
   const [typeName, actions] = await Promise.all([readManifest(git, tree), readActions(git, tree)]);
   if (typeName === null || actions.length === 0) return null;
@@ -65,7 +67,7 @@ const manifests = new BoundedCache<Oid, string | null>({ maxEntries: 1000 });
 async function readManifest(git: GitRepository, tree: readonly TreeEntry[]): Promise<string | null> {
   const entry = tree.find((e) => e.name === 'manifest');
   if (entry === undefined || entry.kind !== 'blob') return null;
-  return manifests.getOrLoad(entry.oid, async () => parseManifest(decodeJson(await git.readBlob(entry.oid))));
+  return manifests.getOrLoad(entry.oid, async () => parseManifest(decodeJson(await git.readBlob(entry.oid, BULK))));
 }
 
 function parseManifest(parsed: unknown): string | null {
@@ -86,7 +88,7 @@ async function readActions(git: GitRepository, tree: readonly TreeEntry[]): Prom
     if (index >= -128 && index <= 127) byIndex.set(index, entry.oid);
   }
   const ordered = [...byIndex.entries()].sort(([a], [b]) => a - b);
-  return Promise.all(ordered.map(async ([, oid]) => decodeJson(await git.readBlob(oid))));
+  return Promise.all(ordered.map(async ([, oid]) => decodeJson(await git.readBlob(oid, BULK))));
 }
 
 /** JSON of a blob; undefined when missing, not UTF-8 or not JSON (the action then rejects). */

@@ -54,6 +54,16 @@ export interface Contributor {
   readonly email: string;
 }
 
+/** How an object read is made. */
+export interface ReadOptions {
+  /**
+   * One of many reads issued together (a listing evaluating thousands of collaborative
+   * objects): answered by the pipelined `cat-file` process, which inflates on another core,
+   * instead of in process on the event loop's thread.
+   */
+  readonly bulk?: boolean;
+}
+
 /**
  * Read access to one git repository. All methods are async; "not found" is `null` (or `[]`),
  * invalid input (malformed oid or ref name) throws an `INVALID_*` error, git failures throw
@@ -62,15 +72,15 @@ export interface Contributor {
 export interface GitRepository {
   readonly gitDir: string;
   /** Type and content of any object; null when absent. */
-  readObject(oid: Oid): Promise<GitObject | null>;
+  readObject(oid: Oid, options?: ReadOptions): Promise<GitObject | null>;
   /** Type and size without reading content (e.g. to refuse large blobs). */
   readObjectInfo(oid: Oid): Promise<GitObjectInfo | null>;
   /** Null when absent or not a commit. */
-  readCommit(oid: Oid): Promise<GitCommit | null>;
+  readCommit(oid: Oid, options?: ReadOptions): Promise<GitCommit | null>;
   /** Null when absent or not a tree. */
-  readTree(oid: Oid): Promise<TreeEntry[] | null>;
+  readTree(oid: Oid, options?: ReadOptions): Promise<TreeEntry[] | null>;
   /** Null when absent or not a blob. */
-  readBlob(oid: Oid): Promise<Buffer | null>;
+  readBlob(oid: Oid, options?: ReadOptions): Promise<Buffer | null>;
   /** Null when absent or not an annotated tag. */
   readTag(oid: Oid): Promise<GitTag | null>;
   /** Follows annotated tags to a commit; null when absent or not ending at a commit. */

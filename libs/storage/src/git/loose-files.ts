@@ -5,7 +5,7 @@
  * for objects) when git must decide instead: symbolic or malformed refs, packed objects,
  * unreadable files, anything that does not hash to its id.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { hashObject } from './hash-object.js';
@@ -58,6 +58,65 @@ export function readRefFile(gitDir: string, name: string): Oid | null | undefine
   const oid = terminated.slice(at - 40, at);
   const lineStart = at === 40 || terminated[at - 41] === '\n';
   return lineStart && isOid(oid) ? oid : undefined;
+}
+
+/** `packed-refs` files bigger than this are not held in memory: git resolves their refs. */
+const MAX_PACKED_REFS_BYTES = 16 * 1024 * 1024;
+
+/**
+ * One repository's `packed-refs`, parsed once per version of the file (its inode, size and
+ * modification time): a repository with thousands of collaborative objects keeps megabytes of
+ * refs there, too many to read again for every ref.
+ */
+export class PackedRefsFile {
+  private stamp = '';
+  private refs: Map<string, Oid> | undefined;
+
+  constructor(private readonly gitDir: string) {}
+
+  /**
+   * The oid a ref points to, loose ref file first (git's order).
+   * @param name - a validated full ref name
+   * @returns the oid; null when the repository has no such ref; undefined when git must decide
+   */
+  resolve(name: string): Oid | null | undefined {
+    const loose = readOptional(path.join(this.gitDir, name));
+    if (loose === null) return undefined;
+    if ('content' in loose) {
+      const text = loose.content.toString('latin1');
+      const oid = text.endsWith('\n') ? text.slice(0, -1) : text;
+      return isOid(oid) ? oid : undefined;
+    }
+    const refs = this.current();
+    return refs === undefined ? undefined : (refs.get(name) ?? null);
+  }
+
+  private current(): Map<string, Oid> | undefined {
+    const file = path.join(this.gitDir, 'packed-refs');
+    let stamp: string;
+    try {
+      const stat = statSync(file);
+      if (stat.size > MAX_PACKED_REFS_BYTES) return undefined;
+      stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? new Map() : undefined;
+    }
+    if (stamp === this.stamp) return this.refs;
+    const read = readOptional(file);
+    if (read === null) return undefined;
+    const refs = new Map<string, Oid>();
+    if ('content' in read) {
+      for (const line of read.content.toString('latin1').split('\n')) {
+        // Comments and peeled lines (`^<oid>`) carry no ref of their own.
+        if (line.length < 42 || line[40] !== ' ') continue;
+        const oid = line.slice(0, 40);
+        if (isOid(oid)) refs.set(line.slice(41), oid);
+      }
+    }
+    this.stamp = stamp;
+    this.refs = refs;
+    return refs;
+  }
 }
 
 /**

@@ -4,10 +4,19 @@ import { DiffTreeProcess } from './diff-tree-process.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
-import type { Contributor, DiffNumstatOptions, DiffPatch, DiffPatchOptions, GitRepository, RefEntry, WalkCommitsOptions } from './git-repository.js';
+import type {
+  Contributor,
+  DiffNumstatOptions,
+  DiffPatch,
+  DiffPatchOptions,
+  GitRepository,
+  ReadOptions,
+  RefEntry,
+  WalkCommitsOptions,
+} from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { LastCommitIndex } from './last-commit-index.js';
-import { readRefFile } from './loose-files.js';
+import { PackedRefsFile } from './loose-files.js';
 import { ObjectFiles } from './object-files.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
@@ -61,6 +70,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
 
 class CliGitRepository implements GitRepository {
   private readonly refListings: RefListingCache;
+  private readonly refFiles: PackedRefsFile;
   private closed = false;
 
   constructor(
@@ -73,35 +83,37 @@ class CliGitRepository implements GitRepository {
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
+    this.refFiles = new PackedRefsFile(gitDir);
   }
 
-  async readObject(oid: Oid): Promise<GitObject | null> {
-    // From the pack and loose files when they answer exactly; git for the rest (module comment of object-files.ts).
-    const stored = this.objectFiles.read(checkOid(oid));
+  async readObject(oid: Oid, options: ReadOptions = {}): Promise<GitObject | null> {
+    // From the pack and loose files when they answer exactly; git for the rest (module comment
+    // of object-files.ts) and for bulk reads.
+    const stored = options.bulk === true ? undefined : this.objectFiles.read(checkOid(oid));
     if (stored !== undefined) return stored;
-    const answer = await this.catFile.request(oid, true);
+    const answer = await this.catFile.request(checkOid(oid), true);
     return answer.found && answer.data !== undefined ? { type: answer.type, data: answer.data } : null;
   }
 
   async readObjectInfo(oid: Oid): Promise<GitObjectInfo | null> {
     const stored = this.objectFiles.readInfo(checkOid(oid));
     if (stored !== undefined) return stored;
-    const answer = await this.catFile.request(oid, false);
+    const answer = await this.catFile.request(checkOid(oid), false);
     return answer.found ? { type: answer.type, size: answer.size } : null;
   }
 
-  async readCommit(oid: Oid): Promise<GitCommit | null> {
-    const object = await this.readObject(oid);
+  async readCommit(oid: Oid, options?: ReadOptions): Promise<GitCommit | null> {
+    const object = await this.readObject(oid, options);
     return object?.type === 'commit' ? parseCommit(oid, object.data) : null;
   }
 
-  async readTree(oid: Oid): Promise<TreeEntry[] | null> {
-    const object = await this.readObject(oid);
+  async readTree(oid: Oid, options?: ReadOptions): Promise<TreeEntry[] | null> {
+    const object = await this.readObject(oid, options);
     return object?.type === 'tree' ? parseTree(object.data) : null;
   }
 
-  async readBlob(oid: Oid): Promise<Buffer | null> {
-    const object = await this.readObject(oid);
+  async readBlob(oid: Oid, options?: ReadOptions): Promise<Buffer | null> {
+    const object = await this.readObject(oid, options);
     return object?.type === 'blob' ? object.data : null;
   }
 
@@ -128,7 +140,7 @@ class CliGitRepository implements GitRepository {
   async resolveRef(name: string): Promise<Oid | null> {
     // A plain loose or packed ref whose object the files hold is answered here; cat-file
     // resolves the rest (symbolic refs, absent refs and objects) and re-reads them every time.
-    const target = readRefFile(this.gitDir, checkRefName(name));
+    const target = this.refFiles.resolve(checkRefName(name));
     if (typeof target === 'string' && this.objectFiles.read(target) !== undefined) return target;
     const answer = await this.catFile.request(name, false);
     return answer.found ? answer.oid : null;

@@ -5,7 +5,7 @@
 import { constants, inflateSync } from 'node:zlib';
 import { PackFormatError } from './errors.js';
 import { readDeltaHeader, type DeltaHeader } from './pack-delta.js';
-import { openByteSource, type ByteSource } from './pack-index.js';
+import { openByteSource, SHARED_READ_BYTES, type ByteSource } from './pack-index.js';
 
 /** Pack entry types as stored (3 bits of the entry header). */
 export const PACK_COMMIT = 1;
@@ -24,7 +24,10 @@ export interface PackEntry {
   readonly baseOffset?: number;
   /** For reference deltas, the base object's raw id. */
   readonly baseOid?: Buffer;
-  /** The entry's bytes from its header on, when the first read already holds all its data. */
+  /**
+   * The entry's bytes from its header on, when the first read already holds all its data.
+   * Valid only until the next {@link PackFile.entry} call of any pack (a shared buffer).
+   */
   readonly bytes: Buffer;
   readonly dataAt: number;
 }
@@ -35,7 +38,7 @@ export interface PackEntry {
  */
 const WHOLE_PACK_BYTES = 0;
 /** The first read of an entry: enough for the header and most small objects' data. */
-const FIRST_READ_BYTES = 4096;
+const FIRST_READ_BYTES = SHARED_READ_BYTES;
 /** Enough for any entry header: type and size varint, then a base offset or a base id. */
 export const HEADER_READ_BYTES = 32;
 const TRAILER_BYTES = 20;
@@ -75,7 +78,8 @@ export class PackFile {
   entry(offset: number, firstRead = FIRST_READ_BYTES): PackEntry {
     const end = this.source.size - TRAILER_BYTES;
     if (offset < 12 || offset >= end) throw new PackFormatError('pack offset out of range');
-    const bytes = this.source.read(offset, Math.min(firstRead, end - offset));
+    // Into the shared buffer: an entry's bytes are used (inflated) before the next entry is read.
+    const bytes = this.source.readShared(offset, Math.min(firstRead, end - offset));
     let at = 0;
     let byte = byteAt(bytes, at++);
     const type = (byte >> 4) & 7;

@@ -19,6 +19,11 @@ const WHOLE_INDEX_BYTES = 256 * 1024;
 export interface ByteSource {
   /** Exactly `length` bytes at `position` (a short read means the file is damaged). */
   read(position: number, length: number): Buffer;
+  /**
+   * Like `read`, into one buffer shared by every source (at most {@link SHARED_READ_BYTES}):
+   * the bytes are valid until the next `readShared` anywhere, and save an allocation per read.
+   */
+  readShared(position: number, length: number): Buffer;
   readonly size: number;
   close(): void;
 }
@@ -35,28 +40,37 @@ export function openByteSource(file: string, wholeBytes: number): ByteSource {
     if (size > wholeBytes) return descriptorSource(fd, size);
     const whole = readExactly(fd, 0, size);
     closeSync(fd);
-    return {
-      size,
-      read: (position, length) => {
-        if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
-        return whole.subarray(position, position + length);
-      },
-      close: () => undefined,
+    const read = (position: number, length: number): Buffer => {
+      if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
+      return whole.subarray(position, position + length);
     };
+    return { size, read, readShared: read, close: () => undefined };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
 }
 
+/** The most {@link ByteSource.readShared} reads at once. */
+export const SHARED_READ_BYTES = 4096;
+const shared = Buffer.alloc(SHARED_READ_BYTES);
+
 function descriptorSource(fd: number, size: number): ByteSource {
   let open = true;
+  const check = (position: number, length: number): void => {
+    if (!open) throw new PackFormatError('file closed');
+    if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
+  };
   return {
     size,
     read: (position, length) => {
-      if (!open) throw new PackFormatError('file closed');
-      if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
+      check(position, length);
       return readExactly(fd, position, length);
+    },
+    readShared: (position, length) => {
+      check(position, length);
+      if (length > SHARED_READ_BYTES) return readExactly(fd, position, length);
+      return readExactly(fd, position, length, shared);
     },
     close: () => {
       if (open) closeSync(fd);
@@ -65,8 +79,8 @@ function descriptorSource(fd: number, size: number): ByteSource {
   };
 }
 
-function readExactly(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
+function readExactly(fd: number, position: number, length: number, into?: Buffer): Buffer {
+  const buffer = into === undefined ? Buffer.allocUnsafe(length) : into.subarray(0, length);
   let done = 0;
   while (done < length) {
     const count = readSync(fd, buffer, done, length - done, position + done);
@@ -76,8 +90,18 @@ function readExactly(fd: number, position: number, length: number): Buffer {
   return buffer;
 }
 
+/** Lookups after which a big index is read whole (a listing reading thousands of objects). */
+const HOT_LOOKUPS = 512;
+/** Big indexes held whole at once, process-wide, in bytes; past it they stay bucket by bucket. */
+const HELD_INDEX_BUDGET = 32 * 1024 * 1024;
+let heldIndexBytes = 0;
+
 /** The object ids and offsets of one pack. */
 export class PackIndex {
+  private lookups = 0;
+  /** The whole file, once the index is hot and the budget allows. */
+  private held: Buffer | undefined;
+
   private constructor(
     private readonly source: ByteSource,
     private readonly fanout: Uint32Array,
@@ -110,7 +134,7 @@ export class PackIndex {
 
   /** The checksum of the pack this index describes (the pack's own last 20 bytes). */
   packChecksum(): Buffer {
-    return this.source.read(this.source.size - 2 * OID_BYTES, OID_BYTES);
+    return this.bytes(this.source.size - 2 * OID_BYTES, OID_BYTES);
   }
 
   /** Number of objects in the pack. */
@@ -128,7 +152,9 @@ export class PackIndex {
     const low = first === 0 ? 0 : (this.fanout[first - 1] as number);
     const high = this.fanout[first] as number;
     if (low === high) return undefined;
-    const names = this.source.read(NAMES_START + low * OID_BYTES, (high - low) * OID_BYTES);
+    this.lookups += 1;
+    if (this.lookups === HOT_LOOKUPS) this.hold();
+    const names = this.bytes(NAMES_START + low * OID_BYTES, (high - low) * OID_BYTES);
     let lo = 0;
     let hi = high - low;
     while (lo < hi) {
@@ -142,16 +168,33 @@ export class PackIndex {
   }
 
   close(): void {
+    if (this.held !== undefined) heldIndexBytes -= this.held.length;
+    this.held = undefined;
     this.source.close();
+  }
+
+  private hold(): void {
+    const size = this.source.size;
+    if (size <= WHOLE_INDEX_BYTES || heldIndexBytes + size > HELD_INDEX_BUDGET) return;
+    this.held = this.source.read(0, size);
+    heldIndexBytes += size;
+  }
+
+  private bytes(position: number, length: number): Buffer {
+    // Views of the shared buffer are used up before the next read (a bucket is searched,
+    // then its entry's offset read).
+    if (this.held === undefined) return length <= SHARED_READ_BYTES ? this.source.readShared(position, length) : this.source.read(position, length);
+    if (position + length > this.held.length) throw new PackFormatError('read past the end of the file');
+    return this.held.subarray(position, position + length);
   }
 
   private offsetAt(position: number): number {
     const count = this.objectCount;
     const offsetsStart = NAMES_START + count * (OID_BYTES + 4);
-    const small = this.source.read(offsetsStart + position * 4, 4).readUInt32BE(0);
+    const small = this.bytes(offsetsStart + position * 4, 4).readUInt32BE(0);
     if ((small & 0x80000000) === 0) return small;
     // Packs over 2 GiB: the entry points into the table of 8-byte offsets.
-    const large = this.source.read(offsetsStart + count * 4 + (small & 0x7fffffff) * 8, 8).readBigUInt64BE(0);
+    const large = this.bytes(offsetsStart + count * 4 + (small & 0x7fffffff) * 8, 8).readBigUInt64BE(0);
     if (large > BigInt(Number.MAX_SAFE_INTEGER)) throw new PackFormatError('pack offset out of range');
     return Number(large);
   }

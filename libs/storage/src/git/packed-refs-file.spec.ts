@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { git, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { readGitProcessCounts } from './git-process-counts.js';
+import { initBareRepository } from './init-bare-repository.js';
+import { PackedRefsFile } from './loose-files.js';
+import type { Oid } from './oid.js';
+import { openGitRepository } from './open-git-repository.js';
+import { updateRefs } from './update-refs.js';
+import { writeObject } from './write-object.js';
+
+let tmp: string;
+let gitDir: string;
+let a: Oid;
+let b: Oid;
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  gitDir = path.join(tmp, 'refs.git');
+  await initBareRepository(gitDir);
+  a = await writeObject(gitDir, 'blob', Buffer.from('a\n'));
+  b = await writeObject(gitDir, 'blob', Buffer.from('b\n'));
+});
+afterAll(() => removeTempDir(tmp));
+
+describe('PackedRefsFile', () => {
+  it('resolves loose refs first, then packed ones, and sees packed-refs rewritten', async () => {
+    const refs = new PackedRefsFile(gitDir);
+    expect(refs.resolve('refs/tags/x')).toBeNull();
+    await updateRefs(gitDir, [
+      { name: 'refs/tags/x', oid: a },
+      { name: 'refs/tags/y', oid: b },
+    ]);
+    git(gitDir, ['pack-refs', '--all']);
+    expect(refs.resolve('refs/tags/x')).toBe(a);
+    expect(refs.resolve('refs/tags/y')).toBe(b);
+    expect(refs.resolve('refs/tags/z')).toBeNull();
+    // A loose ref written later wins over the packed one, as in git.
+    await updateRefs(gitDir, [{ name: 'refs/tags/x', oid: b }]);
+    expect(refs.resolve('refs/tags/x')).toBe(b);
+    git(gitDir, ['pack-refs', '--all']);
+    expect(refs.resolve('refs/tags/x')).toBe(b);
+    git(gitDir, ['update-ref', '-d', 'refs/tags/y']);
+    expect(refs.resolve('refs/tags/y')).toBeNull();
+  });
+
+  it('leaves symbolic refs to git', () => {
+    expect(new PackedRefsFile(gitDir).resolve('HEAD')).toBeUndefined();
+  });
+});
+
+describe('bulk reads', () => {
+  it('answer the same objects through cat-file, where single reads start no process', async () => {
+    const repo = openGitRepository(gitDir);
+    try {
+      const before = readGitProcessCounts()['cat-file'].spawned;
+      expect((await repo.readBlob(a))?.toString()).toBe('a\n');
+      expect(readGitProcessCounts()['cat-file'].spawned).toBe(before);
+      expect((await repo.readBlob(a, { bulk: true }))?.toString()).toBe('a\n');
+      expect(readGitProcessCounts()['cat-file'].spawned).toBe(before + 1);
+    } finally {
+      await repo.close();
+    }
+  });
+});
