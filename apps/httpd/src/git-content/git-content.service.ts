@@ -21,6 +21,8 @@ export interface LoadedDiff {
   blobs: DiffBlobData[];
 }
 
+const BULK = { bulk: true } as const;
+
 /** Object headers requested at once while choosing the blobs of a diff's `files` map. */
 const BLOB_HEADER_BATCH = 256;
 
@@ -46,7 +48,13 @@ export class GitContentService {
    * @param range - old commit (null: the empty tree) and new commit
    */
   async loadDiff(git: GitRepository, range: { from: Oid | null; to: Oid }): Promise<LoadedDiff> {
-    const { patch, truncated } = await git.diffPatch({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES });
+    const patchRead = git.diffPatch({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES });
+    // The diff's blobs are read together (bulk: through cat-file, on git's core, while this
+    // thread parses). On a repository's first page cat-file is not running yet: its start
+    // overlaps git's diff instead of following it.
+    const catFileStarted = git.startBulkReads();
+    const { patch, truncated } = await patchRead;
+    await catFileStarted;
     const parsed = parseGitPatch(patch, { truncated });
     const files = truncated ? resolveCutFiles(parsed, await this.readNumstat(git, range)) : parsed;
     return { files, blobs: await this.loadBlobs(git, listDiffBlobs(files) as Oid[]) };
@@ -60,13 +68,13 @@ export class GitContentService {
 
   private async loadBlobs(git: GitRepository, oids: readonly Oid[]): Promise<DiffBlobData[]> {
     // Which blobs fit is decided from the object headers alone (a skipped blob is never
-    // loaded); headers and then contents are requested together, pipelined through the one
-    // cat-file process instead of one round trip after another.
+    // loaded); headers and then contents are requested together as bulk reads, pipelined
+    // through the one cat-file process instead of one round trip after another.
     const chosen: Oid[] = [];
     let budget = DIFF_FILES_TOTAL_MAX_BYTES;
     choose: for (let start = 0; start < oids.length; start += BLOB_HEADER_BATCH) {
       const batch = oids.slice(start, start + BLOB_HEADER_BATCH);
-      const infos = await Promise.all(batch.map((oid) => git.readObjectInfo(oid)));
+      const infos = await Promise.all(batch.map((oid) => git.readObjectInfo(oid, BULK)));
       for (const [index, info] of infos.entries()) {
         if (info === null || info.type !== 'blob' || info.size > DIFF_FILES_BLOB_MAX_BYTES) continue;
         if (info.size > budget) break choose;
@@ -74,7 +82,7 @@ export class GitContentService {
         chosen.push(batch[index] as Oid);
       }
     }
-    const contents = await Promise.all(chosen.map((oid) => git.readBlob(oid)));
+    const contents = await Promise.all(chosen.map((oid) => git.readBlob(oid, BULK)));
     return chosen.flatMap((oid, index) => {
       const bytes = contents[index];
       return bytes === null || bytes === undefined ? [] : [{ id: oid, ...toBlobContent(bytes) }];

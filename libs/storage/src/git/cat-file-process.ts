@@ -82,6 +82,11 @@ export class CatFileProcess implements StoppableProcess {
     this.stop(new GitCommandError('repository is closed'));
   }
 
+  /** True while the process runs (started and not stopped). */
+  isRunning(): boolean {
+    return this.session !== undefined;
+  }
+
   /** True while requests are waiting for answers. */
   isBusy(): boolean {
     return (this.session?.inFlight.length ?? 0) > 0;

@@ -58,8 +58,8 @@ export interface Contributor {
 export interface ReadOptions {
   /**
    * One of many reads issued together (a listing evaluating thousands of collaborative
-   * objects): answered by the pipelined `cat-file` process, which inflates on another core,
-   * instead of in process on the event loop's thread.
+   * objects, a diff's blobs): answered by the pipelined `cat-file` process (started if need
+   * be), which inflates on another core, instead of in process on the event loop's thread.
    */
   readonly bulk?: boolean;
 }
@@ -74,13 +74,18 @@ export interface GitRepository {
   /** Type and content of any object; null when absent. */
   readObject(oid: Oid, options?: ReadOptions): Promise<GitObject | null>;
   /** Type and size without reading content (e.g. to refuse large blobs). */
-  readObjectInfo(oid: Oid): Promise<GitObjectInfo | null>;
+  readObjectInfo(oid: Oid, options?: ReadOptions): Promise<GitObjectInfo | null>;
   /** Null when absent or not a commit. */
   readCommit(oid: Oid, options?: ReadOptions): Promise<GitCommit | null>;
   /** Null when absent or not a tree. */
   readTree(oid: Oid, options?: ReadOptions): Promise<TreeEntry[] | null>;
   /** Null when absent or not a blob. */
   readBlob(oid: Oid, options?: ReadOptions): Promise<Buffer | null>;
+  /**
+   * Starts the process bulk reads go to, if it is not running (see {@link ReadOptions.bulk});
+   * resolves once it has answered a first request. Never rejects.
+   */
+  startBulkReads(): Promise<void>;
   /** Null when absent or not an annotated tag. */
   readTag(oid: Oid): Promise<GitTag | null>;
   /** Follows annotated tags to a commit; null when absent or not ending at a commit. */

@@ -96,7 +96,7 @@ let loose: string;
 const opened: ObjectFiles[] = [];
 
 function open(gitDir: string, options: ConstructorParameters<typeof ObjectFiles>[1] = {}): ObjectFiles {
-  const files = new ObjectFiles(gitDir, { limit: new LiveProcessLimit(8), ...options });
+  const files = new ObjectFiles(gitDir, { limit: new LiveProcessLimit(8), maxRebuiltDeltas: 1000, ...options });
   opened.push(files);
   return files;
 }
@@ -187,6 +187,25 @@ describe('ObjectFiles', () => {
     const damaged = open(gitDir);
     for (const oid of allObjectsIds(loose)) expect(() => damaged.read(oid)).not.toThrow();
     expect(damaged.read(head)).toBeUndefined();
+  });
+
+  it('leaves objects at the end of long delta chains to git until their bases are at hand', () => {
+    const gitDir = repacked('deep.git', ['repack', '-a', '-d', '-f', '--depth=50', '--window=50']);
+    const chains = git(gitDir, ['verify-pack', '-v', packFiles(gitDir, '.idx')[0] as string])
+      .split('\n')
+      .map((line) => /^([0-9a-f]{40}) +\w+ +\d+ +\d+ +\d+ +(\d+) +[0-9a-f]{40}$/.exec(line))
+      .filter((match) => match !== null)
+      .map((match) => ({ oid: match[1] as Oid, depth: Number(match[2]) }));
+    const deep = chains.find((chain) => chain.depth > 20);
+    if (deep === undefined) throw new Error('no long chain in the pack');
+    const files = open(gitDir, { maxRebuiltDeltas: 10 });
+    expect(files.read(deep.oid)).toBeUndefined();
+    // A type and size need no rebuilding.
+    expect(files.readInfo(deep.oid)?.type).toBe('blob');
+    // Shallower objects of the chain leave their bases in the cache, and the chain gets short.
+    for (const chain of chains.filter((each) => each.depth <= 10)) expect(files.read(chain.oid)).toBeDefined();
+    const reachable = chains.filter((chain) => files.read(chain.oid) !== undefined).length;
+    expect(reachable).toBeGreaterThan(chains.filter((chain) => chain.depth <= 10).length);
   });
 
   it('leaves a repository with a cut index to git', () => {

@@ -17,7 +17,7 @@ import type {
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { LastCommitIndex } from './last-commit-index.js';
 import { PackedRefsFile } from './loose-files.js';
-import { ObjectFiles } from './object-files.js';
+import { ObjectFiles, threadLoad } from './object-files.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
 import { parseCommit } from './parse-commit.js';
@@ -87,16 +87,36 @@ class CliGitRepository implements GitRepository {
   }
 
   async readObject(oid: Oid, options: ReadOptions = {}): Promise<GitObject | null> {
-    // From the pack and loose files when they answer exactly; git for the rest (module comment
-    // of object-files.ts) and for bulk reads.
-    const stored = options.bulk === true ? undefined : this.objectFiles.read(checkOid(oid));
+    // From the pack and loose files when they answer exactly and no process is better placed
+    // (throughGit); git for the rest (module comment of object-files.ts).
+    const stored = this.throughGit(options) ? undefined : this.objectFiles.read(checkOid(oid));
     if (stored !== undefined) return stored;
     const answer = await this.catFile.request(checkOid(oid), true);
     return answer.found && answer.data !== undefined ? { type: answer.type, data: answer.data } : null;
   }
 
-  async readObjectInfo(oid: Oid): Promise<GitObjectInfo | null> {
-    const stored = this.objectFiles.readInfo(checkOid(oid));
+  /**
+   * Where a read goes. In process it needs no process: a repository's first pages, and
+   * repositories read now and then, start none. Through cat-file it costs a round trip but the
+   * inflating happens on git's core, so once cat-file runs for this repository it answers, as
+   * it does whenever this thread is the bottleneck ({@link ThreadLoad}) and for bulk reads,
+   * which start it (thousands of reads at once: git inflates while this thread evaluates).
+   */
+  private throughGit(options: ReadOptions): boolean {
+    return options.bulk === true || this.catFile.isRunning() || threadLoad.isBusy();
+  }
+
+  async startBulkReads(): Promise<void> {
+    if (this.catFile.isRunning()) return;
+    // Any name works: git starts, answers (found or missing), and stays for the reads to come.
+    await this.catFile.request('HEAD', false).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  async readObjectInfo(oid: Oid, options: ReadOptions = {}): Promise<GitObjectInfo | null> {
+    const stored = this.throughGit(options) ? undefined : this.objectFiles.readInfo(checkOid(oid));
     if (stored !== undefined) return stored;
     const answer = await this.catFile.request(checkOid(oid), false);
     return answer.found ? { type: answer.type, size: answer.size } : null;

@@ -49,13 +49,18 @@ describe('PackedRefsFile', () => {
 });
 
 describe('bulk reads', () => {
-  it('answer the same objects through cat-file, where single reads start no process', async () => {
+  it('go through cat-file; single reads are made in process until it runs', async () => {
     const repo = openGitRepository(gitDir);
     try {
       const before = readGitProcessCounts()['cat-file'].spawned;
       expect((await repo.readBlob(a))?.toString()).toBe('a\n');
       expect(readGitProcessCounts()['cat-file'].spawned).toBe(before);
+      await repo.startBulkReads();
+      await repo.startBulkReads();
+      expect(readGitProcessCounts()['cat-file'].spawned).toBe(before + 1);
       expect((await repo.readBlob(a, { bulk: true }))?.toString()).toBe('a\n');
+      expect((await repo.readObjectInfo(b, { bulk: true }))?.size).toBe(2);
+      expect((await repo.readBlob(b))?.toString()).toBe('b\n');
       expect(readGitProcessCounts()['cat-file'].spawned).toBe(before + 1);
     } finally {
       await repo.close();
