@@ -47,7 +47,7 @@ async function writeHistory(gitDir: string): Promise<Oid> {
           .join('\n'),
       ),
     );
-    // One incompressible blob makes the pack too big to be read whole: reads go through a descriptor.
+    // One incompressible blob larger than an entry's first read (4 KiB): its data takes a second read.
     const noise = n === 119 ? await writeObject(gitDir, 'blob', randomNoise(300 * 1024)) : other;
     const dir = await writeObject(
       gitDir,
