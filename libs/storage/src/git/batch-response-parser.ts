@@ -28,6 +28,11 @@ export class BatchResponseParser {
     private readonly onAnswer: (answer: BatchAnswer) => void,
   ) {}
 
+  /** True while an answer has begun and not ended (a header line or content in part). */
+  isMidAnswer(): boolean {
+    return this.body !== undefined || this.partial.length > 0;
+  }
+
   /** Feeds one stdout chunk; calls `onAnswer` for every completed answer. */
   push(chunk: Buffer): void {
     let offset = 0;

@@ -22,12 +22,20 @@ interface Session {
   stderr: string;
   /** Request lines of this turn, written together once it ends. */
   readonly outgoing: string[];
+  /** Armed while an answer is half received (see {@link DEFAULT_STALL_MS}). */
+  stallTimer: NodeJS.Timeout | undefined;
 }
 
 const STDERR_KEPT = 1024;
 
 /** Default time without requests after which the process is stopped (restarted lazily). */
 export const DEFAULT_IDLE_MS = 30_000;
+/**
+ * Default time an answer may stay half received with no more output. git announces an
+ * object's size before its content and, for some damaged objects, writes fewer bytes than it
+ * announced and then waits for the next request: without this bound the read would never end.
+ */
+export const DEFAULT_STALL_MS = 10_000;
 const MAX_ATTEMPTS = 2;
 
 /**
@@ -44,19 +52,22 @@ export class CatFileProcess implements StoppableProcess {
   private lastComplaint = '';
 
   private readonly idleMs: number;
+  private readonly stallMs: number;
   private readonly limit: LiveProcessLimit;
   private readonly log: (message: string) => void;
 
   /**
    * @param gitDir - repository
-   * @param options - idle timeout (default 30 s), live-process limit (default process-wide) and
-   *   where an unexpected exit of the process is reported (one line per exit)
+   * @param options - idle timeout (default 30 s), stall bound of a half-received answer
+   *   (default 10 s), live-process limit (default process-wide) and where an unexpected exit
+   *   of the process is reported (one line per exit)
    */
   constructor(
     private readonly gitDir: string,
-    options: { idleMs?: number; limit?: LiveProcessLimit; log?: (message: string) => void } = {},
+    options: { idleMs?: number; stallMs?: number; limit?: LiveProcessLimit; log?: (message: string) => void } = {},
   ) {
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.stallMs = options.stallMs ?? DEFAULT_STALL_MS;
     this.limit = options.limit ?? catFileProcessLimit;
     this.log = options.log ?? (() => undefined);
   }
@@ -134,7 +145,7 @@ export class CatFileProcess implements StoppableProcess {
   private start(): Session {
     const child = spawnGit(this.gitDir, ['cat-file', '--batch-command']);
     countGitProcess('cat-file', child);
-    const session: Session = { child, inFlight: [], broken: false, stderr: '', outgoing: [] };
+    const session: Session = { child, inFlight: [], broken: false, stderr: '', outgoing: [], stallTimer: undefined };
     const parser = new BatchResponseParser(
       () => session.inFlight[0]?.content ?? false,
       (answer) => this.answer(session, answer),
@@ -154,10 +165,26 @@ export class CatFileProcess implements StoppableProcess {
       parser.push(chunk);
     } catch {
       // Unparsable output means we lost sync with the stream: restart (in-flight requests are retried once).
-      session.broken = true;
-      this.detach(session);
-      session.child.kill('SIGKILL');
+      this.abandon(session);
+      return;
     }
+    clearTimeout(session.stallTimer);
+    session.stallTimer = undefined;
+    if (!parser.isMidAnswer()) return;
+    session.stallTimer = setTimeout(() => {
+      if (session.broken || session.inFlight.length === 0) return;
+      this.log(`git cat-file for ${this.gitDir} sent part of an answer and nothing for ${this.stallMs} ms; later reads use a new process`);
+      this.abandon(session);
+    }, this.stallMs);
+    session.stallTimer.unref();
+  }
+
+  /** Trusts nothing more from `session`: a new process answers (in-flight requests are retried once). */
+  private abandon(session: Session): void {
+    clearTimeout(session.stallTimer);
+    session.broken = true;
+    this.detach(session);
+    session.child.kill('SIGKILL');
   }
 
   /**
@@ -197,6 +224,7 @@ export class CatFileProcess implements StoppableProcess {
   }
 
   private crashed(session: Session, cause: string): void {
+    clearTimeout(session.stallTimer);
     // 'error' and 'close' may both arrive; a process we stopped ourselves is already detached;
     // one that never started (no pid) fails its requests, whose errors say why.
     const unexpected = this.session === session && !this.closed && session.child.pid !== undefined;
@@ -232,6 +260,7 @@ export class CatFileProcess implements StoppableProcess {
   }
 
   private end(session: Session): void {
+    clearTimeout(session.stallTimer);
     session.child.stdin.end();
     session.child.kill('SIGTERM');
   }

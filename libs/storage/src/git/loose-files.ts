@@ -98,8 +98,11 @@ export class PackedRefsFile {
       const stat = statSync(file);
       if (stat.size > MAX_PACKED_REFS_BYTES) return undefined;
       stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? new Map() : undefined;
+    } catch {
+      // No packed-refs: the ref is absent, or the repository itself is being moved or
+      // removed. git tells which (a null here would turn a vanishing repository's refs into
+      // absent ones and its pages into wrong answers instead of errors).
+      return undefined;
     }
     if (stamp === this.stamp) return this.refs;
     const read = readOptional(file);

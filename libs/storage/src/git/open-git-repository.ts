@@ -43,6 +43,8 @@ export interface OpenGitRepositoryOptions {
   readonly reachability?: IndexBudget;
   /** The byte budget this repository's last-commit-per-path index shares (default: one per process). */
   readonly lastCommits?: IndexBudget;
+  /** Whether the event loop is too busy for reads in process (default: the process-wide {@link threadLoad}). */
+  readonly threadLoad?: { isBusy(): boolean };
 }
 
 /** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
@@ -64,6 +66,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     new ReachabilityIndex(gitDir, options.reachability),
     new LastCommitIndex(gitDir, options.lastCommits),
     new ObjectFiles(gitDir, { idleMs }),
+    options.threadLoad ?? threadLoad,
     options.now,
   );
 }
@@ -80,6 +83,7 @@ class CliGitRepository implements GitRepository {
     private readonly reachability: ReachabilityIndex,
     private readonly lastCommits: LastCommitIndex,
     private readonly objectFiles: ObjectFiles,
+    private readonly load: { isBusy(): boolean },
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
@@ -103,7 +107,7 @@ class CliGitRepository implements GitRepository {
    * which start it (thousands of reads at once: git inflates while this thread evaluates).
    */
   private throughGit(options: ReadOptions): boolean {
-    return options.bulk === true || this.catFile.isRunning() || threadLoad.isBusy();
+    return options.bulk === true || this.catFile.isRunning() || this.load.isBusy();
   }
 
   async startBulkReads(): Promise<void> {

@@ -25,7 +25,8 @@ afterAll(() => removeTempDir(tmp));
 describe('PackedRefsFile', () => {
   it('resolves loose refs first, then packed ones, and sees packed-refs rewritten', async () => {
     const refs = new PackedRefsFile(gitDir);
-    expect(refs.resolve('refs/tags/x')).toBeNull();
+    // Without packed-refs an absent ref may be a vanishing repository: git decides.
+    expect(refs.resolve('refs/tags/x')).toBeUndefined();
     await updateRefs(gitDir, [
       { name: 'refs/tags/x', oid: a },
       { name: 'refs/tags/y', oid: b },
@@ -50,7 +51,7 @@ describe('PackedRefsFile', () => {
 
 describe('bulk reads', () => {
   it('go through cat-file; single reads are made in process until it runs', async () => {
-    const repo = openGitRepository(gitDir);
+    const repo = openGitRepository(gitDir, { threadLoad: { isBusy: () => false } });
     try {
       const before = readGitProcessCounts()['cat-file'].spawned;
       expect((await repo.readBlob(a))?.toString()).toBe('a\n');

@@ -1,4 +1,4 @@
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { CatFileProcess } from './cat-file-process.js';
@@ -103,6 +103,36 @@ describe('corrupt objects', () => {
       expect(await repo.readBlob(bad)).toBeNull();
     } finally {
       await repo.close();
+    }
+  });
+});
+
+describe('an answer git leaves half written', () => {
+  it('fails the read once no more output comes, logs it, and serves others from a new process', async () => {
+    const gitDir = path.join(spec.dir, 'stalled.git');
+    await initBareRepository(gitDir);
+    const good = await writeObject(gitDir, 'blob', Buffer.from('good\n'));
+    // Too big for the in-process reader (over 256 KiB compressed), and it announces 100,000
+    // bytes more than it holds: git writes the header, the bytes it has, and waits.
+    const noise = Buffer.alloc(300 * 1024);
+    for (let i = 0, state = 7; i < noise.length; i += 1) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      noise[i] = state >>> 24;
+    }
+    const bad = '4' + '2'.repeat(39);
+    await mkdir(path.join(gitDir, 'objects', bad.slice(0, 2)), { recursive: true });
+    await writeFile(
+      path.join(gitDir, 'objects', bad.slice(0, 2), bad.slice(2)),
+      deflateSync(Buffer.concat([Buffer.from(`blob ${noise.length + 100_000}\0`), noise])),
+    );
+    const logs: string[] = [];
+    const catFile = new CatFileProcess(gitDir, { stallMs: 200, log: (line) => logs.push(line) });
+    try {
+      await expect(catFile.request(bad, true)).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+      expect(logs.filter((line) => line.includes('nothing for 200 ms'))).toHaveLength(2);
+      expect((await catFile.request(good, true)).found).toBe(true);
+    } finally {
+      catFile.close();
     }
   });
 });
