@@ -46,3 +46,14 @@ export function removeTempDir(dir: string): Promise<void> {
 export function dateEnv(seconds: number): Record<string, string> {
   return { GIT_AUTHOR_DATE: `${seconds} +0000`, GIT_COMMITTER_DATE: `${seconds} +0000` };
 }
+
+/** `length` bytes of deterministic noise that zlib cannot compress (a seeded LCG's high bytes). */
+export function noiseBytes(length: number, seed = 12345): Buffer {
+  const bytes = Buffer.alloc(length);
+  let state = seed;
+  for (let i = 0; i < length; i += 1) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    bytes[i] = state >>> 24;
+  }
+  return bytes;
+}

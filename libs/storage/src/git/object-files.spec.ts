@@ -1,6 +1,6 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { git, gitRaw, makeTempDir, noiseBytes, removeTempDir } from './git-cli.testing.js';
 import { initBareRepository } from './init-bare-repository.js';
 import { LiveProcessLimit } from './live-process-limit.js';
 import { ObjectFiles } from './object-files.js';
@@ -48,7 +48,7 @@ async function writeHistory(gitDir: string): Promise<Oid> {
       ),
     );
     // One incompressible blob larger than an entry's first read (4 KiB): its data takes a second read.
-    const noise = n === 119 ? await writeObject(gitDir, 'blob', randomNoise(300 * 1024)) : other;
+    const noise = n === 119 ? await writeObject(gitDir, 'blob', noiseBytes(300 * 1024)) : other;
     const dir = await writeObject(
       gitDir,
       'tree',
@@ -73,16 +73,6 @@ async function writeHistory(gitDir: string): Promise<Oid> {
   }
   await updateRefs(gitDir, [{ name: 'refs/heads/master', oid: parent as Oid }]);
   return parent as Oid;
-}
-
-function randomNoise(length: number): Buffer {
-  const bytes = Buffer.alloc(length);
-  let state = 12345;
-  for (let i = 0; i < length; i += 1) {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    bytes[i] = state >>> 24;
-  }
-  return bytes;
 }
 
 function packFiles(gitDir: string, suffix: string): string[] {

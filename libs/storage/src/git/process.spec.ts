@@ -2,6 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { CatFileProcess } from './cat-file-process.js';
+import { noiseBytes } from './git-cli.testing.js';
 import { BIG_SIZE, looseFixtureForSpec } from './fixture-repo.testing.js';
 import { LiveProcessLimit } from './live-process-limit.js';
 import type { GitRepository } from './git-repository.js';
@@ -114,11 +115,7 @@ describe('an answer git leaves half written', () => {
     const good = await writeObject(gitDir, 'blob', Buffer.from('good\n'));
     // Too big for the in-process reader (over 256 KiB compressed), and it announces 100,000
     // bytes more than it holds: git writes the header, the bytes it has, and waits.
-    const noise = Buffer.alloc(300 * 1024);
-    for (let i = 0, state = 7; i < noise.length; i += 1) {
-      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-      noise[i] = state >>> 24;
-    }
+    const noise = noiseBytes(300 * 1024, 7);
     const bad = '4' + '2'.repeat(39);
     await mkdir(path.join(gitDir, 'objects', bad.slice(0, 2)), { recursive: true });
     await writeFile(
