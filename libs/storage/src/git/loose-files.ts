@@ -40,13 +40,8 @@ function readOptional(file: string): FileRead {
  *   (symbolic or malformed ref, unreadable file)
  */
 export function readRefFile(gitDir: string, name: string): Oid | null | undefined {
-  const loose = readOptional(path.join(gitDir, name));
-  if (loose === null) return undefined;
-  if ('content' in loose) {
-    const text = loose.content.toString('latin1');
-    const oid = text.endsWith('\n') ? text.slice(0, -1) : text;
-    return isOid(oid) ? oid : undefined;
-  }
+  const loose = readLooseRef(gitDir, name);
+  if (loose !== null) return loose;
   const packed = readOptional(path.join(gitDir, 'packed-refs'));
   if (packed === null) return undefined;
   if (!('content' in packed)) return null;
@@ -58,6 +53,19 @@ export function readRefFile(gitDir: string, name: string): Oid | null | undefine
   const oid = terminated.slice(at - 40, at);
   const lineStart = at === 40 || terminated[at - 41] === '\n';
   return lineStart && isOid(oid) ? oid : undefined;
+}
+
+/**
+ * A loose ref file's oid.
+ * @returns the oid; null when there is no such file; undefined when git must decide
+ */
+function readLooseRef(gitDir: string, name: string): Oid | null | undefined {
+  const loose = readOptional(path.join(gitDir, name));
+  if (loose === null) return undefined;
+  if (!('content' in loose)) return null;
+  const text = loose.content.toString('latin1');
+  const oid = text.endsWith('\n') ? text.slice(0, -1) : text;
+  return isOid(oid) ? oid : undefined;
 }
 
 /** `packed-refs` files bigger than this are not held in memory: git resolves their refs. */
@@ -80,13 +88,8 @@ export class PackedRefsFile {
    * @returns the oid; null when the repository has no such ref; undefined when git must decide
    */
   resolve(name: string): Oid | null | undefined {
-    const loose = readOptional(path.join(this.gitDir, name));
-    if (loose === null) return undefined;
-    if ('content' in loose) {
-      const text = loose.content.toString('latin1');
-      const oid = text.endsWith('\n') ? text.slice(0, -1) : text;
-      return isOid(oid) ? oid : undefined;
-    }
+    const loose = readLooseRef(this.gitDir, name);
+    if (loose !== null) return loose;
     const refs = this.current();
     return refs === undefined ? undefined : (refs.get(name) ?? null);
   }

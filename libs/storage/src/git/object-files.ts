@@ -19,7 +19,7 @@ import type { GitObjectType } from './object-type.js';
 import type { Oid } from './oid.js';
 import { LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
 import { applyDelta, readDeltaHeader } from './pack-delta.js';
-import { HEADER_READ_BYTES, PACK_BLOB, PACK_COMMIT, PACK_OFS_DELTA, PACK_TAG, PACK_TREE, PackFile, type PackEntry } from './pack-file.js';
+import { HEADER_READ_BYTES, PACK_BLOB, PACK_COMMIT, PACK_TAG, PACK_TREE, PackFile, type PackEntry } from './pack-file.js';
 import { PackIndex } from './pack-index.js';
 
 /** An object read from the files: its type and content. */
@@ -141,19 +141,18 @@ export class ObjectFiles implements StoppableProcess {
         const object = this.read(oid);
         return object === undefined ? undefined : { type: object.type, size: object.data.length };
       }
-      let { pack, offset } = located;
-      let entry = pack.pack.entry(offset, HEADER_READ_BYTES);
-      const size = TYPES[entry.type] !== undefined ? entry.size : pack.pack.deltaHeader(offset, entry).targetSize;
+      let at = located;
+      let entry = at.pack.pack.entry(at.offset, HEADER_READ_BYTES);
+      const size = TYPES[entry.type] !== undefined ? entry.size : at.pack.pack.deltaHeader(at.offset, entry).targetSize;
       for (let depth = 0; TYPES[entry.type] === undefined; depth += 1) {
-        if (depth > MAX_CHAIN) return undefined;
-        if (entry.baseOffset === undefined) {
-          const base = this.locate(entry.baseOid as Buffer);
-          if (base === undefined) return this.fitsInfo(this.read(oid), size);
-          ({ pack, offset } = base);
-        } else {
-          offset = entry.baseOffset;
+        const base = depth > MAX_CHAIN ? undefined : this.baseOf(at.pack, entry);
+        if (base === undefined) {
+          // A loose base, or a chain too long to walk: the whole read decides.
+          const object = this.read(oid);
+          return object === undefined ? undefined : { type: object.type, size };
         }
-        entry = pack.pack.entry(offset, HEADER_READ_BYTES);
+        at = base;
+        entry = at.pack.pack.entry(at.offset, HEADER_READ_BYTES);
       }
       return { type: TYPES[entry.type] as GitObjectType, size };
     } catch (error) {
@@ -187,8 +186,9 @@ export class ObjectFiles implements StoppableProcess {
     return 'type' in read ? read : undefined;
   }
 
-  private fitsInfo(object: StoredObject | undefined, size: number): { type: GitObjectType; size: number } | undefined {
-    return object === undefined ? undefined : { type: object.type, size };
+  /** Where a delta's base is: at an offset of the same pack, or by id in any pack (undefined: not packed). */
+  private baseOf(pack: OpenPack, entry: PackEntry): { pack: OpenPack; offset: number } | undefined {
+    return entry.baseOffset !== undefined ? { pack, offset: entry.baseOffset } : this.locate(entry.baseOid as Buffer);
   }
 
   private locate(oid: Buffer): { pack: OpenPack; offset: number } | undefined {
@@ -211,21 +211,14 @@ export class ObjectFiles implements StoppableProcess {
    * the object and a whole object or a cached base (entry headers only: a few bytes each).
    */
   private checkChain(start: OpenPack, startOffset: number): void {
-    let pack = start;
-    let offset = startOffset;
-    for (let depth = 0; ; depth += 1) {
-      if (depth > 0 && deltaBases.has(`${pack.key}\0${offset}`)) return;
-      const entry = pack.pack.entry(offset, HEADER_READ_BYTES);
+    let at: { pack: OpenPack; offset: number } | undefined = { pack: start, offset: startOffset };
+    // Ends at a whole object, a cached base, or a base outside the packs (resolve decides).
+    for (let depth = 0; at !== undefined; depth += 1) {
+      if (depth > 0 && deltaBases.has(`${at.pack.key}\0${at.offset}`)) return;
+      const entry = at.pack.pack.entry(at.offset, HEADER_READ_BYTES);
       if (TYPES[entry.type] !== undefined) return;
       if (depth >= this.maxRebuiltDeltas) throw new GiveUp();
-      if (entry.baseOffset !== undefined) {
-        offset = entry.baseOffset;
-      } else {
-        const base = this.locate(entry.baseOid as Buffer);
-        // A loose base (or none): resolve decides.
-        if (base === undefined) return;
-        ({ pack, offset } = base);
-      }
+      at = this.baseOf(at.pack, entry);
     }
   }
 
@@ -245,7 +238,7 @@ export class ObjectFiles implements StoppableProcess {
     } else {
       const declared = readDeltaHeader(data).targetSize;
       if (declared > (target ? this.maxObjectBytes : MAX_WORK_BYTES)) throw new GiveUp();
-      const base = entry.type === PACK_OFS_DELTA ? this.resolve(pack, entry.baseOffset as number, depth + 1, false) : this.refBase(entry, depth);
+      const base = this.rebuildBase(pack, entry, depth);
       this.spend(declared);
       object = { type: base.type, data: applyDelta(base.data, data) };
     }
@@ -253,12 +246,11 @@ export class ObjectFiles implements StoppableProcess {
     return object;
   }
 
-  private refBase(entry: PackEntry, depth: number): StoredObject {
-    const oid = entry.baseOid as Buffer;
-    const located = this.locate(oid);
+  private rebuildBase(pack: OpenPack, entry: PackEntry, depth: number): StoredObject {
+    const located = this.baseOf(pack, entry);
     if (located !== undefined) return this.resolve(located.pack, located.offset, depth + 1, false);
     // Thin packs are completed on arrival, so a base outside every pack is loose or git's.
-    const loose = readLooseObject(this.gitDir, oid.toString('hex') as Oid);
+    const loose = readLooseObject(this.gitDir, (entry.baseOid as Buffer).toString('hex') as Oid);
     if (loose === null) throw new GiveUp();
     return loose;
   }

@@ -93,9 +93,10 @@ class CliGitRepository implements GitRepository {
   async readObject(oid: Oid, options: ReadOptions = {}): Promise<GitObject | null> {
     // From the pack and loose files when they answer exactly and no process is better placed
     // (throughGit); git for the rest (module comment of object-files.ts).
-    const stored = this.throughGit(options) ? undefined : this.objectFiles.read(checkOid(oid));
+    checkOid(oid);
+    const stored = this.throughGit(options) ? undefined : this.objectFiles.read(oid);
     if (stored !== undefined) return stored;
-    const answer = await this.catFile.request(checkOid(oid), true);
+    const answer = await this.catFile.request(oid, true);
     return answer.found && answer.data !== undefined ? { type: answer.type, data: answer.data } : null;
   }
 
@@ -120,9 +121,10 @@ class CliGitRepository implements GitRepository {
   }
 
   async readObjectInfo(oid: Oid, options: ReadOptions = {}): Promise<GitObjectInfo | null> {
-    const stored = this.throughGit(options) ? undefined : this.objectFiles.readInfo(checkOid(oid));
+    checkOid(oid);
+    const stored = this.throughGit(options) ? undefined : this.objectFiles.readInfo(oid);
     if (stored !== undefined) return stored;
-    const answer = await this.catFile.request(checkOid(oid), false);
+    const answer = await this.catFile.request(oid, false);
     return answer.found ? { type: answer.type, size: answer.size } : null;
   }
 
