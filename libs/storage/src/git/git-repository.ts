@@ -62,6 +62,12 @@ export interface ReadOptions {
    * be), which inflates on another core, instead of in process on the event loop's thread.
    */
   readonly bulk?: boolean;
+  /**
+   * A step of a history walk, which the next read waits for: answered in process whenever
+   * the files can and this thread is not busy, also while cat-file runs (a round trip per
+   * step costs more than the inflate of a commit or a tree).
+   */
+  readonly sequential?: boolean;
 }
 
 /**

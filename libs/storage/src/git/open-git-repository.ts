@@ -15,6 +15,7 @@ import type {
   WalkCommitsOptions,
 } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
+import { findLastChangeNear } from './last-change-walk.js';
 import { LastCommitIndex } from './last-commit-index.js';
 import { PackedRefsFile } from './loose-files.js';
 import { ObjectFiles, threadLoad } from './object-files.js';
@@ -29,7 +30,15 @@ import type { IndexBudget } from './index-budget.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
-import { type ChunkedReadOptions, type CommitRange, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
+import {
+  type ChunkedReadOptions,
+  type CommitRange,
+  IN_MEMORY_WALK_LIMIT,
+  openCommitRange,
+  readInChunks,
+  walkCommitsUntil,
+  walkNear,
+} from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
@@ -46,6 +55,8 @@ export interface OpenGitRepositoryOptions {
   /** Whether the event loop is too busy for reads in process (default: the process-wide {@link threadLoad}). */
   readonly threadLoad?: { isBusy(): boolean };
 }
+
+const SEQUENTIAL: ReadOptions = { sequential: true };
 
 /** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
 const MAX_TAG_DEPTH = 16;
@@ -106,8 +117,11 @@ class CliGitRepository implements GitRepository {
    * inflating happens on git's core, so once cat-file runs for this repository it answers, as
    * it does whenever this thread is the bottleneck ({@link ThreadLoad}) and for bulk reads,
    * which start it (thousands of reads at once: git inflates while this thread evaluates).
+   * A walk's reads stay in process while cat-file runs: each waits for the one before, so
+   * a round trip per step would be the walk's whole cost.
    */
   private throughGit(options: ReadOptions): boolean {
+    if (options.sequential === true) return this.load.isBusy();
     return options.bulk === true || this.catFile.isRunning() || this.load.isBusy();
   }
 
@@ -183,6 +197,8 @@ class CliGitRepository implements GitRepository {
   }
 
   async walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]> {
+    const near = await this.walkFirstCommits(options);
+    if (near !== null) return near;
     const oids = await walkCommitOids(this.gitDir, options);
     // Requests are pipelined through the one cat-file process.
     return Promise.all(
@@ -192,6 +208,22 @@ class CliGitRepository implements GitRepository {
         return commit;
       }),
     );
+  }
+
+  /**
+   * A first page of history (no time filter, no exclusions, at most
+   * {@link IN_MEMORY_WALK_LIMIT} commits from the start) walked here in rev-list's order
+   * instead of by a `rev-list` process, whose start cost most of a first commit list; null
+   * for anything else, and for a start that is not a readable commit (git reports it).
+   */
+  private async walkFirstCommits(options: WalkCommitsOptions): Promise<GitCommit[] | null> {
+    const { from, skip = 0, maxCount } = options;
+    if (options.since !== undefined || options.until !== undefined || (options.exclude?.length ?? 0) > 0) return null;
+    if (maxCount === undefined || !Number.isSafeInteger(skip) || !Number.isSafeInteger(maxCount)) return null;
+    if (skip < 0 || maxCount < 0 || skip + maxCount > IN_MEMORY_WALK_LIMIT) return null;
+    if ((await this.readCommit(checkOid(from), SEQUENTIAL)) === null) return null;
+    const { commits } = await walkNear(this, { from }, skip + maxCount);
+    return commits.slice(skip);
   }
 
   listCommitOids(options: WalkCommitsOptions): Promise<Oid[]> {
@@ -218,9 +250,20 @@ class CliGitRepository implements GitRepository {
   async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
     const segments = splitTreePath(options.path);
     if (segments === null || segments.length === 0) return lastCommitTouching(this.gitDir, options);
-    // From memory once the history of `from` is indexed (in the background); git until then.
+    // From memory once the history of `from` is indexed (in the background). Until then git
+    // starts, and a short walk here runs meanwhile until git answers: most paths asked about
+    // changed a few commits back, which the walk finds before git has started; git answers
+    // the rest (last-change-walk.ts). A busy thread would send the walk's reads to cat-file,
+    // a round trip per step: git alone then.
     const answer = this.lastCommits.lastCommitTouching(checkOid(options.from), segments.join('/'));
-    return answer !== undefined ? answer : lastCommitTouching(this.gitDir, options);
+    if (answer !== undefined) return answer;
+    const fromGit = lastCommitTouching(this.gitDir, options);
+    if (this.load.isBusy()) return fromGit;
+    const gitAnswered = new AbortController();
+    const settle = (): void => gitAnswered.abort();
+    fromGit.then(settle, settle);
+    const near = await findLastChangeNear(this, { from: options.from, segments }, { signal: gitAnswered.signal });
+    return near !== undefined ? near : fromGit;
   }
 
   indexHistory(from: Oid): Promise<void> {

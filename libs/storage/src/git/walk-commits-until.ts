@@ -11,7 +11,7 @@
 import { DateOrderQueue } from './date-order-queue.js';
 import { GitObjectFormatError, RangeWalkBusyError } from './errors.js';
 import type { GitCommit } from './git-objects.js';
-import type { GitRepository } from './git-repository.js';
+import type { GitRepository, ReadOptions } from './git-repository.js';
 import type { Oid } from './oid.js';
 import { Semaphore } from './semaphore.js';
 
@@ -19,6 +19,8 @@ import { Semaphore } from './semaphore.js';
 export const IN_MEMORY_WALK_LIMIT = 256;
 
 const LONG_WALK_SLOTS = 2;
+
+const SEQUENTIAL: ReadOptions = { sequential: true };
 
 /**
  * Long-range work at once, process-wide: the `rev-list` of a walk past
@@ -131,15 +133,21 @@ export async function* readInChunks(
 
 /**
  * rev-list's walk (process_parents in git's revision.c) over commits read one by one: pop
- * the newest, list it, queue its parents not seen before. Parents of queued commits are read
- * ahead so the pipe to cat-file stays busy.
+ * the newest, list it, queue its parents not seen before. The reads are a walk's
+ * ({@link ReadOptions.sequential}: in process when the files answer); parents of queued
+ * commits are read ahead so that, when they go to cat-file, its pipe stays busy.
+ * @param git - the repository's commit reads
+ * @param range - start commit; the commit that ends the list, if any
+ * @param limit - commits listed at most
+ * @returns the commits before `stop` (or the first `limit`), and whether the history ended there
+ * @throws GitObjectFormatError when a commit of the walk cannot be read
  */
-async function walkNear(git: CommitSource, range: { from: Oid; stop: Oid }, limit: number): Promise<{ commits: GitCommit[]; complete: boolean }> {
+export async function walkNear(git: CommitSource, range: { from: Oid; stop?: Oid }, limit: number): Promise<{ commits: GitCommit[]; complete: boolean }> {
   const reads = new Map<Oid, Promise<GitCommit>>();
   const read = (oid: Oid): Promise<GitCommit> => {
     let pending = reads.get(oid);
     if (pending === undefined) {
-      pending = readExisting(git, oid);
+      pending = readExisting(git, oid, SEQUENTIAL);
       // Read-ahead of a commit the walk may never reach must not become an unhandled rejection.
       pending.catch(() => undefined);
       reads.set(oid, pending);
@@ -167,8 +175,8 @@ async function walkNear(git: CommitSource, range: { from: Oid; stop: Oid }, limi
   return { commits, complete: true };
 }
 
-async function readExisting(git: Pick<GitRepository, 'readCommit'>, oid: Oid): Promise<GitCommit> {
-  const commit = await git.readCommit(oid);
+async function readExisting(git: Pick<GitRepository, 'readCommit'>, oid: Oid, options?: ReadOptions): Promise<GitCommit> {
+  const commit = await git.readCommit(oid, options);
   if (commit === null) throw new GitObjectFormatError(`commit ${oid} of the history walk is unreadable`);
   return commit;
 }
