@@ -27,12 +27,13 @@ export class TreeService {
     // so a private repository never reaches the cache.
     return this.cache.trees.getOrLoad(`${rid}\0${request.sha}\0${request.path}`, async () => {
       const commit = await this.content.requireCommit(git, request.sha);
-      // Browsing starts at a tree; the blob and readme pages that follow need the last-commit
-      // index, which takes seconds to read on a long history: start it now, in the background.
-      void git.indexHistory(request.sha).catch(() => undefined);
       const entry = await git.findEntry(request.sha, request.path);
       const entries = entry?.kind === 'tree' ? await git.readTree(entry.oid) : null;
       if (entries === null) throw new PathNotFoundError();
+      // Browsing starts at a tree; the blob and readme pages that follow need the last-commit
+      // index, which takes seconds to read on a long history: start it in the background,
+      // once this page is answered (its processes and output would share this page's cores).
+      setImmediate(() => void git.indexHistory(request.sha).catch(() => undefined));
       return toTree({ path: request.path, entries, commit: toCommit(commit) });
     });
   }

@@ -51,6 +51,30 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
   });
 
+  it('lists first pages of history as `rev-list --skip --max-count` does, walked without a process', async () => {
+    // Repacked by git (newest objects whole), every commit is read from the files.
+    const packed = openGitRepository(gitDir, { threadLoad: { isBusy: () => false } });
+    gitRaw(gitDir, ['repack', '-a', '-d', '-q']);
+    try {
+      const spawned = (): number => Object.values(readGitProcessCounts()).reduce((sum, kind) => sum + kind.spawned, 0);
+      const before = spawned();
+      for (const from of commits.filter((_, at) => at % 4 === 0)) {
+        for (const [skip, maxCount] of [
+          [0, 30],
+          [0, 1],
+          [5, 10],
+          [20, 200],
+        ] as const) {
+          const listed = await packed.walkCommits({ from, skip, maxCount });
+          expect(listed.map((commit) => commit.oid)).toEqual(revList(gitDir, [`--skip=${skip}`, `--max-count=${maxCount}`, from]));
+        }
+      }
+      expect(spawned()).toBe(before);
+    } finally {
+      await packed.close();
+    }
+  });
+
   it('runs at most two long walks at once; the others wait and list the same', async () => {
     let running = 0;
     let most = 0;
@@ -174,6 +198,24 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     expect(readGitProcessCounts().command.spawned).toBe(spawned);
     for (const { from, path, oid } of answers) {
       expect({ from, path, oid }).toEqual({ from, path, oid: revList(gitDir, ['-1', from, '--', path])[0] ?? null });
+    }
+  });
+
+  it('answers a first question through git, then reads the history into memory by itself', async () => {
+    const fresh = openGitRepository(gitDir);
+    try {
+      const from = commits[commits.length - 2] as Oid;
+      const expected = revList(gitDir, ['-1', from, '--', 'a'])[0] ?? null;
+      expect(await fresh.lastCommitTouching({ from, path: 'a' })).toBe(expected);
+      // The index's read (rev-list, then diff-tree) starts after the answer; once it is done,
+      // no process answers.
+      const answered = readGitProcessCounts().command.spawned;
+      await waitUntil(() => readGitProcessCounts().command.spawned >= answered + 2 && readGitProcessCounts().command.running === 0);
+      const spawned = readGitProcessCounts().command.spawned;
+      expect(await fresh.lastCommitTouching({ from, path: 'd/x' })).toBe(revList(gitDir, ['-1', from, '--', 'd/x'])[0] ?? null);
+      expect(readGitProcessCounts().command.spawned).toBe(spawned);
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('LastCommitIndex', () => {
-  it('cannot answer a commit it has not read, reads its history in the background, then answers', async () => {
+  it('cannot answer a commit it has not read, and answers once prepare has read its history', async () => {
     const index = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024));
     expect(index.lastCommitTouching(head, 'a')).toBeUndefined();
     await index.prepare(head);

@@ -2,9 +2,9 @@
  * The last commit touching a path (blob and readme pages' `lastCommit`) answered from memory
  * instead of a path-limited `git rev-list -1 <commit> -- <path>` per page: one repository's
  * {@link CommitChanges}, grown in the background from the commits asked about. A commit not
- * held yet is answered by git while a read of its history (only the part not held: `rev-list
- * <new> ^<held tips>`) runs; from then on every commit of that history answers from memory,
- * whatever the path. Keyed by commit ids, so never stale: a moved branch only adds commits.
+ * held yet is answered otherwise, and a read of its history (only the part not held:
+ * `rev-list <new> ^<held tips>`) starts once that answer is in; from then on every commit of
+ * that history answers from memory, whatever the path. Keyed by commit ids, so never stale: a moved branch only adds commits.
  * Indexes of all repositories share one budget; past it the least recently used is dropped.
  */
 import { CommitChanges } from './commit-changes.js';
@@ -45,14 +45,14 @@ export class LastCommitIndex implements BudgetedIndex {
 
   /**
    * The newest commit reachable from `from` that changed `path`, as `git rev-list -1 <from>
-   * -- <path>` answers; undefined when this index cannot answer yet (the caller asks git).
+   * -- <path>` answers; undefined when this index cannot answer yet (the caller asks git,
+   * and has the history read with {@link prepare} once its page is answered).
    * @param from - a commit
    * @param path - validated, `/`-separated, not empty (UTF-8)
    */
   lastCommitTouching(from: Oid, path: string): Oid | null | undefined {
     const answer = this.changes.lastCommitTouching(from, Buffer.from(path, 'utf8').toString('latin1'));
-    if (answer === undefined) this.request(from);
-    else this.budget.use(this, this.changes.size);
+    if (answer !== undefined) this.budget.use(this, this.changes.size);
     return answer;
   }
 

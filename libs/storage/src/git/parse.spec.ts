@@ -3,7 +3,7 @@ import { hashObject } from './hash-object.js';
 import { isOid, parseOid } from './oid.js';
 import { parseCommit } from './parse-commit.js';
 import { parseTag } from './parse-tag.js';
-import { findTreeEntryKey, parseTree } from './parse-tree.js';
+import { parseTree } from './parse-tree.js';
 import { isValidRefName, isValidRefPrefix } from './ref-name.js';
 import { Semaphore } from './semaphore.js';
 import { serializeCommit } from './serialize-commit.js';
@@ -172,27 +172,5 @@ describe('Semaphore', () => {
     );
     expect(peak).toBe(3);
     expect(semaphore.pending).toBe(0);
-  });
-});
-
-describe('findTreeEntryKey', () => {
-  const entry = (mode: string, name: Buffer, fill: number): Buffer => Buffer.concat([Buffer.from(`${mode} `), name, Buffer.from([0]), Buffer.alloc(20, fill)]);
-  // A name that is not UTF-8 (Latin-1 "é") next to its UTF-8 spelling: only bytes tell them apart.
-  const tree = Buffer.concat([
-    entry('100644', Buffer.from([0x63, 0x61, 0x66, 0xe9]), 1),
-    entry('40000', Buffer.from('café'), 2),
-    entry('100755', Buffer.from('run'), 3),
-  ]);
-
-  it('finds an entry by the bytes of its name, as `<mode> <id>`', () => {
-    expect(findTreeEntryKey(tree, Buffer.from('café'))).toBe(`40000 ${'02'.repeat(20)}`);
-    expect(findTreeEntryKey(tree, Buffer.from([0x63, 0x61, 0x66, 0xe9]))).toBe(`100644 ${'01'.repeat(20)}`);
-    expect(findTreeEntryKey(tree, Buffer.from('run'))).toBe(`100755 ${'03'.repeat(20)}`);
-    expect(findTreeEntryKey(tree, Buffer.from('ru'))).toBeNull();
-    expect(findTreeEntryKey(Buffer.alloc(0), Buffer.from('run'))).toBeNull();
-  });
-
-  it('refuses a truncated tree', () => {
-    expect(() => findTreeEntryKey(tree.subarray(0, tree.length - 5), Buffer.from('zzz'))).toThrow('truncated tree entry');
   });
 });
