@@ -89,8 +89,8 @@ export async function pickCrawlCommits(gitDir: string, branch: string, count: nu
 }
 
 /**
- * Runs the crawl: for every page kind and concurrency, forge-httpd, the compared server, cgit,
- * then the git CLI on a fresh slice of `perRun` commits.
+ * Runs the crawl: for every page kind and concurrency, forge-httpd and the compared server
+ * (alternately first), cgit, then the git CLI on a fresh slice of `perRun` commits.
  */
 export async function measureCrawl(
   servers: CrawlServers,
@@ -115,8 +115,12 @@ export async function measureCrawl(
           const status = await httpGet(agent, `${base}${repo}${forgePath(kind, c)}`);
           if (status !== 200) throw new Error(`HTTP ${status}`);
         };
+        // The compared server crawls first on every other row: whichever goes second finds the
+        // slice's objects in the page cache and its git processes' files warm.
+        const otherFirst = other !== null && rows.length % 2 === 1;
+        const first = otherFirst ? await crawl(slice, concurrency, pages(other.baseUrl)) : null;
         const forge = await crawl(slice, concurrency, pages(server.baseUrl));
-        const otherFigures = other === null ? null : await crawl(slice, concurrency, pages(other.baseUrl));
+        const otherFigures = other === null ? null : (first ?? (await crawl(slice, concurrency, pages(other.baseUrl))));
         const cgitFigures = cgit === null || kind === 'readme' ? null : await crawl(slice, concurrency, cgitPages(agent, cgit.baseUrl, kind));
         const git = await crawl(slice, concurrency, (c) => gitPage(target.gitDir, kind, c));
         const versus =

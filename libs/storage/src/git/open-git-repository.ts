@@ -213,11 +213,13 @@ class CliGitRepository implements GitRepository {
    * A first page of history (no time filter, no exclusions, at most
    * {@link IN_MEMORY_WALK_LIMIT} commits from the start) walked here in rev-list's order
    * instead of by a `rev-list` process, whose start cost most of a first commit list; null
-   * for anything else, and for a start that is not a readable commit (git reports it).
+   * for anything else, for a start that is not a readable commit (git reports it), and while
+   * this thread is busy (the walk's reads would each be a round trip to cat-file).
    */
   private async walkFirstCommits(options: WalkCommitsOptions): Promise<GitCommit[] | null> {
     const { from, skip = 0, maxCount } = options;
     if (options.since !== undefined || options.until !== undefined || (options.exclude?.length ?? 0) > 0) return null;
+    if (this.load.isBusy()) return null;
     if (maxCount === undefined || !Number.isSafeInteger(skip) || !Number.isSafeInteger(maxCount)) return null;
     if (skip < 0 || maxCount < 0 || skip + maxCount > IN_MEMORY_WALK_LIMIT) return null;
     if ((await this.readCommit(checkOid(from), SEQUENTIAL)) === null) return null;
