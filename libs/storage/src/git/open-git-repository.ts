@@ -223,7 +223,7 @@ class CliGitRepository implements GitRepository {
     if (maxCount === undefined || !Number.isSafeInteger(skip) || !Number.isSafeInteger(maxCount)) return null;
     if (skip < 0 || maxCount < 0 || skip + maxCount > IN_MEMORY_WALK_LIMIT) return null;
     if ((await this.readCommit(checkOid(from), SEQUENTIAL)) === null) return null;
-    const { commits } = await walkNear(this, { from }, skip + maxCount);
+    const { commits } = await walkNear(this, { from }, skip + maxCount, SEQUENTIAL);
     return commits.slice(skip);
   }
 

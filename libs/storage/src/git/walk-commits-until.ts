@@ -20,8 +20,6 @@ export const IN_MEMORY_WALK_LIMIT = 256;
 
 const LONG_WALK_SLOTS = 2;
 
-const SEQUENTIAL: ReadOptions = { sequential: true };
-
 /**
  * Long-range work at once, process-wide: the `rev-list` of a walk past
  * {@link IN_MEMORY_WALK_LIMIT} and each chunk of its reads. Before ranges were read in chunks
@@ -133,21 +131,26 @@ export async function* readInChunks(
 
 /**
  * rev-list's walk (process_parents in git's revision.c) over commits read one by one: pop
- * the newest, list it, queue its parents not seen before. The reads are a walk's
- * ({@link ReadOptions.sequential}: in process when the files answer); parents of queued
- * commits are read ahead so that, when they go to cat-file, its pipe stays busy.
+ * the newest, list it, queue its parents not seen before. Parents of queued commits are read
+ * ahead so that, when the reads go to cat-file, its pipe stays busy.
  * @param git - the repository's commit reads
  * @param range - start commit; the commit that ends the list, if any
  * @param limit - commits listed at most
+ * @param readOptions - how the commits are read (a first page of history: `sequential`)
  * @returns the commits before `stop` (or the first `limit`), and whether the history ended there
  * @throws GitObjectFormatError when a commit of the walk cannot be read
  */
-export async function walkNear(git: CommitSource, range: { from: Oid; stop?: Oid }, limit: number): Promise<{ commits: GitCommit[]; complete: boolean }> {
+export async function walkNear(
+  git: CommitSource,
+  range: { from: Oid; stop?: Oid },
+  limit: number,
+  readOptions: ReadOptions = {},
+): Promise<{ commits: GitCommit[]; complete: boolean }> {
   const reads = new Map<Oid, Promise<GitCommit>>();
   const read = (oid: Oid): Promise<GitCommit> => {
     let pending = reads.get(oid);
     if (pending === undefined) {
-      pending = readExisting(git, oid, SEQUENTIAL);
+      pending = readExisting(git, oid, readOptions);
       // Read-ahead of a commit the walk may never reach must not become an unhandled rejection.
       pending.catch(() => undefined);
       reads.set(oid, pending);
