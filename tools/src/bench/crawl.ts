@@ -1,6 +1,6 @@
 /**
- * The crawl phase (issue 14, "the miss path"): N distinct commit, diff, tree, blob and readme
- * URLs of one repository (the big generated one, or an imported real history), each requested
+ * The crawl phase (issue 14, "the miss path"): N distinct commit, diff, tree, blob, readme and
+ * history (a commit list starting at a commit) URLs of one repository (the big generated one, or an imported real history), each requested
  * once (nothing is cached yet: every row is a cache miss), at concurrency 1 and 4, side by side
  * with cgit computing the same pages (its page cache off) and the git CLI doing the same reads
  * with processes spawned per page. Every (page kind, concurrency) gets its own slice of
@@ -14,7 +14,7 @@ import type { ForgeServer } from './forge-server.js';
 import { runChecked } from './processes.js';
 
 /** The page kinds a crawl requests. */
-export const CRAWL_KINDS = ['commit', 'diff', 'tree', 'blob', 'readme'] as const;
+export const CRAWL_KINDS = ['commit', 'diff', 'tree', 'blob', 'readme', 'history'] as const;
 export type CrawlKind = (typeof CRAWL_KINDS)[number];
 
 /** One commit of the crawl with what its pages address. */
@@ -63,6 +63,7 @@ export const CRAWL_GIT_READS: Readonly<Record<CrawlKind, string>> = {
   tree: 'ls-tree <sha>:<dir>',
   blob: 'cat-file -p <sha>:<path> + log -1 <sha> -- <path>',
   readme: 'cat-file -p <sha>:README.md + log -1 <sha> -- README.md',
+  history: 'log -n 30 --format=raw <sha>',
 };
 
 /**
@@ -148,6 +149,8 @@ function forgePath(kind: CrawlKind, c: CrawlCommit): string {
       return `/blob/${c.commit}/${urlPath(c.file)}`;
     case 'readme':
       return `/readme/${c.commit}`;
+    case 'history':
+      return `/commits?parent=${c.commit}`;
   }
 }
 
@@ -163,6 +166,8 @@ function cgitPages(agent: http.Agent, baseUrl: string, kind: Exclude<CrawlKind, 
         return `/big/tree/${urlPath(c.dir)}?id=${c.commit}`;
       case 'blob':
         return `/big/blob/${urlPath(c.file)}?id=${c.commit}`;
+      case 'history':
+        return `/big/log/?id=${c.commit}`;
     }
   };
   return async (c) => {
@@ -197,6 +202,9 @@ async function gitPage(gitDir: string, kind: CrawlKind, c: CrawlCommit): Promise
       await git(gitDir, ['log', '-1', '--format=raw', c.commit, '--', file]);
       return;
     }
+    case 'history':
+      await git(gitDir, ['log', '-n', '30', '--format=raw', c.commit]);
+      return;
   }
 }
 
