@@ -4,7 +4,8 @@
  * {@link CommitChanges}, grown in the background from the commits asked about. A commit not
  * held yet is answered otherwise, and a read of its history (only the part not held:
  * `rev-list <new> ^<held tips>`) starts once that answer is in; from then on every commit of
- * that history answers from memory, whatever the path. Keyed by commit ids, so never stale: a moved branch only adds commits.
+ * that history answers from memory, whatever the path. Keyed by commit ids, so never stale:
+ * a moved branch only adds commits.
  * Indexes of all repositories share one budget; past it the least recently used is dropped.
  */
 import { CommitChanges } from './commit-changes.js';

@@ -257,9 +257,9 @@ class CliGitRepository implements GitRepository {
     try {
       return await lastCommitTouching(this.gitDir, options);
     } finally {
-      // The index reads the history once this answer is in: its processes and their output
-      // shared this page's cores and event loop (on heartwood's history a first blob page's
-      // last commit took 12–21 ms at the median, 60–84 ms at p90; 6–7 ms and 9–12 ms after).
+      // The index reads the history once this answer is in: started with the question, its
+      // processes and their output shared the answer's cores and event loop (on heartwood's
+      // history a first question took 12–21 ms at the median instead of 6–7 ms).
       setImmediate(() => {
         if (!this.closed) this.lastCommits.prepare(options.from).catch(() => undefined);
       });
