@@ -219,3 +219,19 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
   });
 });
+
+describe('first pages of history in two repositories', () => {
+  it('lists a commit walked in one repository only from a repository that holds it', async () => {
+    const one = await buildTrickyHistory(tmp, { seed: 11, commits: 30 });
+    const other = await buildTrickyHistory(tmp, { seed: 12, commits: 30 });
+    const [first, second] = [openGitRepository(one.gitDir), openGitRepository(other.gitDir)];
+    try {
+      const from = one.commits[one.commits.length - 1] as Oid;
+      expect((await first.walkCommits({ from, maxCount: 10 })).map((commit) => commit.oid)).toEqual(revList(one.gitDir, ['--max-count=10', from]));
+      // Its commits are held now; the other repository still has to have them (git says it has not).
+      await expect(second.walkCommits({ from, maxCount: 10 })).rejects.toThrow();
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});

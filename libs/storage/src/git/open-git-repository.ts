@@ -1,3 +1,4 @@
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
 import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './diff-patch.js';
 import { DiffTreeProcess } from './diff-tree-process.js';
@@ -56,6 +57,18 @@ export interface OpenGitRepositoryOptions {
 }
 
 const SEQUENTIAL: ReadOptions = { sequential: true };
+
+/**
+ * Commits read by first-page walks, process-wide, keyed by repository and id: paging through
+ * a history walks the commits of the pages before it again (page n of 30 walks 30·(n+1)
+ * commits), and the pages of neighbouring commits overlap. Only a walk's steps after its start
+ * (read from the repository itself) use it: the parents of a commit a repository holds are
+ * there too (the node's storage is never shallow), and a commit's id fixes its content.
+ */
+const walkedCommits = new BoundedCache<string, GitCommit>({
+  maxWeight: 8 * 1024 * 1024,
+  weigh: (commit) => 512 + 3 * commit.rawMessage.length + commit.headers.reduce((sum, header) => sum + 2 * header.value.length, 0),
+});
 
 /** Annotated tags nested deeper than this are treated as not peelable (cycles are impossible, chains are not). */
 const MAX_TAG_DEPTH = 16;
@@ -223,8 +236,18 @@ class CliGitRepository implements GitRepository {
     if (maxCount === undefined || !Number.isSafeInteger(skip) || !Number.isSafeInteger(maxCount)) return null;
     if (skip < 0 || maxCount < 0 || skip + maxCount > IN_MEMORY_WALK_LIMIT) return null;
     if ((await this.readCommit(checkOid(from), SEQUENTIAL)) === null) return null;
-    const { commits } = await walkNear(this, { from }, skip + maxCount, SEQUENTIAL);
+    const { commits } = await walkNear({ readCommit: (oid) => this.readWalkedCommit(oid) }, { from }, skip + maxCount);
     return commits.slice(skip);
+  }
+
+  /** A step of a first-page walk: from {@link walkedCommits}, else read (in process when it can). */
+  private async readWalkedCommit(oid: Oid): Promise<GitCommit | null> {
+    const key = `${this.gitDir}\0${oid}`;
+    const held = walkedCommits.get(key);
+    if (held !== undefined) return held;
+    const commit = await this.readCommit(oid, SEQUENTIAL);
+    if (commit !== null) walkedCommits.set(key, commit);
+    return commit;
   }
 
   listCommitOids(options: WalkCommitsOptions): Promise<Oid[]> {

@@ -11,7 +11,7 @@
 import { DateOrderQueue } from './date-order-queue.js';
 import { GitObjectFormatError, RangeWalkBusyError } from './errors.js';
 import type { GitCommit } from './git-objects.js';
-import type { GitRepository, ReadOptions } from './git-repository.js';
+import type { GitRepository } from './git-repository.js';
 import type { Oid } from './oid.js';
 import { Semaphore } from './semaphore.js';
 
@@ -136,21 +136,19 @@ export async function* readInChunks(
  * @param git - the repository's commit reads
  * @param range - start commit; the commit that ends the list, if any
  * @param limit - commits listed at most
- * @param readOptions - how the commits are read (a first page of history: `sequential`)
  * @returns the commits before `stop` (or the first `limit`), and whether the history ended there
  * @throws GitObjectFormatError when a commit of the walk cannot be read
  */
 export async function walkNear(
-  git: CommitSource,
+  git: Pick<GitRepository, 'readCommit'>,
   range: { from: Oid; stop?: Oid },
   limit: number,
-  readOptions: ReadOptions = {},
 ): Promise<{ commits: GitCommit[]; complete: boolean }> {
   const reads = new Map<Oid, Promise<GitCommit>>();
   const read = (oid: Oid): Promise<GitCommit> => {
     let pending = reads.get(oid);
     if (pending === undefined) {
-      pending = readExisting(git, oid, readOptions);
+      pending = readExisting(git, oid);
       // Read-ahead of a commit the walk may never reach must not become an unhandled rejection.
       pending.catch(() => undefined);
       reads.set(oid, pending);
@@ -178,8 +176,8 @@ export async function walkNear(
   return { commits, complete: true };
 }
 
-async function readExisting(git: Pick<GitRepository, 'readCommit'>, oid: Oid, options?: ReadOptions): Promise<GitCommit> {
-  const commit = await git.readCommit(oid, options);
+async function readExisting(git: Pick<GitRepository, 'readCommit'>, oid: Oid): Promise<GitCommit> {
+  const commit = await git.readCommit(oid);
   if (commit === null) throw new GitObjectFormatError(`commit ${oid} of the history walk is unreadable`);
   return commit;
 }
