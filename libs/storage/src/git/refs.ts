@@ -1,6 +1,7 @@
 /**
- * Reference listing and symbolic-ref reads. Single refs are resolved through the
- * repository's cat-file process instead (see {@link openGitRepository}).
+ * Reference listing and symbolic-ref reads. Single refs are resolved from the loose ref
+ * files and `packed-refs`, or by the repository's cat-file process (see
+ * {@link openGitRepository}).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
