@@ -34,7 +34,8 @@ export class BlobService {
     const { git } = await this.access.openPublic(ridText);
     const commit = await this.content.requireCommit(git, request.sha);
     if (request.path === '' || request.path.endsWith('/')) throw new PathNotFoundError();
-    const entry = await git.findEntry(request.sha, request.path);
+    // From the commit's tree: the commit was just read.
+    const entry = await git.findEntry(commit.tree, request.path);
     if (entry?.kind !== 'blob') throw new PathNotFoundError();
     return readBlobAt(git, { commit, path: request.path, entry });
   }

@@ -27,7 +27,8 @@ export class TreeService {
     // so a private repository never reaches the cache.
     return this.cache.trees.getOrLoad(`${rid}\0${request.sha}\0${request.path}`, async () => {
       const commit = await this.content.requireCommit(git, request.sha);
-      const entry = await git.findEntry(request.sha, request.path);
+      // From the commit's tree: the commit was just read.
+      const entry = await git.findEntry(commit.tree, request.path);
       const entries = entry?.kind === 'tree' ? await git.readTree(entry.oid) : null;
       if (entries === null) throw new PathNotFoundError();
       // Browsing starts at a tree; the blob and readme pages that follow need the last-commit

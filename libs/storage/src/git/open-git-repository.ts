@@ -61,9 +61,9 @@ const SEQUENTIAL: ReadOptions = { sequential: true };
 /**
  * Commits read by first-page walks, process-wide, keyed by repository and id: paging through
  * a history walks the commits of the pages before it again (page n of 30 walks 30·(n+1)
- * commits), and the pages of neighbouring commits overlap. Only a walk's steps after its start
- * (read from the repository itself) use it: the parents of a commit a repository holds are
- * there too (the node's storage is never shallow), and a commit's id fixes its content.
+ * commits), and the pages of neighbouring commits overlap. Only walks whose start the
+ * repository itself holds (checked first) use it: the parents of a commit a repository holds
+ * are there too (the node's storage is never shallow), and a commit's id fixes its content.
  */
 const walkedCommits = new BoundedCache<string, GitCommit>({
   maxWeight: 8 * 1024 * 1024,
@@ -192,8 +192,9 @@ class CliGitRepository implements GitRepository {
   async resolveRef(name: string): Promise<Oid | null> {
     // A plain loose or packed ref whose object the files hold is answered here; cat-file
     // resolves the rest (symbolic refs, absent refs and objects) and re-reads them every time.
+    // The object's entry header says it is there; inflating it would say nothing more.
     const target = this.refFiles.resolve(checkRefName(name));
-    if (typeof target === 'string' && this.objectFiles.read(target) !== undefined) return target;
+    if (typeof target === 'string' && this.objectFiles.readInfo(target) !== undefined) return target;
     const answer = await this.catFile.request(name, false);
     return answer.found ? answer.oid : null;
   }
@@ -235,7 +236,7 @@ class CliGitRepository implements GitRepository {
     if (this.load.isBusy()) return null;
     if (maxCount === undefined || !Number.isSafeInteger(skip) || !Number.isSafeInteger(maxCount)) return null;
     if (skip < 0 || maxCount < 0 || skip + maxCount > IN_MEMORY_WALK_LIMIT) return null;
-    if ((await this.readCommit(checkOid(from), SEQUENTIAL)) === null) return null;
+    if ((await this.readObjectInfo(checkOid(from), SEQUENTIAL))?.type !== 'commit') return null;
     const { commits } = await walkNear({ readCommit: (oid) => this.readWalkedCommit(oid) }, { from }, skip + maxCount);
     return commits.slice(skip);
   }
