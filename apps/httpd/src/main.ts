@@ -64,12 +64,24 @@ async function main(): Promise<void> {
     return;
   }
   // Loaded only to serve, so --help and --version answer without loading Nest.
-  const [{ startServer, SHUTDOWN_GRACE_MS }, { warmUp }, { NestLogBridge }, { RequestObserver }, { CobStoreService }] = await Promise.all([
+  const [
+    { startServer, SHUTDOWN_GRACE_MS },
+    { warmUp },
+    { evaluateCobsAhead },
+    { NestLogBridge },
+    { RequestObserver },
+    { CobStoreService },
+    { RepositoryAccess },
+    { RequestsInFlight },
+  ] = await Promise.all([
     import('./server.js'),
     import('./warm-up/warm-up.js'),
+    import('./warm-up/evaluate-cobs-ahead.js'),
     import('./telemetry/nest-log-bridge.js'),
     import('./telemetry/request-observer.js'),
     import('./cobs/cob-store.service.js'),
+    import('./repository-access/repository-access.service.js'),
+    import('./platform/requests-in-flight.js'),
   ]);
   const server = await startServer({
     config,
@@ -125,18 +137,34 @@ async function main(): Promise<void> {
   // The index build started with the app; the warm-up follows it. Operators (and the
   // benchmark) see when start-up work is done.
   const cobs = server.app.get(CobStoreService);
+  const inFlight = new RequestsInFlight(server.app.getHttpServer());
   void warmUp(server.address, server.home, warming.signal, { cobRepositories: () => cobs.persistedRepositories() }).then((report) => {
     const repositories = server.home.storageIndex.stats().repositories;
     const ms = Math.round(performance.now());
     if (worker !== undefined) {
       process.send?.(workerReadyMessage(repositories, report.requests.length));
       logger.debug({ event: 'ready', repositories, warmUpRequests: report.requests.length, ms }, `worker ${worker} ready after ${ms} ms`);
-      return;
+    } else {
+      logger.info(
+        { event: 'ready', repositories, warmUpRequests: report.requests.length, ms },
+        `ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${ms} ms after start`,
+      );
     }
-    logger.info(
-      { event: 'ready', repositories, warmUpRequests: report.requests.length, ms },
-      `ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${ms} ms after start`,
-    );
+    // One process does it: other workers find the results in the cache directory.
+    if (worker !== undefined && worker !== 1) return;
+    void evaluateCobsAhead({
+      home: server.home,
+      access: server.app.get(RepositoryAccess),
+      cobs,
+      pace: () => inFlight.whenIdle(),
+      signal: warming.signal,
+      onError: (rid, error) => logger.debug({ event: 'cobs-ahead', rid, err: error }, `issues and patches of ${rid} not evaluated ahead`),
+    }).then((ahead) => {
+      logger.info(
+        { event: 'cobs-ahead', ...ahead },
+        `issues and patches evaluated ahead: ${ahead.objects} objects of ${ahead.withObjects} repositories in ${ahead.ms} ms${ahead.complete ? '' : ' (stopped)'}`,
+      );
+    });
   });
   // SIGHUP re-reads config.json's web section at once (docs/decisions.md); requests also notice changes by stat.
   process.on('SIGHUP', () => {

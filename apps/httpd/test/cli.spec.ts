@@ -175,6 +175,8 @@ describeCli('forge-httpd command line', () => {
       const url = /on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line)?.[1];
       try {
         await waitFor(() => stderr().includes('"event":"ready"'));
+        // After ready, issues and patches are evaluated in the background; the pass says so once.
+        await waitFor(() => stderr().includes('"event":"cobs-ahead"'));
         const response = await fetch(`${url}/api/v1/repos?show=all&per-page=3`, { headers: { 'x-request-id': 'from-the-proxy-1' } });
         expect(response.status).toBe(200);
         child.kill('SIGHUP');
@@ -196,7 +198,12 @@ describeCli('forge-httpd command line', () => {
         }),
       ]);
       expect(stderr().includes('show=all')).toBe(withQuery);
-      expect(lines.map((entry) => entry['event']).filter((event) => event !== undefined)).toEqual(expect.arrayContaining(['start', 'ready', 'reload', 'stop']));
+      expect(lines.map((entry) => entry['event']).filter((event) => event !== undefined)).toEqual(
+        expect.arrayContaining(['start', 'ready', 'cobs-ahead', 'reload', 'stop']),
+      );
+      expect(lines.filter((entry) => entry['event'] === 'cobs-ahead')).toEqual([
+        expect.objectContaining({ level: 30, complete: true, repositories: expect.any(Number), objects: expect.any(Number) }),
+      ]);
     },
     20_000,
   );

@@ -24,6 +24,24 @@ export interface CobCounts {
 
 const CONCURRENCY = 16;
 
+/** How {@link CobSnapshot.prepareListings} shares the process with other work. */
+export interface PrepareOptions {
+  /** Objects evaluated at once (default 16, as a listing does). */
+  readonly concurrency?: number;
+  /** Awaited before each object is looked up: hold it back to let other work go first. */
+  readonly pace?: () => Promise<void>;
+  /** Stops before the next object once aborted (what was evaluated is kept). */
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link CobSnapshot.prepareListings} found. */
+export interface PreparedListings {
+  /** Issue and patch objects of the snapshot (each evaluated now or found current). */
+  readonly objects: number;
+  /** False when it was aborted before the end. */
+  readonly complete: boolean;
+}
+
 /** A consistent view of a repository's COBs (one `for-each-ref`). */
 export class CobSnapshot {
   constructor(
@@ -73,6 +91,23 @@ export class CobSnapshot {
     };
   }
 
+  /**
+   * Evaluates every issue and patch ahead of a request (e.g. in the background after start-up),
+   * so the next listing, count or single object is answered from memory. Gentler than a listing
+   * when asked: fewer objects at once, and each waits for `pace`.
+   */
+  async prepareListings(options: PrepareOptions = {}): Promise<PreparedListings> {
+    let objects = 0;
+    for (const kind of [this.store.kinds.issue, this.store.kinds.patch] as CobKind<unknown>[]) {
+      const entries = await this.evaluateAll(kind, options);
+      objects += entries.length;
+      if (options.signal?.aborted === true) return { objects, complete: false };
+    }
+    // Every object is current now: the listings are derived from memory.
+    await this.counts();
+    return { objects, complete: true };
+  }
+
   private async one<V>(kind: CobKind<V>, id: Oid): Promise<V | null> {
     if (!this.index.objects.get(kind.typeName)?.has(id)) return null;
     return (await this.store.object({ kind, id, repo: this.repo, index: this.index })).value;
@@ -118,20 +153,27 @@ export class CobSnapshot {
     return fresh;
   }
 
-  /** Evaluates every object of a kind (cached ones cost a map lookup), ordered by id. */
-  private async evaluateAll<V>(kind: CobKind<V>): Promise<CachedObject<V>[]> {
+  /**
+   * Evaluates every object of a kind (cached ones cost a map lookup), ordered by id; when
+   * aborted, the objects not reached are left out of the result.
+   */
+  private async evaluateAll<V>(kind: CobKind<V>, options: PrepareOptions = {}): Promise<CachedObject<V>[]> {
     const ids = [...(this.index.objects.get(kind.typeName)?.keys() ?? [])].sort();
     if (ids.length > 1) this.store.preloadPersisted(kind, this.repo);
-    const results = new Array<CachedObject<V>>(ids.length);
+    const { pace, signal } = options;
+    const results: CachedObject<V>[] = new Array<CachedObject<V>>(ids.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < ids.length) {
+        if (pace !== undefined) await pace();
+        if (signal?.aborted === true) return;
         const i = next++;
+        if (i >= ids.length) return;
         results[i] = await this.store.object({ kind, id: ids[i] as Oid, repo: this.repo, index: this.index });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, worker));
-    return results;
+    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, ids.length) }, worker));
+    return signal?.aborted === true ? results.filter((entry) => entry !== undefined) : results;
   }
 }
 

@@ -1,0 +1,124 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Issue, Patch, RepoInfo } from '@forge-httpd/api-types';
+import type { CobEvaluation } from '@forge-httpd/cob';
+import { createIssue, setIssueState } from '@forge-httpd/cob/write';
+import type { Oid } from '@forge-httpd/storage';
+import { peerByAlias, repositoryByName } from '@forge-httpd/tools';
+import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
+import { CobStoreService } from '../src/cobs/cob-store.service.js';
+import { RequestsInFlight } from '../src/platform/requests-in-flight.js';
+import { RepositoryAccess } from '../src/repository-access/repository-access.service.js';
+import { evaluateCobsAhead, type CobsAheadOptions } from '../src/warm-up/evaluate-cobs-ahead.js';
+import { getJson, useFixtureServer } from './support/index.js';
+
+// Issues and patches evaluated in the background after start-up (issue 14): the first visitor's
+// repository page and issue listing must find them evaluated, and the pass must go through the
+// same privacy gate as every request.
+
+const fixture = useFixtureServer();
+const opened: Record<string, Oid> = {};
+let evaluated: CobEvaluation[] = [];
+
+beforeAll(async () => {
+  const { built } = fixture;
+  const write = (repo: string, alias: string) => ({
+    gitDir: repositoryByName(built, repo).gitDir,
+    keyPair: peerByAlias(built.context, alias).keyPair,
+    alias,
+    time: built.context.clock.tick(),
+    flavour: 'forge' as const,
+  });
+  opened['alpha'] = await createIssue(write('alpha', 'bob'), { title: 'Ahead of time', description: 'Evaluated before anyone asks.' });
+  opened['alpha-closed'] = await createIssue(write('alpha', 'carol'), { title: 'Closed ahead', description: 'Then closed.' });
+  await setIssueState(write('alpha', 'carol'), { issue: opened['alpha-closed'], state: { status: 'closed', reason: 'solved' } });
+  opened['beta'] = await createIssue(write('beta', 'bob'), { title: 'In beta', description: 'A second repository.' });
+  opened['secret'] = await createIssue(write('secret', 'bob'), { title: 'Private matter', description: 'Never read in the background.' });
+  fixture.server.server.app.get(CobEvaluations).listen((evaluation) => evaluated.push(evaluation));
+});
+
+function aheadOptions(extra: Partial<CobsAheadOptions> = {}): CobsAheadOptions {
+  const { app, home } = fixture.server.server;
+  return { home, access: app.get(RepositoryAccess), cobs: app.get(CobStoreService), pace: () => Promise.resolve(), ...extra };
+}
+
+describe('issues and patches evaluated ahead', () => {
+  it('evaluates every public repository with COB refs, never a private one, and the first pages then evaluate nothing', async () => {
+    evaluated = [];
+    let paced = 0;
+    const report = await evaluateCobsAhead(aheadOptions({ pace: () => Promise.resolve(void paced++) }));
+    expect(report.complete).toBe(true);
+    const evaluatedRids = new Set(evaluated.map((evaluation) => evaluation.rid));
+    expect(evaluatedRids.has(fixture.rid('alpha'))).toBe(true);
+    expect(evaluatedRids.has(fixture.rid('beta'))).toBe(true);
+    expect(evaluatedRids.has(fixture.rid('secret'))).toBe(false);
+    expect(report.withObjects).toBe(evaluatedRids.size);
+    expect(report.objects).toBe(evaluated.filter((evaluation) => /\.(issue|patch)$/.test(evaluation.typeName)).length);
+    const publicCount = fixture.server.server.home.storageIndex.list().filter((summary) => summary.document?.visibility.type === 'public').length;
+    expect(report.repositories).toBe(publicCount);
+    // Paced before each repository and each object.
+    expect(paced).toBeGreaterThanOrEqual(report.repositories + report.objects);
+
+    evaluated = [];
+    const alpha = `/api/v1/repos/${fixture.rid('alpha')}`;
+    const info = await getJson(fixture.url(alpha));
+    expect(info.status).toBe(200);
+    const meta = Object.values((info.body as RepoInfo).payloads).map((payload) => (payload as { meta?: { issues?: unknown } }).meta?.issues);
+    expect(meta).toContainEqual({ open: 1, closed: 1 });
+    const open = (await getJson(fixture.url(`${alpha}/issues`))).body as Issue[];
+    expect(open.map((issue) => issue.id)).toEqual([opened['alpha']]);
+    const all = (await getJson(fixture.url(`${alpha}/issues?status=all`))).body as Issue[];
+    expect(all.map((issue) => issue.title).sort()).toEqual(['Ahead of time', 'Closed ahead']);
+    expect((await getJson(fixture.url(`${alpha}/patches?status=all`))).status).toBe(200);
+    expect(((await getJson(fixture.url(`/api/v1/repos/${fixture.rid('beta')}/issues`))).body as Issue[]).map((issue) => issue.id)).toEqual([opened['beta']]);
+    expect(evaluated).toEqual([]);
+    // The private repository answers as absent, evaluated or not.
+    expect((await getJson(fixture.url(`/api/v1/repos/${fixture.rid('secret')}/issues`))).status).toBe(404);
+  });
+
+  it('evaluates again only what moved since, and stops before the next repository once aborted', async () => {
+    await evaluateCobsAhead(aheadOptions());
+    evaluated = [];
+    const again = await evaluateCobsAhead(aheadOptions());
+    expect(again.complete).toBe(true);
+    expect(evaluated).toEqual([]);
+    const aborted = new AbortController();
+    aborted.abort();
+    const stopped = await evaluateCobsAhead(aheadOptions({ signal: aborted.signal }));
+    expect(stopped).toMatchObject({ complete: false, repositories: 0, objects: 0 });
+    const patches = (await getJson(fixture.url(`/api/v1/repos/${fixture.rid('alpha')}/patches?status=all`))).body as Patch[];
+    expect(Array.isArray(patches)).toBe(true);
+  });
+});
+
+describe('RequestsInFlight', () => {
+  it('counts requests until their response ends or the client goes, and says when none is left', async () => {
+    const held: http.ServerResponse[] = [];
+    const server = http.createServer((_request, response) => void held.push(response));
+    const inFlight = new RequestsInFlight(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await expect(inFlight.whenIdle()).resolves.toBeUndefined();
+      const answered = fetch(`http://127.0.0.1:${port}/a`).then((response) => response.text());
+      const abandoned = new AbortController();
+      const gone = fetch(`http://127.0.0.1:${port}/b`, { signal: abandoned.signal }).catch(() => 'aborted');
+      while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(inFlight.size).toBe(2);
+      let idle = false;
+      const waiting = inFlight.whenIdle().then(() => void (idle = true));
+      held[0]?.end('done');
+      expect(await answered).toBe('done');
+      expect(inFlight.size).toBe(1);
+      expect(idle).toBe(false);
+      abandoned.abort();
+      expect(await gone).toBe('aborted');
+      await waiting;
+      expect(idle).toBe(true);
+      expect(inFlight.size).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
