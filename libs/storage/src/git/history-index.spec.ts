@@ -201,7 +201,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
   });
 
-  it('answers a first question before its index is read, then reads the history into memory by itself', async () => {
+  it('answers a first question through git, then reads the history into memory by itself', async () => {
     const fresh = openGitRepository(gitDir);
     try {
       const from = commits[commits.length - 2] as Oid;

@@ -16,7 +16,6 @@ import type {
   WalkCommitsOptions,
 } from './git-repository.js';
 import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
-import { findLastChangeNear } from './last-change-walk.js';
 import { LastCommitIndex } from './last-commit-index.js';
 import { PackedRefsFile } from './loose-files.js';
 import { ObjectFiles, threadLoad } from './object-files.js';
@@ -276,15 +275,11 @@ class CliGitRepository implements GitRepository {
   async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
     const segments = splitTreePath(options.path);
     if (segments === null || segments.length === 0) return lastCommitTouching(this.gitDir, options);
-    // From memory once the history of `from` is indexed (in the background). Until then a
-    // short walk here (a path changed a few commits back: most pages opened from a commit),
-    // then git (last-change-walk.ts); a busy thread would send the walk's reads to cat-file,
-    // a round trip per step: git at once then.
+    // From memory once the history of `from` is indexed (in the background); git until then.
     const answer = this.lastCommits.lastCommitTouching(checkOid(options.from), segments.join('/'));
     if (answer !== undefined) return answer;
     try {
-      const near = this.load.isBusy() ? undefined : await findLastChangeNear(this, { from: options.from, segments });
-      return near !== undefined ? near : await lastCommitTouching(this.gitDir, options);
+      return await lastCommitTouching(this.gitDir, options);
     } finally {
       // The index reads the history once this answer is in: started with the question, its
       // processes and their output shared the answer's cores and event loop (on heartwood's

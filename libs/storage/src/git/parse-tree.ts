@@ -42,25 +42,3 @@ export function kindOfMode(mode: string): TreeEntryKind {
   if (mode === '160000') return 'commit';
   return 'blob';
 }
-
-/**
- * Finds one entry of a tree object by its name's bytes, without building the entries (a
- * history walk looks one name up in many trees).
- * @param data - the tree content
- * @param name - the entry name, as stored (bytes)
- * @returns `<mode> <id>` of the entry, or null when the tree has no such entry
- * @throws GitObjectFormatError on truncated entries
- */
-export function findTreeEntryKey(data: Buffer, name: Buffer): string | null {
-  let offset = 0;
-  while (offset < data.length) {
-    const space = data.indexOf(0x20, offset);
-    const nul = space < 0 ? -1 : data.indexOf(0, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > data.length) throw new GitObjectFormatError('truncated tree entry');
-    if (nul - space - 1 === name.length && data.compare(name, 0, name.length, space + 1, nul) === 0) {
-      return `${data.toString('latin1', offset, space)} ${data.toString('hex', nul + 1, nul + 21)}`;
-    }
-    offset = nul + 21;
-  }
-  return null;
-}
