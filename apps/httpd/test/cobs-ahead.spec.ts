@@ -46,8 +46,18 @@ describe('issues and patches evaluated ahead', () => {
   it('evaluates every public repository with COB refs, never a private one, and the first pages then evaluate nothing', async () => {
     evaluated = [];
     let paced = 0;
-    const report = await evaluateCobsAhead(aheadOptions({ pace: () => Promise.resolve(void paced++) }));
+    const viewed: string[] = [];
+    const cobs = fixture.server.server.app.get(CobStoreService);
+    const report = await evaluateCobsAhead(
+      aheadOptions({
+        pace: () => Promise.resolve(void paced++),
+        cobs: { view: (repository) => (viewed.push(repository.rid), cobs.view(repository)) },
+      }),
+    );
     expect(report.complete).toBe(true);
+    // Only repositories whose ref files show issue or patch refs are listed through git (every
+    // repository has an identity COB; the fixture's others have no issue or patch).
+    expect(viewed.sort()).toEqual([fixture.rid('alpha'), fixture.rid('beta')].sort());
     const evaluatedRids = new Set(evaluated.map((evaluation) => evaluation.rid));
     expect(evaluatedRids.has(fixture.rid('alpha'))).toBe(true);
     expect(evaluatedRids.has(fixture.rid('beta'))).toBe(true);

@@ -5,7 +5,7 @@
  * listing are answered from memory instead of evaluating thousands of objects while someone
  * waits. With a cache directory the results are also kept there, so a restart starts warm.
  */
-import { isPublicSummary, mayHaveNamespacedRefs, type NodeHome } from '@forge-httpd/storage';
+import { cobTypeName, isPublicSummary, mayHaveNamespacedRefs, type NodeHome } from '@forge-httpd/storage';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 
@@ -33,8 +33,11 @@ export interface CobsAheadReport {
 export interface CobsAheadOptions {
   readonly home: NodeHome;
   readonly access: RepositoryAccess;
-  readonly cobs: CobStoreService;
-  /** Awaited before each repository and each object: resolve when it is the background's turn. */
+  readonly cobs: Pick<CobStoreService, 'view'>;
+  /**
+   * Awaited before each repository and each object, after a turn of the event loop: resolve
+   * when it is the background's turn (e.g. no request in flight).
+   */
   readonly pace: () => Promise<void>;
   /** Stops the pass (server closing). */
   readonly signal?: AbortSignal;
@@ -45,7 +48,13 @@ export interface CobsAheadOptions {
 /** Evaluates the issues and patches of every public repository; never throws. */
 export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<CobsAheadReport> {
   const started = performance.now();
-  const { access, cobs, pace, signal } = options;
+  const { access, cobs, signal } = options;
+  // A turn of the event loop first: a request that arrived meanwhile is read (and counted by
+  // `pace`) before the next step, even while every step is answered from memory.
+  const pace = async (): Promise<void> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await options.pace();
+  };
   let [repositories, withObjects, objects] = [0, 0, 0];
   const report = (complete: boolean): CobsAheadReport => ({ repositories, withObjects, objects, complete, ms: Math.round(performance.now() - started) });
   try {
@@ -53,16 +62,20 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
   } catch {
     return report(false);
   }
+  // Every repository has an identity COB: only issue and patch refs make one worth a look.
+  const kinds = (['issue', 'patch'] as const).map((type) => `refs/cobs/${cobTypeName(options.home.flavour, type)}/`);
   for (const summary of options.home.storageIndex.list().filter(isPublicSummary)) {
     await pace();
     if (signal?.aborted === true) return report(false);
     repositories++;
     try {
+      // Most repositories of a node have no issue or patch: they cost a look at their ref
+      // files, not an opening or a git process for a ref listing.
+      const gitDir = options.home.storage.gitDirOf(summary.rid);
+      if (!kinds.some((under) => mayHaveNamespacedRefs(gitDir, under))) continue;
       // The same gate as every request: what is not public (any more) is never read.
       const repository = await access.tryOpenPublic(summary.rid);
-      // Most repositories of a node have no issue or patch: they cost a look at their ref
-      // files, not a git process for a ref listing.
-      if (repository === null || !mayHaveNamespacedRefs(repository.git.gitDir, 'refs/cobs/')) continue;
+      if (repository === null) continue;
       const { snapshot } = await cobs.view(repository);
       const prepared = await snapshot.prepareListings({ concurrency: COBS_AHEAD_CONCURRENCY, pace, signal });
       if (prepared.objects > 0) withObjects++;
