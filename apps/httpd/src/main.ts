@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     { evaluateCobsAhead },
     { NestLogBridge },
     { RequestObserver },
-    { CobStoreService },
+    { CobStoreService, WARM_UP_COB_OBJECTS },
     { RepositoryAccess },
     { RequestsInFlight },
   ] = await Promise.all([
@@ -158,11 +158,15 @@ async function main(): Promise<void> {
       cobs,
       pace: () => inFlight.whenIdle(),
       signal: warming.signal,
+      // The same bound as the persisted listings loaded before ready.
+      maxObjects: WARM_UP_COB_OBJECTS,
       onError: (rid, error) => logger.debug({ event: 'cobs-ahead', rid, err: error }, `issues and patches of ${rid} not evaluated ahead`),
     }).then((ahead) => {
       logger.info(
         { event: 'cobs-ahead', ...ahead },
-        `issues and patches evaluated ahead: ${ahead.objects} objects of ${ahead.withObjects} repositories in ${ahead.ms} ms${ahead.complete ? '' : ' (stopped)'}`,
+        `issues and patches evaluated ahead: ${ahead.objects} objects of ${ahead.withObjects} repositories in ${ahead.ms} ms` +
+          (ahead.skipped > 0 ? `, ${ahead.skipped} repositories left for their first visitor (over ${WARM_UP_COB_OBJECTS} objects)` : '') +
+          (ahead.complete ? '' : ' (stopped)'),
       );
     });
   });

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Issue, Patch, RepoInfo } from '@forge-httpd/api-types';
+import type { Issue, RepoInfo } from '@forge-httpd/api-types';
 import type { CobEvaluation } from '@forge-httpd/cob';
-import { createIssue, setIssueState } from '@forge-httpd/cob/write';
+import { type CobWriteContext, createIssue, setIssueState } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
 import { peerByAlias, repositoryByName } from '@forge-httpd/tools';
 import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
@@ -20,15 +20,19 @@ const fixture = useFixtureServer();
 const opened: Record<string, Oid> = {};
 let evaluated: CobEvaluation[] = [];
 
-beforeAll(async () => {
+/** A write context for a peer of the fixture home, on one of its repositories. */
+function write(repo: string, alias: string): CobWriteContext {
   const { built } = fixture;
-  const write = (repo: string, alias: string) => ({
+  return {
     gitDir: repositoryByName(built, repo).gitDir,
     keyPair: peerByAlias(built.context, alias).keyPair,
     alias,
     time: built.context.clock.tick(),
-    flavour: 'forge' as const,
-  });
+    flavour: 'forge',
+  };
+}
+
+beforeAll(async () => {
   opened['alpha'] = await createIssue(write('alpha', 'bob'), { title: 'Ahead of time', description: 'Evaluated before anyone asks.' });
   opened['alpha-closed'] = await createIssue(write('alpha', 'carol'), { title: 'Closed ahead', description: 'Then closed.' });
   await setIssueState(write('alpha', 'carol'), { issue: opened['alpha-closed'], state: { status: 'closed', reason: 'solved' } });
@@ -39,7 +43,7 @@ beforeAll(async () => {
 
 function aheadOptions(extra: Partial<CobsAheadOptions> = {}): CobsAheadOptions {
   const { app, home } = fixture.server.server;
-  return { home, access: app.get(RepositoryAccess), cobs: app.get(CobStoreService), pace: () => Promise.resolve(), ...extra };
+  return { home, access: app.get(RepositoryAccess), cobs: app.get(CobStoreService), pace: () => Promise.resolve(), maxObjects: 1000, ...extra };
 }
 
 describe('issues and patches evaluated ahead', () => {
@@ -96,8 +100,21 @@ describe('issues and patches evaluated ahead', () => {
     aborted.abort();
     const stopped = await evaluateCobsAhead(aheadOptions({ signal: aborted.signal }));
     expect(stopped).toMatchObject({ complete: false, repositories: 0, objects: 0 });
-    const patches = (await getJson(fixture.url(`/api/v1/repos/${fixture.rid('alpha')}/patches?status=all`))).body as Patch[];
-    expect(Array.isArray(patches)).toBe(true);
+  });
+
+  it('leaves a repository whose objects would pass its bound to the first visitor', async () => {
+    for (const title of ['One more', 'Two more', 'Three more']) {
+      await createIssue(write('gamma-alpha', 'carol'), { title, description: 'Past the bound.' });
+    }
+    evaluated = [];
+    // gamma-alpha's three issues never fit in two, whatever the order of the repositories.
+    const bounded = await evaluateCobsAhead(aheadOptions({ maxObjects: 2 }));
+    expect(bounded.complete).toBe(true);
+    expect(bounded.skipped).toBeGreaterThanOrEqual(1);
+    expect(evaluated.filter((evaluation) => evaluation.rid === fixture.rid('gamma-alpha'))).toEqual([]);
+    const unbounded = await evaluateCobsAhead(aheadOptions({ maxObjects: 6 }));
+    expect(unbounded).toMatchObject({ complete: true, objects: 6, withObjects: 3, skipped: 0 });
+    expect(evaluated.map((evaluation) => evaluation.rid)).toEqual(Array(3).fill(fixture.rid('gamma-alpha')));
   });
 });
 

@@ -10,7 +10,8 @@ import { CobRejectionLog } from './cob-rejection-log.js';
 
 /**
  * Persisted COB objects loaded before `ready` at most (measured: 12,000 objects, ~0.5 s of
- * start-up, answer the first issue listing of their repository in milliseconds afterwards).
+ * start-up, answer the first issue listing of their repository in milliseconds afterwards),
+ * and objects the background pass after `ready` keeps in memory at most.
  */
 export const WARM_UP_COB_OBJECTS = 50_000;
 

@@ -23,6 +23,8 @@ export interface CobsAheadReport {
   readonly withObjects: number;
   /** Issue and patch objects now current in memory. */
   readonly objects: number;
+  /** Repositories left to their first visitor: their objects would pass `maxObjects`. */
+  readonly skipped: number;
   /** False when it stopped early (aborted). */
   readonly complete: boolean;
   /** Wall time of the pass, in ms. */
@@ -41,6 +43,11 @@ export interface CobsAheadOptions {
   readonly pace: () => Promise<void>;
   /** Stops the pass (server closing). */
   readonly signal?: AbortSignal;
+  /**
+   * Objects the pass keeps in memory at most (evaluations are kept for the server's lifetime):
+   * a repository that would pass it is left to its first visitor.
+   */
+  readonly maxObjects: number;
   /** Told of a repository the pass could not evaluate (it goes on with the next). */
   readonly onError?: (rid: string, error: unknown) => void;
 }
@@ -55,8 +62,15 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
     await new Promise((resolve) => setImmediate(resolve));
     await options.pace();
   };
-  let [repositories, withObjects, objects] = [0, 0, 0];
-  const report = (complete: boolean): CobsAheadReport => ({ repositories, withObjects, objects, complete, ms: Math.round(performance.now() - started) });
+  let [repositories, withObjects, objects, skipped] = [0, 0, 0, 0];
+  const report = (complete: boolean): CobsAheadReport => ({
+    repositories,
+    withObjects,
+    objects,
+    skipped,
+    complete,
+    ms: Math.round(performance.now() - started),
+  });
   try {
     await options.home.storageIndex.ready();
   } catch {
@@ -77,6 +91,10 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
       const repository = await access.tryOpenPublic(summary.rid);
       if (repository === null) continue;
       const { snapshot } = await cobs.view(repository);
+      if (objects + snapshot.listingObjects() > options.maxObjects) {
+        skipped++;
+        continue;
+      }
       const prepared = await snapshot.prepareListings({ concurrency: COBS_AHEAD_CONCURRENCY, pace, signal });
       if (prepared.objects > 0) withObjects++;
       objects += prepared.objects;

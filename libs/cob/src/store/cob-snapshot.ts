@@ -91,6 +91,12 @@ export class CobSnapshot {
     };
   }
 
+  /** Issue and patch objects the snapshot lists (valid or not: found without evaluating). */
+  listingObjects(): number {
+    const count = (kind: CobKind<unknown>): number => this.index.objects.get(kind.typeName)?.size ?? 0;
+    return count(this.store.kinds.issue) + count(this.store.kinds.patch);
+  }
+
   /**
    * Evaluates every issue and patch ahead of a request (e.g. in the background after start-up),
    * so the next listing, count or single object is answered from memory. Gentler than a listing
