@@ -1,9 +1,10 @@
 /**
- * Issues and patches evaluated ahead of the first visitor: after start-up, every public
- * repository with COB refs is evaluated in the background, in the gaps between requests, so
- * the first repository page (whose info carries the issue and patch counts) and the first issue
- * listing are answered from memory instead of evaluating thousands of objects while someone
- * waits. With a cache directory the results are also kept there, so a restart starts warm.
+ * Issues and patches evaluated ahead of the first visitor: after start-up, the issues and
+ * patches of every public repository are evaluated in the background, in the gaps between
+ * requests and up to a bound of objects kept in memory, so the first repository page (whose
+ * info carries the issue and patch counts) and the first issue listing are answered from
+ * memory instead of evaluating thousands of objects while someone waits. With a cache
+ * directory the results are also kept there, so a restart starts warm.
  */
 import { cobTypeName, isPublicSummary, mayHaveNamespacedRefs, type NodeHome } from '@forge-httpd/storage';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
