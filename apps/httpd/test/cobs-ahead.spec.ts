@@ -143,6 +143,15 @@ describe('RequestsInFlight', () => {
       await waiting;
       expect(idle).toBe(true);
       expect(inFlight.size).toBe(0);
+      // A request that stays (a clone, a slow download) holds a waiter only so long.
+      const staying = fetch(`http://127.0.0.1:${port}/c`).then((response) => response.text());
+      while (held.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+      const started = performance.now();
+      await inFlight.whenIdle(40);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(35);
+      expect(inFlight.size).toBe(1);
+      held[2]?.end('late');
+      expect(await staying).toBe('late');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 /** The number of requests in flight on one HTTP server, and a wait for the next idle moment. */
 export class RequestsInFlight {
   private count = 0;
-  private waiting: Array<() => void> = [];
+  private readonly waiting = new Set<() => void>();
 
   /** Starts counting the requests of `server` (every request, whichever layer answers it). */
   constructor(server: Pick<Server, 'on'>) {
@@ -24,21 +24,30 @@ export class RequestsInFlight {
 
   /**
    * Resolves at once when no request is in flight, else once the last one finishes — a turn of
-   * the event loop later, so a request that arrived meanwhile is counted first.
+   * the event loop later, so a request that arrived meanwhile is counted first — or after
+   * `maxWaitMs` at the latest: a clone or a slow download can stay in flight for minutes while
+   * the process has nothing to do, and background work must still move on.
    */
-  whenIdle(): Promise<void> {
+  whenIdle(maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.count === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiting.delete(done);
+        resolve();
+      };
+      if (Number.isFinite(maxWaitMs)) timer = setTimeout(done, maxWaitMs).unref();
+      this.waiting.add(done);
+    });
   }
 
   private finished(): void {
     this.count--;
-    if (this.count > 0 || this.waiting.length === 0) return;
+    if (this.count > 0 || this.waiting.size === 0) return;
     setImmediate(() => {
       if (this.count > 0) return;
-      const waiting = this.waiting;
-      this.waiting = [];
-      for (const resolve of waiting) resolve();
+      for (const done of [...this.waiting]) done();
     });
   }
 }

@@ -16,6 +16,12 @@ import type { RepositoryAccess } from '../repository-access/repository-access.se
  */
 export const COBS_AHEAD_CONCURRENCY = 4;
 
+/**
+ * How long a step waits for requests in flight at most: short pages go first, while a clone or
+ * a slow download in flight for minutes does not hold the pass (one step per wait then).
+ */
+export const COBS_AHEAD_MAX_WAIT_MS = 250;
+
 /** What a background pass did. */
 export interface CobsAheadReport {
   /** Public repositories looked at. */
