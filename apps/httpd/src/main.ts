@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const [
     { startServer, SHUTDOWN_GRACE_MS },
     { warmUp },
-    { evaluateCobsAhead, COBS_AHEAD_MAX_WAIT_MS },
+    { evaluateCobsAhead, COBS_AHEAD_MAX_WAIT_MS, COBS_AHEAD_QUIET_MS },
     { NestLogBridge },
     { RequestObserver },
     { CobStoreService, WARM_UP_COB_OBJECTS },
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
       home: server.home,
       access: server.app.get(RepositoryAccess),
       cobs,
-      pace: () => inFlight.whenIdle(COBS_AHEAD_MAX_WAIT_MS),
+      pace: () => inFlight.whenQuiet({ quietMs: COBS_AHEAD_QUIET_MS, maxWaitMs: COBS_AHEAD_MAX_WAIT_MS }),
       signal: warming.signal,
       // The same bound as the persisted listings loaded before ready.
       maxObjects: WARM_UP_COB_OBJECTS,

@@ -119,36 +119,45 @@ describe('issues and patches evaluated ahead', () => {
 });
 
 describe('RequestsInFlight', () => {
-  it('counts requests until their response ends or the client goes, and says when none is left', async () => {
+  it('waits while requests are in flight or started lately, and never longer than its bound', async () => {
     const held: http.ServerResponse[] = [];
     const server = http.createServer((_request, response) => void held.push(response));
     const inFlight = new RequestsInFlight(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
+    const arrivals = async (count: number): Promise<void> => {
+      while (held.length < count) await new Promise((resolve) => setTimeout(resolve, 2));
+    };
+    const forever = { quietMs: 30, maxWaitMs: Number.POSITIVE_INFINITY };
     try {
-      await expect(inFlight.whenIdle()).resolves.toBeUndefined();
+      const started = performance.now();
+      await inFlight.whenQuiet(forever);
+      expect(performance.now() - started).toBeLessThan(20);
       const answered = fetch(`http://127.0.0.1:${port}/a`).then((response) => response.text());
       const abandoned = new AbortController();
       const gone = fetch(`http://127.0.0.1:${port}/b`, { signal: abandoned.signal }).catch(() => 'aborted');
-      while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+      await arrivals(2);
+      const lastArrived = performance.now();
       expect(inFlight.size).toBe(2);
-      let idle = false;
-      const waiting = inFlight.whenIdle().then(() => void (idle = true));
+      let quietAt = 0;
+      const waiting = inFlight.whenQuiet(forever).then(() => void (quietAt = performance.now()));
       held[0]?.end('done');
       expect(await answered).toBe('done');
       expect(inFlight.size).toBe(1);
-      expect(idle).toBe(false);
+      expect(quietAt).toBe(0);
       abandoned.abort();
       expect(await gone).toBe('aborted');
+      // The server sees the client go a moment after the client gave up.
+      while (inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 2));
       await waiting;
-      expect(idle).toBe(true);
-      expect(inFlight.size).toBe(0);
+      // Quiet: none in flight, and none started for 30 ms (checked every 2 ms: 27 at least).
+      expect(quietAt - lastArrived).toBeGreaterThanOrEqual(27);
       // A request that stays (a clone, a slow download) holds a waiter only so long.
       const staying = fetch(`http://127.0.0.1:${port}/c`).then((response) => response.text());
-      while (held.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
-      const started = performance.now();
-      await inFlight.whenIdle(40);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(35);
+      await arrivals(3);
+      const bounded = performance.now();
+      await inFlight.whenQuiet({ quietMs: 30, maxWaitMs: 40 });
+      expect(performance.now() - bounded).toBeGreaterThanOrEqual(35);
       expect(inFlight.size).toBe(1);
       held[2]?.end('late');
       expect(await staying).toBe('late');

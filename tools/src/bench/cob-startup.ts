@@ -12,11 +12,12 @@
  * usage (from the repository root, after `npm run build`):
  *   node tools/dist/bench/cob-startup.js [--issues 10000] [--patches 2000] [--runs 3]
  *     [--cache DIR] [--compare-with DIR] [--scenarios none,fresh,restart,compare]
- *     [--after-ready MS]
+ *     [--after-ready MS] [--poll-ms MS]
  *
  * `--after-ready MS` waits that long after `ready` before the first listing (a visitor who
- * comes a little later), timing `/api/v1/node` every 25 ms meanwhile: what background work
- * after start-up costs a visitor who arrives during it.
+ * comes a little later), timing `/api/v1/node` every `--poll-ms` (25) meanwhile: what
+ * background work after start-up costs a visitor who arrives during it (the server's
+ * background work yields to requests, so a denser poll also slows it down).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,12 +48,14 @@ const { values } = parseArgs({
     'compare-with': { type: 'string' },
     scenarios: { type: 'string', default: 'none,fresh,restart,compare' },
     'after-ready': { type: 'string', default: '0' },
+    'poll-ms': { type: 'string', default: '25' },
   },
 });
 const issues = Number(values.issues);
 const patches = Number(values.patches);
 const runs = Number(values.runs);
 const afterReadyMs = Number(values['after-ready']);
+const pollMs = Number(values['poll-ms']);
 const compareWith = values['compare-with'] === undefined ? null : path.resolve(values['compare-with']);
 const scenarios = values.scenarios.split(',').filter((name) => name !== 'compare' || compareWith !== null);
 
@@ -84,7 +87,7 @@ async function measureRun(input: { root: string; args: readonly string[]; xdg: s
     const waitStarted = performance.now();
     while (performance.now() - waitStarted < afterReadyMs) {
       nodeMs.push((await timeGet(`${server.baseUrl}${api}/node`, 2)).ms);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
     const issuesAnswer = await timeGet(`${server.baseUrl}${api}/repos/${home.cobRid}/issues`);
     const patchesAnswer = await timeGet(`${server.baseUrl}${api}/repos/${home.cobRid}/patches`);
@@ -119,7 +122,7 @@ function median(list: readonly number[]): number {
 }
 
 function printTable(): void {
-  const waited = afterReadyMs > 0 ? `, first listing ${afterReadyMs} ms after \`ready\`` : '';
+  const waited = afterReadyMs > 0 ? `, first listing ${afterReadyMs} ms after \`ready\` (\`/api/v1/node\` every ${pollMs} ms meanwhile)` : '';
   console.log(`\n## COB start-up: ${issues} issues, ${patches} patches; medians of ${runs} runs${waited}\n`);
   console.log('| scenario | first /issues ms | then first /patches ms | ready after start ms | RSS MB | /node while waiting: median / max ms |');
   console.log('|---|---:|---:|---:|---:|---:|');

@@ -17,9 +17,13 @@ import type { RepositoryAccess } from '../repository-access/repository-access.se
 export const COBS_AHEAD_CONCURRENCY = 4;
 
 /**
- * How long a step waits for requests in flight at most: short pages go first, while a clone or
- * a slow download in flight for minutes does not hold the pass (one step per wait then).
+ * When a step goes: no request in flight and none started for {@link COBS_AHEAD_QUIET_MS} (a
+ * visitor's page and the requests it makes next go first; measured: stepping in every gap
+ * between the requests of one client cut `/api/v1/node` at concurrency 1 from ~11,000 to
+ * ~900 req/s while the pass ran), or after {@link COBS_AHEAD_MAX_WAIT_MS} at the latest (a
+ * clone or a slow download in flight for minutes does not hold the pass).
  */
+export const COBS_AHEAD_QUIET_MS = 20;
 export const COBS_AHEAD_MAX_WAIT_MS = 250;
 
 /** What a background pass did. */
