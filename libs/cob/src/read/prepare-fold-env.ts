@@ -173,6 +173,9 @@ function mergeCommit(action: unknown): Oid | null {
 function targetBranch(action: unknown): string | null {
   const object = action as { type?: unknown; target?: unknown } | null;
   if (typeof object !== 'object' || object?.type !== 'edit') return null;
+  // Most edits name no branch (every issue title edit, patches kept on the delegates): no
+  // parse, whose error for them cost ~10 µs each (an Error with its stack) on a first listing.
+  if (typeof object.target !== 'object' || object.target === null) return null;
   try {
     const target = parseMergeTarget(object.target);
     return target === 'delegates' ? null : target.branch;
