@@ -156,7 +156,7 @@ async function main(): Promise<void> {
       home: server.home,
       access: server.app.get(RepositoryAccess),
       cobs,
-      pace: () => inFlight.whenQuiet({ quietMs: COBS_AHEAD_QUIET_MS, maxWaitMs: COBS_AHEAD_MAX_WAIT_MS }),
+      pace: (step) => inFlight.whenQuiet({ quietMs: COBS_AHEAD_QUIET_MS, maxWaitMs: step === 'object' ? COBS_AHEAD_MAX_WAIT_MS : Number.POSITIVE_INFINITY }),
       signal: warming.signal,
       // The same bound as the persisted listings loaded before ready.
       maxObjects: WARM_UP_COB_OBJECTS,

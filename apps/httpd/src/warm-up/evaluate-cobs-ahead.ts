@@ -19,9 +19,11 @@ export const COBS_AHEAD_CONCURRENCY = 4;
 /**
  * When a step goes: no request in flight and none started for {@link COBS_AHEAD_QUIET_MS} (a
  * visitor's page and the requests it makes next go first; measured: stepping in every gap
- * between the requests of one client cut `/api/v1/node` at concurrency 1 from ~11,000 to
- * ~900 req/s while the pass ran), or after {@link COBS_AHEAD_MAX_WAIT_MS} at the latest (a
- * clone or a slow download in flight for minutes does not hold the pass).
+ * between the requests of one client cut `/api/v1/node` at concurrency 1 from ~4,000 to
+ * ~900 req/s while the pass ran). An object's step also goes after
+ * {@link COBS_AHEAD_MAX_WAIT_MS} at the latest (a clone or a slow download in flight for
+ * minutes does not hold the pass); a repository's only in a quiet moment, since its first
+ * step may hold the thread for tens of milliseconds.
  */
 export const COBS_AHEAD_QUIET_MS = 20;
 export const COBS_AHEAD_MAX_WAIT_MS = 250;
@@ -49,9 +51,11 @@ export interface CobsAheadOptions {
   readonly cobs: Pick<CobStoreService, 'view'>;
   /**
    * Awaited before each repository and each object, after a turn of the event loop: resolve
-   * when it is the background's turn (e.g. no request in flight).
+   * when it is the background's turn (e.g. no request in flight). A repository's first step
+   * can hold the thread for tens of milliseconds (a tracker's ref listing is indexed in one
+   * go), an object's a fraction of one.
    */
-  readonly pace: () => Promise<void>;
+  readonly pace: (step: 'repository' | 'object') => Promise<void>;
   /** Stops the pass (server closing). */
   readonly signal?: AbortSignal;
   /**
@@ -69,9 +73,9 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
   const { access, cobs, signal } = options;
   // A turn of the event loop first: a request that arrived meanwhile is read (and counted by
   // `pace`) before the next step, even while every step is answered from memory.
-  const pace = async (): Promise<void> => {
+  const pace = async (step: 'repository' | 'object'): Promise<void> => {
     await new Promise((resolve) => setImmediate(resolve));
-    await options.pace();
+    await options.pace(step);
   };
   let [repositories, withObjects, objects, skipped] = [0, 0, 0, 0];
   const report = (complete: boolean): CobsAheadReport => ({
@@ -90,7 +94,7 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
   // Every repository has an identity COB: only issue and patch refs make one worth a look.
   const kinds = (['issue', 'patch'] as const).map((type) => `refs/cobs/${cobTypeName(options.home.flavour, type)}/`);
   for (const summary of options.home.storageIndex.list().filter(isPublicSummary)) {
-    await pace();
+    await pace('repository');
     if (signal?.aborted === true) return report(false);
     repositories++;
     try {
@@ -106,7 +110,7 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
         skipped++;
         continue;
       }
-      const prepared = await snapshot.prepareListings({ concurrency: COBS_AHEAD_CONCURRENCY, pace, signal });
+      const prepared = await snapshot.prepareListings({ concurrency: COBS_AHEAD_CONCURRENCY, pace: () => pace('object'), signal });
       if (prepared.objects > 0) withObjects++;
       objects += prepared.objects;
       if (!prepared.complete) return report(false);
