@@ -1,5 +1,7 @@
+import { mkdir, rename, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Issue, RepoInfo } from '@forge-httpd/api-types';
 import type { CobEvaluation } from '@forge-httpd/cob';
 import { type CobWriteContext, createIssue, setIssueState } from '@forge-httpd/cob/write';
@@ -116,6 +118,30 @@ describe('issues and patches evaluated ahead', () => {
     const unbounded = await evaluateCobsAhead(aheadOptions({ maxObjects: 6 }));
     expect(unbounded).toMatchObject({ complete: true, objects: 6, withObjects: 3, skipped: 0 });
     expect(evaluated.map((evaluation) => evaluation.rid)).toEqual(Array(3).fill(fixture.rid('gamma-alpha')));
+  });
+});
+
+describe('issues and patches evaluated ahead, on broken storage', () => {
+  it('goes on past a repository it cannot list, and says which', async () => {
+    const { built } = fixture;
+    const gitDir = repositoryByName(built, 'gamma-alpha').gitDir;
+    await createIssue(write('Alphabet', 'dave'), { title: 'After the broken one', description: 'Still evaluated.' });
+    // A directory where git expects the packed-refs file: listing the refs fails.
+    const packed = join(gitDir, 'packed-refs');
+    const aside = `${packed}.aside`;
+    await rename(packed, aside).catch(() => undefined);
+    await mkdir(packed);
+    const failed: string[] = [];
+    try {
+      evaluated = [];
+      const report = await evaluateCobsAhead(aheadOptions({ onError: (rid) => void failed.push(rid) }));
+      expect(report.complete).toBe(true);
+      expect(failed).toEqual([fixture.rid('gamma-alpha')]);
+      expect(evaluated.map((evaluation) => evaluation.rid)).toContain(fixture.rid('Alphabet'));
+    } finally {
+      await rm(packed, { recursive: true });
+      await rename(aside, packed).catch(() => undefined);
+    }
   });
 });
 
