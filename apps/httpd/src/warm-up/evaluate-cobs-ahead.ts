@@ -19,8 +19,8 @@ export const COBS_AHEAD_CONCURRENCY = 4;
 /**
  * When a step goes: no request in flight and none started for {@link COBS_AHEAD_QUIET_MS} (a
  * visitor's page and the requests it makes next go first; measured: stepping in every gap
- * between the requests of one client cut `/api/v1/node` at concurrency 1 from ~4,000 to
- * ~900 req/s while the pass ran). An object's step also goes after
+ * between the requests of one client cut `/api/v1/node` at concurrency 1 on the full bench
+ * home to 913 req/s while the pass ran, ~3,000 without). An object's step also goes after
  * {@link COBS_AHEAD_MAX_WAIT_MS} at the latest (a clone or a slow download in flight for
  * minutes does not hold the pass); a repository's only in a quiet moment, since its first
  * step may hold the thread for tens of milliseconds.
