@@ -75,6 +75,24 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
   });
 
+  it('walks here while the thread serves one request alone, and leaves the walk to rev-list when it is busy', async () => {
+    const spawned = (): number => Object.values(readGitProcessCounts()).reduce((sum, kind) => sum + kind.spawned, 0);
+    const from = commits[commits.length - 1] as Oid;
+    const expected = revList(gitDir, ['--max-count=30', from]);
+    const alone = openGitRepository(gitDir, { threadLoad: { isBusy: () => true, isBusyForWalks: () => false } });
+    const busy = openGitRepository(gitDir, { threadLoad: { isBusy: () => true } });
+    try {
+      const before = spawned();
+      expect((await alone.walkCommits({ from, maxCount: 30 })).map((commit) => commit.oid)).toEqual(expected);
+      expect(spawned()).toBe(before);
+      expect((await busy.walkCommits({ from, maxCount: 30 })).map((commit) => commit.oid)).toEqual(expected);
+      expect(spawned()).toBeGreaterThan(before);
+    } finally {
+      await alone.close();
+      await busy.close();
+    }
+  });
+
   it('runs at most two long walks at once; the others wait and list the same', async () => {
     let running = 0;
     let most = 0;

@@ -52,8 +52,11 @@ export interface OpenGitRepositoryOptions {
   readonly reachability?: IndexBudget;
   /** The byte budget this repository's last-commit-per-path index shares (default: one per process). */
   readonly lastCommits?: IndexBudget;
-  /** Whether the event loop is too busy for reads in process (default: the process-wide {@link threadLoad}). */
-  readonly threadLoad?: { isBusy(): boolean };
+  /**
+   * Whether the event loop is too busy for reads in process, and for a walk's reads (default:
+   * the process-wide {@link threadLoad}; without `isBusyForWalks`, `isBusy` decides both).
+   */
+  readonly threadLoad?: { isBusy(): boolean; isBusyForWalks?(): boolean };
 }
 
 const SEQUENTIAL: ReadOptions = { sequential: true };
@@ -106,7 +109,7 @@ class CliGitRepository implements GitRepository {
     private readonly reachability: ReachabilityIndex,
     private readonly lastCommits: LastCommitIndex,
     private readonly objectFiles: ObjectFiles,
-    private readonly load: { isBusy(): boolean },
+    private readonly load: { isBusy(): boolean; isBusyForWalks?(): boolean },
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
@@ -133,7 +136,7 @@ class CliGitRepository implements GitRepository {
    * a round trip per step would be the walk's whole cost.
    */
   private throughGit(options: ReadOptions): boolean {
-    if (options.sequential === true) return this.load.isBusy();
+    if (options.sequential === true) return this.busyForWalks();
     return options.bulk === true || this.catFile.isRunning() || this.load.isBusy();
   }
 
@@ -233,12 +236,16 @@ class CliGitRepository implements GitRepository {
   private async walkFirstCommits(options: WalkCommitsOptions): Promise<GitCommit[] | null> {
     const { from, skip = 0, maxCount } = options;
     if (options.since !== undefined || options.until !== undefined || (options.exclude?.length ?? 0) > 0) return null;
-    if (this.load.isBusy()) return null;
+    if (this.busyForWalks()) return null;
     if (maxCount === undefined || !Number.isSafeInteger(skip) || !Number.isSafeInteger(maxCount)) return null;
     if (skip < 0 || maxCount < 0 || skip + maxCount > IN_MEMORY_WALK_LIMIT) return null;
     if ((await this.readObjectInfo(checkOid(from), SEQUENTIAL))?.type !== 'commit') return null;
     const { commits } = await walkNear({ readCommit: (oid) => this.readWalkedCommit(oid) }, { from }, skip + maxCount);
     return commits.slice(skip);
+  }
+
+  private busyForWalks(): boolean {
+    return this.load.isBusyForWalks?.() ?? this.load.isBusy();
   }
 
   /** A step of a first-page walk: from {@link walkedCommits}, else read (in process when it can). */
