@@ -105,11 +105,18 @@ export class CobSnapshot {
   async prepareListings(options: PrepareOptions = {}): Promise<PreparedListings> {
     let objects = 0;
     for (const kind of [this.store.kinds.issue, this.store.kinds.patch] as CobKind<unknown>[]) {
+      const memo = this.store.listings.get(kind.typeName);
+      if (memo?.index === this.index) {
+        objects += memo.entries.length;
+        continue;
+      }
       const entries = await this.evaluateAll(kind, options);
       objects += entries.length;
+      // Only a whole listing is kept: an aborted pass leaves the next request to finish it.
       if (options.signal?.aborted === true) return { objects, complete: false };
+      this.adoptListing(kind, memo, entries);
     }
-    // Every object is current now: the listings are derived from memory.
+    // The listings are current now: the counts are derived from memory.
     await this.counts();
     return { objects, complete: true };
   }
@@ -149,7 +156,11 @@ export class CobSnapshot {
   private async currentListing<V>(kind: CobKind<V>): Promise<ListingMemo> {
     const memo = this.store.listings.get(kind.typeName);
     if (memo?.index === this.index) return memo;
-    const entries = await this.evaluateAll(kind);
+    return this.adoptListing(kind, memo, await this.evaluateAll(kind));
+  }
+
+  /** Keeps the kind's memo when `entries` are the very ones it came from, else a fresh one. */
+  private adoptListing<V>(kind: CobKind<V>, memo: ListingMemo | undefined, entries: readonly CachedObject<V>[]): ListingMemo {
     if (memo !== undefined && sameEntries(memo.entries, entries)) {
       memo.index = this.index;
       return memo;

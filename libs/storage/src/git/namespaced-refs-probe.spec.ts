@@ -23,31 +23,31 @@ const COB_REF = 'refs/namespaces/z6MkPeer/refs/cobs/xyz.forge.issue/0123456789ab
 
 describe('mayHaveNamespacedRefs', () => {
   it('answers false for a repository without namespaces, or whose namespaces hold no such refs', () => {
-    expect(mayHaveNamespacedRefs(gitDir, 'refs/cobs/')).toBe(false);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(false);
     git(gitDir, ['update-ref', 'refs/namespaces/z6MkPeer/refs/heads/main', commit]);
     git(gitDir, ['update-ref', 'refs/heads/main', commit]);
-    expect(mayHaveNamespacedRefs(gitDir, 'refs/cobs/')).toBe(false);
-    expect(mayHaveNamespacedRefs(gitDir, 'refs/heads/')).toBe(true);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(false);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/heads/'])).toBe(true);
   });
 
   it('finds a loose ref, then the same ref once git packed it', () => {
     git(gitDir, ['update-ref', COB_REF, commit]);
-    expect(mayHaveNamespacedRefs(gitDir, 'refs/cobs/')).toBe(true);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(true);
     git(gitDir, ['pack-refs', '--all', '--prune']);
     expect(git(gitDir, ['for-each-ref', '--format=%(refname)', 'refs/namespaces/'])).toContain(COB_REF);
     // Pruning leaves the emptied directories behind: remove them to see the packed file alone.
     rmSync(path.join(gitDir, 'refs/namespaces/z6MkPeer/refs/cobs'), { recursive: true, force: true });
-    expect(mayHaveNamespacedRefs(gitDir, 'refs/cobs/')).toBe(true);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(true);
     git(gitDir, ['update-ref', '-d', COB_REF]);
-    expect(mayHaveNamespacedRefs(gitDir, 'refs/cobs/')).toBe(false);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(false);
   });
 
   it('answers true when a file cannot be read, and refuses a sub-path that leaves the namespace', () => {
     mkdirSync(path.join(gitDir, 'refs/namespaces/z6MkOther'), { recursive: true });
     writeFileSync(path.join(gitDir, 'refs/namespaces/z6MkOther/refs'), 'not a directory');
-    expect(mayHaveNamespacedRefs(gitDir, 'refs/cobs/')).toBe(true);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(true);
     rmSync(path.join(gitDir, 'refs/namespaces/z6MkOther'), { recursive: true });
-    expect(() => mayHaveNamespacedRefs(gitDir, '../cobs/')).toThrow('not a ref sub-path');
-    expect(() => mayHaveNamespacedRefs(gitDir, 'refs/cobs')).toThrow('not a ref sub-path');
+    expect(() => mayHaveNamespacedRefs(gitDir, ['../cobs/'])).toThrow('not a ref sub-path');
+    expect(() => mayHaveNamespacedRefs(gitDir, ['refs/cobs'])).toThrow('not a ref sub-path');
   });
 });

@@ -10,23 +10,24 @@ import path from 'node:path';
 const NAMESPACES = 'refs/namespaces';
 
 /**
- * Whether `refs/namespaces/<any>/<under>…` may exist: false only when no namespace has a
- * loose-ref directory there and `packed-refs` names no such ref. True when unsure (a file
- * that cannot be read), so a caller then asks git.
+ * Whether `refs/namespaces/<any>/<under>…` may exist for any of `unders`: false only when no
+ * namespace has a loose-ref directory there and `packed-refs` names no such ref. True when
+ * unsure (a file that cannot be read), so a caller then asks git.
  * @param gitDir - a repository of the storage (never a path from user input)
- * @param under - the sub-path below a namespace, ending in `/` (e.g. `refs/cobs/`)
+ * @param unders - sub-paths below a namespace, each ending in `/` (e.g. `refs/cobs/`)
  */
-export function mayHaveNamespacedRefs(gitDir: string, under: string): boolean {
-  if (!under.endsWith('/') || under.startsWith('/') || under.split('/').includes('..')) throw new Error(`not a ref sub-path: ${under}`);
+export function mayHaveNamespacedRefs(gitDir: string, unders: readonly string[]): boolean {
+  for (const under of unders) {
+    if (!under.endsWith('/') || under.startsWith('/') || under.split('/').includes('..')) throw new Error(`not a ref sub-path: ${under}`);
+  }
   const namespaces = listDirectory(path.join(gitDir, NAMESPACES));
   if (namespaces === undefined) return true;
   for (const namespace of namespaces) {
-    const loose = isDirectory(path.join(gitDir, NAMESPACES, namespace, under));
-    if (loose !== false) return true;
+    for (const under of unders) if (isDirectory(path.join(gitDir, NAMESPACES, namespace, under)) !== false) return true;
   }
   const packed = readPackedRefs(gitDir);
   // Lines are `<oid> refs/namespaces/<ns>/<under>…`; peeled lines (`^<oid>`) carry no name.
-  return packed === undefined || packed.includes(`/${under}`);
+  return packed === undefined || unders.some((under) => packed.includes(`/${under}`));
 }
 
 /** Entry names; [] when absent; undefined when unreadable. */
