@@ -34,7 +34,7 @@ export { mayHaveNamespacedRefs } from './git/namespaced-refs-probe.js';
 export { serveWalksAloneWhen } from './git/object-files.js';
 export { readGitProcessCounts } from './git/git-process-counts.js';
 export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/git-process-counts.js';
-export { spawnGit, useGitSpawnHelper } from './git/spawn-git.js';
+export { spawnGit, type SpawnGitOptions, useGitSpawnHelper } from './git/spawn-git.js';
 export type { GitChildProcess } from './git/git-child-process.js';
 // end git
 // git server processes (libs/storage/src/serve)

@@ -74,7 +74,10 @@ export async function runGit(invocation: GitInvocation & { readonly maxBytes?: n
 
 function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'stop' | void): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const child = spawnGit(invocation.gitDir, invocation.args);
+    // Its stdin is written at once and its stdout read to the end: full blocks, not a write
+    // per commit (50,000 commits' `rev-list --timestamp`: 16,000-21,000 reads and 110-190 ms
+    // through a pipe, 530-600 reads and 50-57 ms in blocks).
+    const child = spawnGit(invocation.gitDir, invocation.args, { blockBuffered: true });
     countGitProcess('command', child);
     if (invocation.background === true) runInBackground(child);
     const state = { stopped: false, timedOut: false, stderr: '' };

@@ -16,8 +16,21 @@ import { GitSpawnHelper } from './spawn-helper.js';
  * @returns the running process with its pipes
  * @throws GitCommandError when the process could not be set up
  */
-export function spawnGit(gitDir: string, args: readonly string[]): GitChildProcess {
-  return startGit(gitArguments(gitDir, args), gitEnvironment());
+export function spawnGit(gitDir: string, args: readonly string[], options: SpawnGitOptions = {}): GitChildProcess {
+  const env = gitEnvironment();
+  if (options.blockBuffered === true) env['GIT_FLUSH'] = '0';
+  return startGit(gitArguments(gitDir, args), env);
+}
+
+/** How a repository's git process writes its output. */
+export interface SpawnGitOptions {
+  /**
+   * Output is read to its end, nobody waits for a single record: git writes full blocks.
+   * Without it `rev-list`, `log` and their kin write every commit by itself whenever stdout
+   * is a pipe (`GIT_FLUSH` unset), and each write wakes the reader. Never for a process that
+   * answers requests one at a time over its pipes.
+   */
+  readonly blockBuffered?: boolean;
 }
 
 /**
