@@ -16,6 +16,9 @@ import { readCommitChanges } from './read-commit-changes.js';
 /** Estimated heap bytes of every index together: about 150,000 commits with their changes. */
 export const DEFAULT_LAST_COMMIT_BUDGET = 32 * 1024 * 1024;
 
+/** How long an append of a read history holds the thread before a turn for requests (ms). */
+const APPEND_SLICE_MS = 4;
+
 /** Commits waiting for their history to be read; more are not queued (git answers them). */
 const MAX_WANTED = 1024;
 
@@ -92,7 +95,8 @@ export class LastCommitIndex implements BudgetedIndex {
     try {
       const batch = await readCommitChanges(this.gitDir, { tips, exclude: this.tips, limit });
       // Dropped while reading: the batch's parents are gone with the old index.
-      if (changes !== this.changes || !changes.append(batch)) return;
+      const current = (): boolean => changes === this.changes;
+      if (!current() || !(await changes.appendInSlices(batch, { sliceMs: APPEND_SLICE_MS, keepGoing: current })) || !current()) return;
       this.tips = [...this.tips, ...tips].slice(-MAX_EXCLUDED_TIPS);
       this.budget.use(this, changes.size);
     } catch (error) {

@@ -53,7 +53,7 @@ export async function readCommitChanges(gitDir: string, range: CommitChangesRang
   const sections = parser.end();
   if (sections.length !== edges.length) throw new GitCommandError(`diff-tree answered ${sections.length} of ${edges.length} lines`);
   let next = 0;
-  return graph.map((commit) => ({ ...commit, changes: sections.slice(next, (next += Math.max(1, commit.parents.length))) }));
+  return graph.map(({ oid, time, parents }) => ({ oid, time, parents, changes: sections.slice(next, (next += Math.max(1, parents.length))) }));
 }
 
 async function readGraph(gitDir: string, range: CommitChangesRange): Promise<GraphEntry[]> {
