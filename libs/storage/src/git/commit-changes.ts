@@ -8,6 +8,7 @@
  */
 import { DateOrderQueue } from './date-order-queue.js';
 import type { Oid } from './oid.js';
+import { ThreadSlices } from './thread-slices.js';
 
 /** One commit of a batch: paths are latin1 strings of the path bytes. */
 export interface CommitChangesEntry {
@@ -71,14 +72,13 @@ export class CommitChanges {
    */
   async appendInSlices(batch: readonly CommitChangesEntry[], options: { sliceMs: number; keepGoing?: () => boolean }): Promise<boolean> {
     const steps = this.appendSteps(batch);
-    let sliceStart = performance.now();
+    const slices = new ThreadSlices(options.sliceMs);
     for (;;) {
       const step = steps.next();
       if (step.done === true) return step.value;
-      if (performance.now() - sliceStart < options.sliceMs) continue;
-      await new Promise((resolve) => setImmediate(resolve));
+      if (!slices.due()) continue;
+      await slices.turn();
       if (options.keepGoing?.() === false) return false;
-      sliceStart = performance.now();
     }
   }
 

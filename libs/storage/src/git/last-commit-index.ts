@@ -12,12 +12,10 @@ import { CommitChanges } from './commit-changes.js';
 import { IndexBudget, type BudgetedIndex } from './index-budget.js';
 import type { Oid } from './oid.js';
 import { readCommitChanges } from './read-commit-changes.js';
+import { INDEX_SLICE_MS } from './thread-slices.js';
 
 /** Estimated heap bytes of every index together: about 150,000 commits with their changes. */
 export const DEFAULT_LAST_COMMIT_BUDGET = 32 * 1024 * 1024;
-
-/** How long an append of a read history holds the thread before a turn for requests (ms). */
-const APPEND_SLICE_MS = 4;
 
 /** Commits waiting for their history to be read; more are not queued (git answers them). */
 const MAX_WANTED = 1024;
@@ -96,7 +94,7 @@ export class LastCommitIndex implements BudgetedIndex {
       const batch = await readCommitChanges(this.gitDir, { tips, exclude: this.tips, limit });
       // Dropped while reading: the batch's parents are gone with the old index.
       const current = (): boolean => changes === this.changes;
-      if (!current() || !(await changes.appendInSlices(batch, { sliceMs: APPEND_SLICE_MS, keepGoing: current })) || !current()) return;
+      if (!current() || !(await changes.appendInSlices(batch, { sliceMs: INDEX_SLICE_MS, keepGoing: current })) || !current()) return;
       this.tips = [...this.tips, ...tips].slice(-MAX_EXCLUDED_TIPS);
       this.budget.use(this, changes.size);
     } catch (error) {

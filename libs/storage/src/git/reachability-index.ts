@@ -12,6 +12,7 @@
 import { IndexBudget, type BudgetedIndex } from './index-budget.js';
 import { runGit } from './run-git.js';
 import { isOid, type Oid } from './oid.js';
+import { INDEX_SLICE_MS, ThreadSlices } from './thread-slices.js';
 
 /** Tips one index can hold: one bit each in a 32-bit mask. */
 export const MAX_INDEXED_TIPS = 32;
@@ -27,6 +28,9 @@ interface Index {
 
 const sharedBudget = new IndexBudget(DEFAULT_REACHABILITY_BUDGET);
 
+/** Lines parsed between two looks at the clock. */
+const SLICE_CHECK_LINES = 256;
+
 /** One repository's reachability index (at most one set of tips at a time). */
 export class ReachabilityIndex implements BudgetedIndex {
   private index: Index | null = null;
@@ -34,9 +38,15 @@ export class ReachabilityIndex implements BudgetedIndex {
   /** Keys whose history did not fit the budget: not tried again while the tips stay the same. */
   private tooLarge: string | null = null;
 
+  /**
+   * @param gitDir - repository
+   * @param budget - shared by the indexes of every repository (default: process-wide)
+   * @param options - how long parsing holds the thread at a time (default {@link INDEX_SLICE_MS})
+   */
   constructor(
     private readonly gitDir: string,
     private readonly budget: IndexBudget = sharedBudget,
+    private readonly options: { readonly sliceMs?: number } = {},
   ) {}
 
   /**
@@ -108,7 +118,10 @@ export class ReachabilityIndex implements BudgetedIndex {
     const masks = new Map<string, number>();
     tips.forEach((tip, bit) => masks.set(tip, (masks.get(tip) ?? 0) | (1 << bit)));
     const text = stdout.toString('latin1');
-    for (let start = 0; start < text.length;) {
+    // In slices: the listing of 50,000 commits took 36 ms in one go.
+    const slices = new ThreadSlices(this.options.sliceMs ?? INDEX_SLICE_MS);
+    for (let start = 0, line = 0; start < text.length; line += 1) {
+      if (line % SLICE_CHECK_LINES === 0 && slices.due()) await slices.turn();
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
       const commit = text.slice(start, start + 40);
