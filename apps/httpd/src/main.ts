@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     { CobStoreService, WARM_UP_COB_OBJECTS },
     { RepositoryAccess },
     { RequestsInFlight },
+    { ReposService },
   ] = await Promise.all([
     import('./server.js'),
     import('./warm-up/warm-up.js'),
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     import('./cobs/cob-store.service.js'),
     import('./repository-access/repository-access.service.js'),
     import('./platform/requests-in-flight.js'),
+    import('./repos/repos.service.js'),
   ]);
   const server = await startServer({
     config,
@@ -159,8 +161,25 @@ async function main(): Promise<void> {
         `ready: ${repositories} repositories indexed, ${report.requests.length} warm-up requests, ${ms} ms after start`,
       );
     }
-    // One process does it: other workers find the results in the cache directory.
-    if (worker !== undefined && worker !== 1) return;
+    // Head times for listings sorted by activity, read in quiet moments: every process keeps
+    // its own, so every worker reads them (worker 1 after its COB pass).
+    const quiet = (): Promise<void> => inFlight.whenQuiet({ quietMs: COBS_AHEAD_QUIET_MS, maxWaitMs: Number.POSITIVE_INFINITY });
+    const readActivityAhead = (): void => {
+      const started = performance.now();
+      void server.app
+        .get(ReposService)
+        .readActivityAhead(quiet)
+        .then(
+          (repositories) =>
+            logger.debug(
+              { event: 'activity-ahead', repositories, ms: Math.round(performance.now() - started) },
+              `head times of ${repositories} repositories read ahead`,
+            ),
+          (error: unknown) => logger.debug({ event: 'activity-ahead', err: error }, 'head times not read ahead'),
+        );
+    };
+    // The COB pass runs in one process: other workers find its results in the cache directory.
+    if (worker !== undefined && worker !== 1) return readActivityAhead();
     void evaluateCobsAhead({
       home: server.home,
       access: server.app.get(RepositoryAccess),
@@ -177,6 +196,7 @@ async function main(): Promise<void> {
           (ahead.skipped > 0 ? `, ${ahead.skipped} repositories left for their first visitor (over ${WARM_UP_COB_OBJECTS} objects)` : '') +
           (ahead.complete ? '' : ' (stopped)'),
       );
+      if (ahead.complete) readActivityAhead();
     });
   });
   // SIGHUP re-reads config.json's web section at once (docs/decisions.md); requests also notice changes by stat.

@@ -31,6 +31,11 @@ export class RepoOrder {
     this.activity = new ActivityTimes(home);
   }
 
+  /** See {@link ActivityTimes.readAhead}: `all` is the whole index list. */
+  readActivityAhead(all: readonly RepositorySummary[], pace: () => Promise<void>): Promise<number> {
+    return this.activity.readAhead(all, pace);
+  }
+
   /**
    * Sorts `candidates` (RID-sorted) by `sort`; `all` is the whole index list, on which the
    * head times are refreshed.

@@ -103,6 +103,17 @@ export class ReposService implements OnApplicationBootstrap {
     return filterLazily(sorted, isPublicSummary);
   }
 
+  /**
+   * Reads the head time of every indexed repository ahead of the first listing sorted by
+   * activity, stepping when `pace` allows (after start-up, between visitors' requests).
+   * @returns the number of repositories read (0: read already)
+   */
+  async readActivityAhead(pace: () => Promise<void>): Promise<number> {
+    const index = this.home.storageIndex;
+    await index.ready();
+    return this.order.readActivityAhead(index.list(), pace);
+  }
+
   /** `GET /repos/{rid}`: read from the repository itself, never from the index. */
   async getRepo(ridText: string): Promise<RepoInfo> {
     return this.repoInfo.repoInfo(await this.access.openPublic(ridText));
