@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { initBareRepository } from './init-bare-repository.js';
 
 const FIXED_ENV = {
   ...process.env,
@@ -35,6 +36,14 @@ export function git(gitDir: string, args: readonly string[], options: { input?: 
 /** Creates a temp directory (remove it with {@link removeTempDir}). */
 export function makeTempDir(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'forge-'));
+}
+
+/** An empty bare repository `repo.git` in a new temp directory (remove `tmp` with {@link removeTempDir}). */
+export async function makeTempBareRepository(): Promise<{ tmp: string; gitDir: string }> {
+  const tmp = await makeTempDir();
+  const gitDir = path.join(tmp, 'repo.git');
+  await initBareRepository(gitDir);
+  return { tmp, gitDir };
 }
 
 /** Removes a temp directory made by {@link makeTempDir}. */

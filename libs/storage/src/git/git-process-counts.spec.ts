@@ -1,8 +1,6 @@
-import path from 'node:path';
 import { CatFileProcess } from './cat-file-process.js';
-import { makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { makeTempBareRepository, removeTempDir } from './git-cli.testing.js';
 import { readGitProcessCounts } from './git-process-counts.js';
-import { initBareRepository } from './init-bare-repository.js';
 import { runGit } from './run-git.js';
 import { waitUntil } from '../wait-until.testing.js';
 
@@ -10,9 +8,7 @@ let tmp: string;
 let gitDir: string;
 
 beforeAll(async () => {
-  tmp = await makeTempDir();
-  gitDir = path.join(tmp, 'repo.git');
-  await initBareRepository(gitDir);
+  ({ tmp, gitDir } = await makeTempBareRepository());
 });
 afterAll(() => removeTempDir(tmp));
 

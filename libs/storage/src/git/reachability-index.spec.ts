@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { git, importLinearCommits, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { git, importLinearCommits, makeTempBareRepository, removeTempDir } from './git-cli.testing.js';
 import { IndexBudget } from './index-budget.js';
 import { readGitProcessCounts } from './git-process-counts.js';
-import { initBareRepository } from './init-bare-repository.js';
 import type { Oid } from './oid.js';
 import { ReachabilityIndex } from './reachability-index.js';
 
@@ -13,9 +11,7 @@ let side: string[];
 let refs: { name: string; commit: Oid }[];
 
 beforeAll(async () => {
-  tmp = await makeTempDir();
-  gitDir = path.join(tmp, 'repo.git');
-  await initBareRepository(gitDir);
+  ({ tmp, gitDir } = await makeTempBareRepository());
   main = importLinearCommits(gitDir, { branch: 'refs/heads/main', commits: 3000 });
   side = importLinearCommits(gitDir, { branch: 'refs/heads/side', commits: 20, from: main[1499], time: 1_700_000_000 });
   refs = ['refs/heads/main', 'refs/heads/side'].map((name) => ({ name, commit: git(gitDir, ['rev-parse', name]) as Oid }));

@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { importLinearCommits, makeTempDir, removeTempDir } from './git-cli.testing.js';
-import { initBareRepository } from './init-bare-repository.js';
+import { importLinearCommits, makeTempBareRepository, removeTempDir } from './git-cli.testing.js';
 import { streamGit } from './run-git.js';
 
 const COMMITS = 3000;
@@ -9,9 +7,7 @@ let tmp: string;
 let gitDir: string;
 
 beforeAll(async () => {
-  tmp = await makeTempDir();
-  gitDir = path.join(tmp, 'repo.git');
-  await initBareRepository(gitDir);
+  ({ tmp, gitDir } = await makeTempBareRepository());
   importLinearCommits(gitDir, { branch: 'refs/heads/main', commits: COMMITS });
 });
 afterAll(() => removeTempDir(tmp));
