@@ -22,8 +22,9 @@ export class ActivityTimes {
   private refreshing: Promise<void> | null = null;
   private readonly gitQueue = new Set<Rid>();
   private gitReads = 0;
-  /** Set while a request waits for the first refresh: a paced refresh then goes at full speed. */
+  /** Wakes a paced refresh (see {@link readAhead}) that waits for its pace. */
   private hurry: (() => void) | null = null;
+  /** Set once a request waited for the first refresh: a paced refresh goes on at full speed. */
   private hurried = false;
   /** Increases whenever a time changed: orderings computed at one generation may be reused. */
   generation = 0;
