@@ -6,7 +6,8 @@
  * memory instead of evaluating thousands of objects while someone waits. With a cache
  * directory the results are also kept there, so a restart starts warm.
  */
-import { cobTypeName, isPublicSummary, mayHaveNamespacedRefs, type NodeHome } from '@forge-httpd/storage';
+import { isPublicSummary, mayHaveNamespacedRefs, type NodeHome } from '@forge-httpd/storage';
+import { issueAndPatchRefDirs } from '../cobs/cob-ref-dirs.js';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 
@@ -92,7 +93,7 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
     return report(false);
   }
   // Every repository has an identity COB: only issue and patch refs make one worth a look.
-  const kinds = (['issue', 'patch'] as const).map((type) => `refs/cobs/${cobTypeName(options.home.flavour, type)}/`);
+  const kinds = issueAndPatchRefDirs(options.home.flavour);
   for (const summary of options.home.storageIndex.list().filter(isPublicSummary)) {
     await pace('repository');
     if (signal?.aborted === true) return report(false);
