@@ -84,9 +84,14 @@ export class CommitChanges {
 
   /** The work of an append, pausing (yield) every {@link STEP_ENTRIES} entries. */
   private *appendSteps(batch: readonly CommitChangesEntry[]): Generator<void, boolean, void> {
-    const fresh = batch.filter((entry) => !this.ids.has(entry.oid));
     const first = this.oids.length;
-    const batchIds = new Map(fresh.map((entry, at) => [entry.oid, first + at]));
+    const fresh: CommitChangesEntry[] = [];
+    const batchIds = new Map<Oid, number>();
+    for (let at = 0; at < batch.length; at += 1) {
+      const entry = batch[at] as CommitChangesEntry;
+      if (!this.ids.has(entry.oid)) batchIds.set(entry.oid, first + fresh.push(entry) - 1);
+      if (at % STEP_ENTRIES === STEP_ENTRIES - 1) yield;
+    }
     const idOf = (oid: Oid): number | undefined => this.ids.get(oid) ?? batchIds.get(oid);
     for (let at = 0; at < fresh.length; at += 1) {
       if ((fresh[at] as CommitChangesEntry).parents.some((parent) => idOf(parent) === undefined)) return false;
