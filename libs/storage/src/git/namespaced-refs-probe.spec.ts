@@ -1,10 +1,11 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dateEnv, git, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { mayHaveNamespacedRefs } from './namespaced-refs-probe.js';
 
 // The probe decides whether background work asks git for a repository's COB refs at all: it
 // may answer true when there are none (git then lists nothing), never false when there are some.
+// Repository info asks it on every request, so packed-refs is read once per version.
 
 let dir: string;
 let gitDir: string;
@@ -40,6 +41,26 @@ describe('mayHaveNamespacedRefs', () => {
     expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(true);
     git(gitDir, ['update-ref', '-d', COB_REF]);
     expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(false);
+  });
+
+  it('reads packed-refs once per version of the file (inode, size, time), as git replaces it', () => {
+    git(gitDir, ['update-ref', COB_REF, commit]);
+    git(gitDir, ['pack-refs', '--all', '--prune']);
+    rmSync(path.join(gitDir, 'refs/namespaces/z6MkPeer/refs/cobs'), { recursive: true, force: true });
+    const file = path.join(gitDir, 'packed-refs');
+    // A whole second, so the time can be put back exactly.
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(true);
+    // Rewritten in place to the same length with its old time (git never does this): the file
+    // is not read again, so the earlier answer stands.
+    writeFileSync(file, readFileSync(file, 'latin1').replaceAll('/refs/cobs/', '/refs/xxxx/'), 'latin1');
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(true);
+    // git's own rewrite (a new file renamed over it) is read at once.
+    git(gitDir, ['update-ref', 'refs/heads/other', commit]);
+    git(gitDir, ['pack-refs', '--all', '--prune']);
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(false);
+    git(gitDir, ['update-ref', '-d', COB_REF.replace('/refs/cobs/', '/refs/xxxx/')]);
   });
 
   it('answers true when a file cannot be read, and refuses a sub-path that leaves the namespace', () => {
