@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { mayHaveNamespacedRefs, type StoredRepository } from '@forge-httpd/storage';
+import type { StoredRepository } from '@forge-httpd/storage';
 import type { CobCounts } from '@forge-httpd/cob';
-import { issueAndPatchRefDirs } from './cob-ref-dirs.js';
+import { mayHaveIssuesOrPatches } from './cob-ref-dirs.js';
 import { CobStoreService } from './cob-store.service.js';
 
 /** Issue/patch counts for repository info, from the same evaluation as the listings. */
@@ -16,7 +16,7 @@ export class CobCountsService {
   async countCobs(repository: StoredRepository): Promise<CobCounts> {
     // Most repositories of a node have no issue or patch, which their ref files show: each
     // listed repository info of a fresh server started a `for-each-ref` of every namespaced ref.
-    if (!mayHaveNamespacedRefs(repository.git.gitDir, issueAndPatchRefDirs(repository.flavour))) return noCobs();
+    if (!mayHaveIssuesOrPatches(repository.git.gitDir, repository.flavour)) return noCobs();
     const { snapshot } = await this.cobs.view(repository);
     return snapshot.counts();
   }

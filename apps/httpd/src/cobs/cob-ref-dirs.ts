@@ -1,10 +1,15 @@
-import { cobTypeName, type Flavour } from '@forge-httpd/storage';
+import { cobTypeName, type Flavour, mayHaveNamespacedRefs } from '@forge-httpd/storage';
 
 /**
- * The ref sub-paths below a peer namespace that hold issues and patches
- * (`refs/cobs/xyz.<flavour>.issue/`, `…patch/`), for a look at the ref files
- * (`mayHaveNamespacedRefs`) before anything lists refs through git.
+ * Whether a repository may hold issues or patches, from a look at its ref files
+ * (`refs/namespaces/<peer>/refs/cobs/xyz.<flavour>.issue/`, `…patch/`, loose or packed) before
+ * anything lists refs through git: false only when there certainly are none (every repository
+ * has an identity COB, so "any COB ref" would say nothing).
+ * @param gitDir - a repository of the storage
  */
-export function issueAndPatchRefDirs(flavour: Flavour): string[] {
-  return (['issue', 'patch'] as const).map((type) => `refs/cobs/${cobTypeName(flavour, type)}/`);
+export function mayHaveIssuesOrPatches(gitDir: string, flavour: Flavour): boolean {
+  return mayHaveNamespacedRefs(
+    gitDir,
+    (['issue', 'patch'] as const).map((type) => `refs/cobs/${cobTypeName(flavour, type)}/`),
+  );
 }

@@ -6,8 +6,8 @@
  * memory instead of evaluating thousands of objects while someone waits. With a cache
  * directory the results are also kept there, so a restart starts warm.
  */
-import { isPublicSummary, mayHaveNamespacedRefs, type NodeHome } from '@forge-httpd/storage';
-import { issueAndPatchRefDirs } from '../cobs/cob-ref-dirs.js';
+import { isPublicSummary, type NodeHome } from '@forge-httpd/storage';
+import { mayHaveIssuesOrPatches } from '../cobs/cob-ref-dirs.js';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 
@@ -92,8 +92,6 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
   } catch {
     return report(false);
   }
-  // Every repository has an identity COB: only issue and patch refs make one worth a look.
-  const kinds = issueAndPatchRefDirs(options.home.flavour);
   for (const summary of options.home.storageIndex.list().filter(isPublicSummary)) {
     await pace('repository');
     if (signal?.aborted === true) return report(false);
@@ -102,7 +100,7 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
       // Most repositories of a node have no issue or patch: they cost a look at their ref
       // files, not an opening or a git process for a ref listing.
       const gitDir = options.home.storage.gitDirOf(summary.rid);
-      if (!mayHaveNamespacedRefs(gitDir, kinds)) continue;
+      if (!mayHaveIssuesOrPatches(gitDir, options.home.flavour)) continue;
       // The same gate as every request: what is not public (any more) is never read.
       const repository = await access.tryOpenPublic(summary.rid);
       if (repository === null) continue;

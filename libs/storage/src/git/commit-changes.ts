@@ -53,20 +53,9 @@ export class CommitChanges {
 
   /**
    * Appends a batch. Every parent must be in the batch or already held; otherwise nothing
-   * is appended and false is returned.
-   */
-  append(batch: readonly CommitChangesEntry[]): boolean {
-    const steps = this.appendSteps(batch);
-    for (;;) {
-      const step = steps.next();
-      if (step.done === true) return step.value;
-    }
-  }
-
-  /**
-   * {@link append} in slices of about `sliceMs` of this thread, each followed by a turn of
-   * the event loop: a 50,000-commit history took 240-265 ms in one go, a stall for every
-   * request that came meanwhile. No commit of the batch is held (for {@link has} and
+   * is appended and false is returned. Done in slices of about `sliceMs` of this thread, each
+   * followed by a turn of the event loop: a 50,000-commit history took 240-265 ms in one go, a
+   * stall for every request that came meanwhile. No commit of the batch is held (for {@link has} and
    * {@link lastCommitTouching}) until all of it is. Stops, appending nothing more, when
    * `keepGoing` says so between slices (the index was dropped meanwhile).
    */
