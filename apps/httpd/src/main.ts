@@ -7,11 +7,13 @@ import { checkGit, serveWalksAloneWhen } from '@forge-httpd/storage';
 import type { Logger } from 'pino';
 import { type CommandLineOptions, parseCommandLine, USAGE } from './config/command-line.js';
 import { demoCacheRoot, ensureDemoHome } from './config/demo-home.js';
+import { divideMemoryBudget } from './config/memory-budget.js';
 import { formatListenAddress } from './config/listen-address.js';
 import { resolveServerConfig } from './config/resolve-config.js';
 import { workerReadyMessage } from './cluster/worker-messages.js';
 import type { ServerConfig } from './config/server-config.js';
 import { readServerVersion } from './config/version.js';
+import { HeapHeadroom } from './platform/heap-headroom.js';
 import { resolveLogLevel } from './telemetry/log-level.js';
 import { createServerLogger, type ServerLogger } from './telemetry/server-logger.js';
 
@@ -70,6 +72,9 @@ async function main(): Promise<void> {
     await runClusterPrimary({ config, logger, exit });
     return;
   }
+  // From the start, so the index build's garbage is bounded too.
+  const heapHeadroom = new HeapHeadroom(divideMemoryBudget(config.memoryBudgetMiB).heapHeadroomBytes);
+  heapHeadroom.start();
   // Loaded only to serve, so --help and --version answer without loading Nest.
   const [
     { startServer, SHUTDOWN_GRACE_MS },
@@ -99,6 +104,7 @@ async function main(): Promise<void> {
     requests: new RequestObserver(logger),
     onWebConfigReload: () => logger.info({ event: 'reload' }, 'config.json web settings reloaded'),
     clusterWorker: worker !== undefined,
+    heapHeadroom,
   });
   const warming = new AbortController();
   let stopping = false;

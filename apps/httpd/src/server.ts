@@ -10,6 +10,7 @@ import type { ServerConfig } from './config/server-config.js';
 import { CobEvaluations } from './cobs/cob-evaluations.js';
 import { CobRejectionLog } from './cobs/cob-rejection-log.js';
 import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
+import type { HeapHeadroom } from './platform/heap-headroom.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import type { Registry } from 'prom-client';
 import { shareMetricsWithPrimary } from './telemetry/cluster-metrics.js';
@@ -65,6 +66,8 @@ export interface StartServerOptions {
   clusterWorker?: boolean;
   /** The clock file stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
   now?: () => number;
+  /** The process's heap growth governor, shown in the metrics (the command line starts one). */
+  heapHeadroom?: HeapHeadroom;
 }
 
 async function listen(app: NestFastifyApplication, address: ListenAddress, shared: boolean): Promise<ListenAddress> {
@@ -80,7 +83,7 @@ async function listen(app: NestFastifyApplication, address: ListenAddress, share
 }
 
 /** The metrics of a built app (its providers hold the counters). */
-function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'requests' | 'readiness' | 'home'>): Registry {
+function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'requests' | 'readiness' | 'home' | 'heapHeadroom'>): Registry {
   return createMetricsRegistry({
     ...parts,
     httpCaching: app.get(HttpCaching),
@@ -126,7 +129,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       readiness,
     });
     // Registered before listening, so the first request is counted too.
-    const registry = config.metricsListen === null ? null : registryOf(app, { requests, readiness, home });
+    const registry = config.metricsListen === null ? null : registryOf(app, { requests, readiness, home, heapHeadroom: options.heapHeadroom });
     const address = await listen(app, config.listen, options.clusterWorker === true);
     if (options.clusterWorker === true && registry !== null) shareMetricsWithPrimary(registry);
     else if (config.metricsListen !== null && registry !== null) {

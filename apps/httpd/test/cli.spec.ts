@@ -123,6 +123,23 @@ describeCli('forge-httpd command line', () => {
     }
   });
 
+  it('bounds its heap growth by --memory-budget and shows it in the metrics', async () => {
+    const metricsPort = await freeTcpPort();
+    const { child } = await serveCli(['--home', home, '--listen', '127.0.0.1:0', '--memory-budget', '96', '--metrics-listen', `127.0.0.1:${metricsPort}`]);
+    try {
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const gauge = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+      // Half the budget.
+      expect(gauge('forge_heap_headroom_bytes')).toBe(48 * 1024 * 1024);
+      expect(gauge('forge_heap_live_bytes')).toBeGreaterThan(0);
+      // A small home: V8's own growth stays under the headroom, or at least a quarter is asked.
+      const percent = gauge('forge_heap_growing_percent');
+      expect(percent === 0 || (percent >= 25 && percent < 300)).toBe(true);
+    } finally {
+      expect(await stop(child, 'SIGTERM')).toBe(0);
+    }
+  });
+
   it('serves a radicle-flavour home found through RAD_HOME as radicle without flags', async () => {
     const radicleHome = (await buildFixtureHome(join(dir, 'radicle-home'), 'radicle')).home;
     const { child, line } = await serveCli(['--listen', '127.0.0.1:0'], { FORGE_HOME: '', RAD_HOME: radicleHome });

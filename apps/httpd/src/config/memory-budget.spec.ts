@@ -10,6 +10,7 @@ describe('divideMemoryBudget', () => {
     expect(bounds.reachabilityCommits).toBeGreaterThanOrEqual(250_000);
     expect(bounds.reachabilityCommits).toBeLessThan(255_000);
     expect(bounds.lastCommitBytes).toBe(16 * MIB);
+    expect(bounds.heapHeadroomBytes).toBe(64 * MIB);
   });
 
   it.each([16, 128, 1024])('keeps the shares of %i MiB within the budget, with headroom left', (budget) => {
@@ -20,7 +21,7 @@ describe('divideMemoryBudget', () => {
     expect(bytes).toBeGreaterThan(budget * MIB * 0.9);
   });
 
-  it('turns the caches off with a budget of 0', () => {
-    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0]);
+  it('turns the caches and the heap bound off with a budget of 0', () => {
+    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 });

@@ -25,6 +25,8 @@ export interface CacheBounds {
   readonly commitTimesBytes: number;
   /** Tree answers (`/tree`). */
   readonly treeBytes: number;
+  /** Garbage the JS heap may hold between full collections (platform/heap-headroom.ts), not a cache. */
+  readonly heapHeadroomBytes: number;
 }
 
 /**
@@ -42,6 +44,14 @@ const SHARES = {
 } as const;
 
 /**
+ * The heap headroom, on top of the caches: half the budget (64 MiB by default). At full bench
+ * scale (~100 MB live) a soak's peak RSS was 590–606 MB with V8's own growth and 385–390 MB
+ * with 64 MiB, at the same req/s; 32 MiB gave 349 MB but cost a history crawl at c=1 25–35 %
+ * of its pages/s (tools/bench/README.md, "Heap headroom").
+ */
+const HEAP_HEADROOM_SHARE = 1 / 2;
+
+/**
  * Divides a memory budget between the big caches.
  * @param budgetMiB - the budget, in MiB (0 turns those caches off)
  * @returns each cache's bound
@@ -56,5 +66,6 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
     lastCommitBytes: share(SHARES.lastCommitBytes),
     commitTimesBytes: share(SHARES.commitTimesBytes),
     treeBytes: share(SHARES.treeBytes),
+    heapHeadroomBytes: share(HEAP_HEADROOM_SHARE),
   };
 }

@@ -3,6 +3,7 @@ import { readGitProcessCounts } from '@forge-httpd/storage';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CobEvaluations } from '../cobs/cob-evaluations.js';
 import type { CobRejectionLog } from '../cobs/cob-rejection-log.js';
+import type { HeapHeadroom } from '../platform/heap-headroom.js';
 import type { HttpCaching } from '../response-cache/http-caching.js';
 import type { Readiness } from './readiness.js';
 import type { RequestObserver } from './request-observer.js';
@@ -17,6 +18,8 @@ export interface MetricSources {
   cobEvaluations: CobEvaluations;
   cobRejections: CobRejectionLog;
   readiness: Readiness;
+  /** The heap growth governor, when the process runs one. */
+  heapHeadroom?: HeapHeadroom;
 }
 
 /** Request latency buckets, in seconds: cached answers take well under a millisecond. */
@@ -38,6 +41,7 @@ export function createMetricsRegistry(sources: MetricSources): Registry {
   readGitProcesses(registry, sources.gitServers);
   readStorageIndex(registry, sources);
   countCobs(registry, sources);
+  if (sources.heapHeadroom !== undefined) readHeapHeadroom(registry, sources.heapHeadroom);
   return registry;
 }
 
@@ -182,6 +186,33 @@ function countCobs(registry: Registry, sources: MetricSources): void {
     collect() {
       this.reset();
       for (const count of sources.cobRejections.snapshot()) this.inc({ type: count.typeName, reason: count.reason }, count.changes);
+    },
+  });
+}
+
+function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
+  new Gauge({
+    name: 'forge_heap_headroom_bytes',
+    help: 'Garbage the JS heap may hold between full collections (from --memory-budget)',
+    registers: [registry],
+    collect() {
+      this.set(headroom.headroomBytes);
+    },
+  });
+  new Gauge({
+    name: 'forge_heap_growing_percent',
+    help: 'Heap growth asked of V8 after the last full collection (0: left to V8)',
+    registers: [registry],
+    collect() {
+      this.set(headroom.growingPercent);
+    },
+  });
+  new Gauge({
+    name: 'forge_heap_live_bytes',
+    help: 'Heap in use when the growth was last set (just after a full collection)',
+    registers: [registry],
+    collect() {
+      this.set(headroom.liveBytes);
     },
   });
 }
