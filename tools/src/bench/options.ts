@@ -50,6 +50,8 @@ export interface BenchOptions {
   readonly compareWorkers: number | null;
   /** A git repository whose real history is imported into its own bench home and crawled too. */
   readonly history: string | null;
+  /** Arguments this build's servers get besides home and address (`--memory-budget`). */
+  readonly serverArgs: readonly string[];
 }
 
 const USAGE = `usage: node tools/dist/bench/run.js [options]
@@ -69,7 +71,8 @@ const USAGE = `usage: node tools/dist/bench/run.js [options]
   --compare-with DIR        crawl and cold: also measure the server built in checkout DIR, same pages
   --compare-workers N       crawl: also measure this build with --workers N, same slices
   --crawl-pages N           pages per page kind and concurrency in the crawl (default 200, small 100)
-  --history DIR             also crawl the history of git repository DIR (HEAD), imported into a cached home`;
+  --history DIR             also crawl the history of git repository DIR (HEAD), imported into a cached home
+  --memory-budget MIB       start this build's servers with --memory-budget MIB (default: the server's)`;
 
 /** Parses argv (without node and script) into options; throws with the usage text on error. */
 export function parseBenchOptions(argv: readonly string[], root: string): BenchOptions {
@@ -97,6 +100,7 @@ export function parseBenchOptions(argv: readonly string[], root: string): BenchO
     compareWorkers: flags.has('compare-workers') ? positive(flags.get('compare-workers') ?? '', 'compare-workers') : null,
     history: flags.has('history') ? path.resolve(flags.get('history') ?? '') : null,
     phases: (flags.get('phases') ?? '').split(',').filter((p) => p !== ''),
+    serverArgs: flags.has('memory-budget') ? ['--memory-budget', String(wholeNumber(flags.get('memory-budget') ?? '', 'memory-budget'))] : [],
     crawlPages: positive(flags.get('crawl-pages') ?? (scale.commits >= 20_000 ? '200' : scale.commits >= 2_000 ? '100' : '20'), 'crawl-pages'),
   };
 }
@@ -114,6 +118,12 @@ function readFlags(argv: readonly string[]): Map<string, string> {
     else flags.set(name, argv[++i] ?? '');
   }
   return flags;
+}
+
+function wholeNumber(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || text.trim() === '') throw new Error(`--${name} must be a whole number\n${USAGE}`);
+  return value;
 }
 
 function positive(text: string, name: string): number {

@@ -80,8 +80,9 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
   let cgit: CgitServer | null = null;
   if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(homes.scratchDir, 'cgit'));
   else notes.push(`cgit baseline: ${homes.cgitProblem ?? 'no big repository'}`);
-  const server = await startForge(large.home);
-  const smallServer = await startForge(small.home);
+  if (options.serverArgs.length > 0) notes.push(`forge-httpd started with ${options.serverArgs.join(' ')}`);
+  const server = await startForge(large.home, { args: options.serverArgs });
+  const smallServer = await startForge(small.home, { args: options.serverArgs });
   try {
     const { result, rss } = await withRss(server.pid, async () => {
       const warm = await measureWarm(server, routes, { ...settings, cgit });
@@ -176,12 +177,12 @@ async function crawlOnServers(options: BenchOptions, homes: RunHomes, target: Cr
     return running;
   };
   try {
-    const forge = await start(startForge(target.home, { waitForStartup: true }));
+    const forge = await start(startForge(target.home, { waitForStartup: true, args: options.serverArgs }));
     const other =
       options.compareWith !== null
         ? await start(startForge(target.home, { waitForStartup: true, root: options.compareWith }))
         : options.compareWorkers !== null
-          ? await start(startForge(target.home, { waitForStartup: true, args: ['--workers', String(options.compareWorkers)] }))
+          ? await start(startForge(target.home, { waitForStartup: true, args: [...options.serverArgs, '--workers', String(options.compareWorkers)] }))
           : null;
     const cgit = homes.cgitProblem === null ? await start(startCgit(target.gitDir, path.join(homes.scratchDir, cgitDir))) : null;
     return await runCrawl({ forge, other, cgit }, target, options);

@@ -1,0 +1,13 @@
+import { parseBenchOptions } from '../src/bench/options.js';
+
+describe('bench options', () => {
+  it('passes --memory-budget on to the servers it starts, and nothing without it', () => {
+    expect(parseBenchOptions(['--scale', 'small', '--memory-budget', '48'], '/r').serverArgs).toEqual(['--memory-budget', '48']);
+    expect(parseBenchOptions(['--scale', 'small', '--memory-budget=0'], '/r').serverArgs).toEqual(['--memory-budget', '0']);
+    expect(parseBenchOptions(['--scale', 'small'], '/r').serverArgs).toEqual([]);
+  });
+
+  it.each(['-1', '1.5', 'lots', ''])('refuses the memory budget %j with the usage', (budget) => {
+    expect(() => parseBenchOptions(['--memory-budget', budget], '/r')).toThrow(/--memory-budget must be a whole number\nusage:/);
+  });
+});
