@@ -193,7 +193,7 @@ function countCobs(registry: Registry, sources: MetricSources): void {
 function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
   new Gauge({
     name: 'forge_heap_headroom_bytes',
-    help: 'Garbage the JS heap may hold between full collections (from --memory-budget)',
+    help: 'Garbage the JS heap may hold between full collections (from --memory-budget; with --workers, summed)',
     registers: [registry],
     collect() {
       this.set(headroom.headroomBytes);
@@ -201,8 +201,9 @@ function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
   });
   new Gauge({
     name: 'forge_heap_growing_percent',
-    help: 'Heap growth asked of V8 after the last full collection (0: left to V8)',
+    help: 'Heap growth asked of V8 after the last full collection (0: left to V8; with --workers, the largest)',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(headroom.growingPercent);
     },
