@@ -131,6 +131,26 @@ describe('ObjectFiles', () => {
     for (const [oid, object] of expected) expect(headers.readInfo(oid)).toEqual({ type: object.type, size: object.data.length });
   });
 
+  it('gives each object read from a pack bytes of its own, never a view of a bigger inflate chunk', () => {
+    // Without deltas every object is inflated straight from its entry.
+    const gitDir = repacked('whole.git', ['repack', '-a', '-d', '-f', '--window=0']);
+    const files = open(gitDir);
+    const expected = [...allObjects(gitDir)];
+    const medium = expected.filter(([, object]) => object.data.length > 4096 && object.data.length < 16_384);
+    const small = expected.filter(([, object]) => object.type === 'commit');
+    expect(medium.length).toBeGreaterThan(10);
+    for (const [oid, object] of medium) {
+      const read = files.read(oid);
+      expect(read?.data.equals(object.data)).toBe(true);
+      // Its own buffer: the object and the one byte zlib needs to see the stream end.
+      expect(read?.data.buffer.byteLength).toBe(object.data.length + 1);
+    }
+    for (const [oid] of small) {
+      // Small ones come from Node's shared 8 KiB pool (zlib's default chunk is 16 KiB).
+      expect(files.read(oid)?.data.buffer.byteLength).toBeLessThanOrEqual(8192);
+    }
+  });
+
   it('reads reference deltas (packs written without --delta-base-offset)', () => {
     const gitDir = path.join(tmp, 'ref.git');
     cpSync(loose, gitDir, { recursive: true });
