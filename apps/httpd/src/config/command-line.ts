@@ -49,7 +49,8 @@ Options:
   --memory-budget MIB
                      memory the big caches (rendered answers, branch reachability, history
                      and tree memos) share, in MiB (default: $FORGE_MEMORY_BUDGET, else 128;
-                     0 turns them off)
+                     0 turns them off); half of it again bounds the garbage the heap may
+                     hold between full collections
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
