@@ -61,6 +61,21 @@ describe('HeapHeadroom on this process', () => {
     expect(headroom.liveBytes).toBeLessThanOrEqual(v8.getHeapStatistics().total_heap_size);
   });
 
+  it('stops governing, without throwing, when V8 refuses the flag', async () => {
+    headroom = new HeapHeadroom(MIB, {
+      usedBytes: () => 100 * MIB,
+      setFlag: () => {
+        throw new Error('flags are frozen');
+      },
+    });
+    expect(() => headroom?.start()).not.toThrow();
+    expect(headroom.growingPercent).toBe(0);
+    // No longer following collections.
+    collectFully();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(headroom.adjustmentCount).toBe(1);
+  });
+
   it('follows no collection once stopped, and none without a headroom', async () => {
     headroom = new HeapHeadroom(0);
     headroom.start();

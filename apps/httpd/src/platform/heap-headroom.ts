@@ -55,6 +55,8 @@ export class HeapHeadroom {
   private percent = 0;
   private live = 0;
   private adjustments = 0;
+  /** V8 refused the flag once: its own growth stays for good. */
+  private refused = false;
 
   /**
    * @param headroomBytes - garbage allowed between full collections (0: V8 decides alone)
@@ -67,8 +69,9 @@ export class HeapHeadroom {
 
   /** Sets the growth for the heap as it is now, then after every full collection. */
   start(): void {
-    if (this.observer !== null || this.headroomBytes <= 0) return;
+    if (this.observer !== null || this.headroomBytes <= 0 || this.refused) return;
     this.adjust();
+    if (this.refused) return;
     this.observer = new PerformanceObserver((list) => {
       // Entries arrive after the collection, in a later turn: the heap in use then is what
       // survived plus what was allocated since, a slight overestimate of the live size.
@@ -103,7 +106,14 @@ export class HeapHeadroom {
     this.live = this.heap.usedBytes();
     const percent = growingPercentFor(this.live, this.headroomBytes);
     if (percent === this.percent) return;
+    try {
+      this.heap.setFlag(`--heap-growing-percent=${percent}`);
+    } catch {
+      // A V8 that refuses flags once started: its own growth stays, the server goes on.
+      this.refused = true;
+      this.stop();
+      return;
+    }
     this.percent = percent;
-    this.heap.setFlag(`--heap-growing-percent=${percent}`);
   }
 }
