@@ -72,7 +72,7 @@ interface RunHomes {
 async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchResults> {
   const { large, small } = homes;
   const startedAt = new Date().toISOString();
-  const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`];
+  const notes = runNotes(options);
   const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
   const settings = { seconds: options.duration, concurrencies: options.concurrencies, scratchDir: homes.scratchDir };
   const git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
@@ -80,7 +80,6 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
   let cgit: CgitServer | null = null;
   if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(homes.scratchDir, 'cgit'));
   else notes.push(`cgit baseline: ${homes.cgitProblem ?? 'no big repository'}`);
-  if (options.serverArgs.length > 0) notes.push(`forge-httpd started with ${options.serverArgs.join(' ')}`);
   const server = await startForge(large.home, { args: options.serverArgs });
   const smallServer = await startForge(small.home, { args: options.serverArgs });
   try {
@@ -136,7 +135,7 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
 async function runSelectedPhases(options: BenchOptions, homes: RunHomes): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const { large } = homes;
-  const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`, `${PHASES_NOTE}${options.phases.join(',')}`];
+  const notes = [...runNotes(options), `${PHASES_NOTE}${options.phases.join(',')}`];
   let cold: ColdRow[] = [];
   let git: GitTiming[] = [];
   if (options.phases.includes('cold')) {
@@ -154,6 +153,13 @@ async function runSelectedPhases(options: BenchOptions, homes: RunHomes): Promis
   const machine = { cpus: os.cpus().length, node: process.version };
   const empty = { warm: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
   return { startedAt, scale: options.scale.name, machine, ...empty, cold, git, crawl, historyCrawl, notes };
+}
+
+/** The notes every run starts with: the scale, and the arguments this build's servers got. */
+function runNotes(options: BenchOptions): string[] {
+  const notes = [`scale ${options.scale.name}: ${JSON.stringify(options.scale)}`];
+  if (options.serverArgs.length > 0) notes.push(`forge-httpd started with ${options.serverArgs.join(' ')}`);
+  return notes;
 }
 
 /** Marks, in the notes, a run limited by `--phases` (render leaves the other tables out). */

@@ -69,9 +69,7 @@ export class HeapHeadroom {
 
   /** Sets the growth for the heap as it is now, then after every full collection. */
   start(): void {
-    if (this.observer !== null || this.headroomBytes <= 0 || this.refused) return;
-    this.adjust();
-    if (this.refused) return;
+    if (this.observer !== null || this.headroomBytes <= 0 || this.refused || !this.adjust()) return;
     this.observer = new PerformanceObserver((list) => {
       // Entries arrive after the collection, in a later turn: the heap in use then is what
       // survived plus what was allocated since, a slight overestimate of the live size.
@@ -101,19 +99,21 @@ export class HeapHeadroom {
     return this.adjustments;
   }
 
-  private adjust(): void {
+  /** Works the growth out from the heap now; false when V8 refused it (governing stops). */
+  private adjust(): boolean {
     this.adjustments += 1;
     this.live = this.heap.usedBytes();
     const percent = growingPercentFor(this.live, this.headroomBytes);
-    if (percent === this.percent) return;
+    if (percent === this.percent) return true;
     try {
       this.heap.setFlag(`--heap-growing-percent=${percent}`);
     } catch {
       // A V8 that refuses flags once started: its own growth stays, the server goes on.
       this.refused = true;
       this.stop();
-      return;
+      return false;
     }
     this.percent = percent;
+    return true;
   }
 }
