@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { homedir } from 'node:os';
-import { checkGit, serveWalksAloneWhen } from '@forge-httpd/storage';
+import { checkGit } from '@forge-httpd/storage';
 import type { Logger } from 'pino';
 import { type CommandLineOptions, parseCommandLine, USAGE } from './config/command-line.js';
 import { demoCacheRoot, ensureDemoHome } from './config/demo-home.js';
@@ -19,13 +19,6 @@ import { createServerLogger, type ServerLogger } from './telemetry/server-logger
 
 /** Set once the command line is parsed; before that, messages are plain text on stderr. */
 let serverLogger: ServerLogger | null = null;
-
-/**
- * A client counts as alone when no two requests were in flight at once for this long (the
- * window of the thread-load signal): a crawl at concurrency 4 often has a single request in
- * flight for a moment, and is not alone.
- */
-const ALONE_WINDOW_MS = 20;
 
 function exit(code: number): never {
   serverLogger?.flush();
@@ -153,8 +146,6 @@ async function main(): Promise<void> {
   // benchmark) see when start-up work is done.
   const cobs = server.app.get(CobStoreService);
   const inFlight = new RequestsInFlight(server.app.getHttpServer());
-  // A client alone is served fastest with a walk's reads in process, however busy the thread.
-  serveWalksAloneWhen(() => inFlight.aloneFor(ALONE_WINDOW_MS));
   void warmUp(server.address, server.home, warming.signal, { cobRepositories: () => cobs.persistedRepositories() }).then((report) => {
     const repositories = server.home.storageIndex.stats().repositories;
     const ms = Math.round(performance.now());

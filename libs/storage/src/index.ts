@@ -31,7 +31,6 @@ export { RANGE_CHUNK_COMMITS } from './git/walk-commits-until.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { mayHaveNamespacedRefs } from './git/namespaced-refs-probe.js';
-export { serveWalksAloneWhen } from './git/object-files.js';
 export { readGitProcessCounts } from './git/git-process-counts.js';
 export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/git-process-counts.js';
 export { spawnGit, type SpawnGitOptions, useGitSpawnHelper } from './git/spawn-git.js';

@@ -20,8 +20,6 @@ export interface QuietOptions {
 export class RequestsInFlight {
   private count = 0;
   private lastStart = Number.NEGATIVE_INFINITY;
-  /** When two requests or more were last in flight at once. */
-  private lastCrowded = Number.NEGATIVE_INFINITY;
   /** Waiters woken when the last request in flight finishes. */
   private readonly waiting = new Set<() => void>();
 
@@ -30,7 +28,6 @@ export class RequestsInFlight {
     server.on('request', (_request, response) => {
       this.count++;
       this.lastStart = performance.now();
-      if (this.count > 1) this.lastCrowded = this.lastStart;
       response.once('close', () => this.finished());
     });
   }
@@ -38,11 +35,6 @@ export class RequestsInFlight {
   /** Requests received and not finished or aborted yet. */
   get size(): number {
     return this.count;
-  }
-
-  /** Whether at most one request is in flight and no two were at once for `windowMs`. */
-  aloneFor(windowMs: number): boolean {
-    return this.count <= 1 && performance.now() - this.lastCrowded >= windowMs;
   }
 
   /**
@@ -79,7 +71,6 @@ export class RequestsInFlight {
   }
 
   private finished(): void {
-    if (this.count > 1) this.lastCrowded = performance.now();
     this.count--;
     if (this.count > 0 || this.waiting.size === 0) return;
     // A turn later: a request that arrived meanwhile is counted first.

@@ -64,9 +64,8 @@ export interface ReadOptions {
   readonly bulk?: boolean;
   /**
    * A step of a history walk, which the next read waits for: answered in process whenever
-   * the files can and this thread is not busy — or serves one request alone
-   * (`ThreadLoad.isBusyForWalks`) — also while cat-file runs (a round trip per step costs more
-   * than the inflate of a commit or a tree).
+   * the files can, however busy this thread and also while cat-file runs (a round trip per
+   * step costs more than the inflate of a commit or a tree).
    */
   readonly sequential?: boolean;
 }

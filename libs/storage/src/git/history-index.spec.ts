@@ -75,20 +75,20 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
   });
 
-  it('walks here while the thread serves one request alone, and leaves the walk to rev-list when it is busy', async () => {
+  it('walks a first page here however busy the thread is, with no process started', async () => {
     const spawned = (): number => Object.values(readGitProcessCounts()).reduce((sum, kind) => sum + kind.spawned, 0);
     const from = commits[commits.length - 1] as Oid;
     const expected = revList(gitDir, ['--max-count=30', from]);
-    const alone = openGitRepository(gitDir, { threadLoad: { isBusy: () => true, isBusyForWalks: () => false } });
+    // Other reads of a busy thread go to cat-file; a walk's steps would each be a round trip.
     const busy = openGitRepository(gitDir, { threadLoad: { isBusy: () => true } });
     try {
       const before = spawned();
-      expect((await alone.walkCommits({ from, maxCount: 30 })).map((commit) => commit.oid)).toEqual(expected);
-      expect(spawned()).toBe(before);
       expect((await busy.walkCommits({ from, maxCount: 30 })).map((commit) => commit.oid)).toEqual(expected);
-      expect(spawned()).toBeGreaterThan(before);
+      expect((await busy.walkCommits({ from, skip: 30, maxCount: 30 })).map((commit) => commit.oid)).toEqual(
+        revList(gitDir, ['--skip=30', '--max-count=30', from]),
+      );
+      expect(spawned()).toBe(before);
     } finally {
-      await alone.close();
       await busy.close();
     }
   });

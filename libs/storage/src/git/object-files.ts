@@ -352,31 +352,11 @@ export class ThreadLoad {
   private last = performance.eventLoopUtilization();
   private checkedAt = performance.now();
   private busy = false;
-  private alone: (() => boolean) | null = null;
 
   constructor(
     private readonly threshold: number,
     private readonly intervalMs: number,
   ) {}
-
-  /**
-   * Tells the signal when the thread serves one request alone (e.g. a server with no other
-   * request in flight lately): then walks keep their reads here however busy it is.
-   */
-  serveWalksAloneWhen(alone: () => boolean): void {
-    this.alone = alone;
-  }
-
-  /**
-   * Whether a walk (each read waits for the one before, so nothing overlaps) should send its
-   * reads to git: as {@link isBusy}, except while the thread serves one request alone — a
-   * client asking page after page keeps the utilization high without waiting for anyone,
-   * and each round trip would only lengthen its page.
-   */
-  isBusyForWalks(): boolean {
-    if (this.alone?.() === true) return false;
-    return this.isBusy();
-  }
 
   isBusy(): boolean {
     const now = performance.now();
@@ -396,11 +376,3 @@ export class ThreadLoad {
  * made in process, and kept them with this switch).
  */
 export const threadLoad = new ThreadLoad(0.8, 20);
-
-/**
- * Lets the process-wide load signal know when the thread serves one request alone (a server's
- * requests in flight): walks then keep their reads in process ({@link ThreadLoad.isBusyForWalks}).
- */
-export function serveWalksAloneWhen(alone: () => boolean): void {
-  threadLoad.serveWalksAloneWhen(alone);
-}
