@@ -48,7 +48,19 @@ export class GitContentService {
    * @param range - old commit (null: the empty tree) and new commit
    */
   async loadDiff(git: GitRepository, range: { from: Oid | null; to: Oid }): Promise<LoadedDiff> {
-    const patchRead = git.diffPatch({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES });
+    // The blobs git's raw records name are read while git still writes the patches (the
+    // records come first); used when the parsed diff names exactly those blobs, as it does
+    // unless the output was cut. On a 448-file commit of heartwood the blobs took 25–32 ms
+    // after a 40 ms diff.
+    const early: { blobs?: { oids: Oid[]; read: Promise<DiffBlobData[]> } } = {};
+    const onBlobIds = (ids: readonly Oid[]): void => {
+      const oids = [...ids].sort();
+      const read = this.loadBlobs(git, oids);
+      // Awaited below when used; a read nobody uses must not be an unhandled rejection.
+      read.catch(() => undefined);
+      early.blobs = { oids, read };
+    };
+    const patchRead = git.diffPatch({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES, onBlobIds });
     // The diff's blobs are read together (bulk: through cat-file, on git's core, while this
     // thread parses). On a repository's first page cat-file is not running yet: its start
     // overlaps git's diff instead of following it.
@@ -57,7 +69,9 @@ export class GitContentService {
     await catFileStarted;
     const parsed = parseGitPatch(patch, { truncated });
     const files = truncated ? resolveCutFiles(parsed, await this.readNumstat(git, range)) : parsed;
-    return { files, blobs: await this.loadBlobs(git, listDiffBlobs(files) as Oid[]) };
+    const oids = listDiffBlobs(files) as Oid[];
+    const blobs = early.blobs !== undefined && sameIds(early.blobs.oids, oids) ? early.blobs.read : this.loadBlobs(git, oids);
+    return { files, blobs: await blobs };
   }
 
   private async readNumstat(git: GitRepository, range: { from: Oid | null; to: Oid }): Promise<NumstatRecord[]> {
@@ -88,4 +102,8 @@ export class GitContentService {
       return bytes === null || bytes === undefined ? [] : [{ id: oid, ...toBlobContent(bytes) }];
     });
   }
+}
+
+function sameIds(a: readonly Oid[], b: readonly Oid[]): boolean {
+  return a.length === b.length && a.every((oid, index) => oid === b[index]);
 }

@@ -16,6 +16,7 @@ import type { GitChildProcess } from './git-child-process.js';
 import { countGitProcess } from './git-process-counts.js';
 import { LiveProcessLimit, type StoppableProcess } from './live-process-limit.js';
 import { isOid, type Oid } from './oid.js';
+import { RawRecordBlobIds } from './raw-record-blob-ids.js';
 import { spawnGit } from './spawn-git.js';
 
 /** Diff processes kept alive process-wide (least recently used idle ones stopped first). */
@@ -32,6 +33,8 @@ interface Pending {
   readonly maxBytes: number;
   readonly chunks: Buffer[];
   size: number;
+  /** Reads the raw records for `onBlobIds` until they end (then undefined). */
+  blobIds: { readonly reader: RawRecordBlobIds; readonly deliver: (ids: readonly Oid[]) => void } | undefined;
   readonly done: (output: Buffer | null) => void;
 }
 
@@ -56,10 +59,12 @@ export class DiffTreeProcess implements StoppableProcess {
    * The patch between two commits, or null when the caller should spawn git instead.
    * @param range - `from` (compared as the only parent) and `to`, both commit ids
    * @param maxBytes - answers longer than this are abandoned (null)
+   * @param onBlobIds - told the blob ids of the raw records as soon as git has written them
+   *   all, before the patches (at most once; see {@link RawRecordBlobIds})
    */
-  diff(range: { from: Oid; to: Oid }, maxBytes: number): Promise<Buffer | null> {
+  diff(range: { from: Oid; to: Oid }, maxBytes: number, onBlobIds?: (ids: readonly Oid[]) => void): Promise<Buffer | null> {
     if (this.closed || !isOid(range.from) || !isOid(range.to)) return Promise.resolve(null);
-    const run = this.queue.then(() => this.run(range, maxBytes));
+    const run = this.queue.then(() => this.run(range, maxBytes, onBlobIds));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -78,7 +83,7 @@ export class DiffTreeProcess implements StoppableProcess {
     this.stop();
   }
 
-  private run(range: { from: Oid; to: Oid }, maxBytes: number): Promise<Buffer | null> {
+  private run(range: { from: Oid; to: Oid }, maxBytes: number, onBlobIds?: (ids: readonly Oid[]) => void): Promise<Buffer | null> {
     if (this.closed) return Promise.resolve(null);
     const session = this.session ?? this.start();
     if (session === undefined) return Promise.resolve(null);
@@ -93,6 +98,7 @@ export class DiffTreeProcess implements StoppableProcess {
         maxBytes: maxBytes + header.length + markerText.length,
         chunks: [],
         size: 0,
+        blobIds: onBlobIds === undefined ? undefined : { reader: new RawRecordBlobIds(header.length), deliver: onBlobIds },
         done: (output) => {
           this.pending = undefined;
           this.idleTimer = setTimeout(() => this.stop(), this.options.idleMs);
@@ -141,12 +147,28 @@ export class DiffTreeProcess implements StoppableProcess {
       this.stop();
       return;
     }
+    if (pending.blobIds !== undefined) this.readBlobIds(pending, chunk);
     const { marker } = pending;
     if (pending.size < marker.length) return;
     const tail = chunk.length >= marker.length ? chunk : Buffer.concat(pending.chunks).subarray(-marker.length);
     if (!tail.subarray(tail.length - marker.length).equals(marker)) return;
     const output = Buffer.concat(pending.chunks, pending.size);
     pending.done(output.subarray(0, output.length - marker.length));
+  }
+
+  private readBlobIds(pending: Pending, chunk: Buffer): void {
+    const blobIds = pending.blobIds;
+    if (blobIds === undefined) return;
+    // The header's id is checked when the answer is complete; a wrong one makes it null, and
+    // the caller's early reads are then only wasted.
+    const ids = blobIds.reader.push(chunk);
+    if (ids === null) return;
+    pending.blobIds = undefined;
+    try {
+      blobIds.deliver(ids);
+    } catch {
+      // The caller's early reads are an optimisation: its failure must not end this answer.
+    }
   }
 
   private stop(): void {

@@ -36,6 +36,13 @@ export interface DiffPatchOptions {
   readonly to: Oid;
   /** Stop and report truncation when the patch is longer than this. */
   readonly maxBytes: number;
+  /**
+   * Told the distinct blob ids of the raw records (zero ids and submodules left out, in record
+   * order) as soon as git has written them all, before the patches: a caller can start reading
+   * the diff's blobs while git computes the patches. At most once, and not at all when the
+   * records cannot be read early (a root commit's diff, git failing); diffNumstat ignores it.
+   */
+  readonly onBlobIds?: (ids: readonly Oid[]) => void;
 }
 
 /** Input of {@link GitRepository.diffNumstat}: the same sides and cap as a patch. */
