@@ -1,6 +1,6 @@
 import { Injectable, type StreamableFile } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
-import { type GitCommit, type GitRepository, type Oid, RANGE_CHUNK_COMMITS } from '@forge-httpd/storage';
+import { type GitCommit, type GitRepository, type Oid, RANGE_CHUNK_COMMITS, type ReadOptions } from '@forge-httpd/storage';
 import { GitContentCache } from '../git-content/git-content-cache.js';
 import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
@@ -27,6 +27,9 @@ const NUMSTAT_MAX_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_COMMITS_PER_PAGE = 30;
 
 /** History, single commits, ranges and activity (docs/api.md 9–12). */
+/** A read the walk that follows repeats (`ReadOptions.sequential`). */
+const WALK_STEP: ReadOptions = { sequential: true };
+
 @Injectable()
 export class CommitsService {
   constructor(
@@ -40,7 +43,8 @@ export class CommitsService {
     const repository = await this.access.openPublic(ridText);
     // The head is resolved even when `parent` is given (docs/radicle-httpd.md §5.9): an unresolvable head fails.
     const head = await repository.head();
-    if (query.parent !== undefined) await this.content.requireCommit(repository.git, query.parent);
+    // The walk's first step, read here as the walk reads it (in process, no round trip to cat-file).
+    if (query.parent !== undefined) await this.content.requireCommit(repository.git, query.parent, WALK_STEP);
     const window = pageWindow(query);
     if (window === null) return [];
     const walk = { from: query.parent ?? head.oid, since: query.since, until: query.until, ...window };

@@ -10,7 +10,7 @@ import {
   type FileDiff,
   type NumstatRecord,
 } from '@forge-httpd/diff';
-import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
+import type { GitCommit, GitRepository, Oid, ReadOptions } from '@forge-httpd/storage';
 import { toBlobContent } from './blob-content.mapper.js';
 import type { DiffBlobData } from './diff.mapper.js';
 import { CommitNotFoundError } from './errors.js';
@@ -31,10 +31,11 @@ const BLOB_HEADER_BATCH = 256;
 export class GitContentService {
   /**
    * Reads a commit.
+   * @param options - `sequential` when it is the first step of a walk that reads it again
    * @throws CommitNotFoundError when the id names no commit (absent or another object type)
    */
-  async requireCommit(git: GitRepository, oid: Oid): Promise<GitCommit> {
-    const commit = await git.readCommit(oid);
+  async requireCommit(git: GitRepository, oid: Oid, options?: ReadOptions): Promise<GitCommit> {
+    const commit = await git.readCommit(oid, options);
     if (commit === null) throw new CommitNotFoundError();
     return commit;
   }
