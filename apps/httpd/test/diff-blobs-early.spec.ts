@@ -5,7 +5,7 @@ import { GitContentService } from '../src/git-content/git-content.service.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
 
 // A diff's blobs are read while git still writes the patches (issue 14): git's raw records come
-// first, and on a 448-file commit the blob reads (25-32 ms) followed a 40 ms diff.
+// first, and on a 450-file commit the blob reads (25-32 ms) followed a 40 ms diff.
 
 let tmp: string | undefined;
 beforeAll(async () => (tmp = await makeTempDir()));
