@@ -26,10 +26,10 @@ const NUMSTAT_MAX_BYTES = 32 * 1024 * 1024;
 /** Default page size of the commit list (docs/api.md "Limits"). */
 export const DEFAULT_COMMITS_PER_PAGE = 30;
 
-/** History, single commits, ranges and activity (docs/api.md 9–12). */
 /** A read the walk that follows repeats (`ReadOptions.sequential`). */
 const WALK_STEP: ReadOptions = { sequential: true };
 
+/** History, single commits, ranges and activity (docs/api.md 9–12). */
 @Injectable()
 export class CommitsService {
   constructor(
