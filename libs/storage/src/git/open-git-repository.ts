@@ -242,7 +242,7 @@ class CliGitRepository implements GitRepository {
    * for anything else and for a start that is not a readable commit (git reports it). Also
    * when this thread is busy: spread-out history pages at concurrency 4 on the 50,000-commit
    * bench history went from 520 to 899 pages/s against walks handed to `rev-list` while busy
-   * (tools/bench/README.md, "History pages walked here under load").
+   * (tools/bench/README.md, "Misses under load").
    */
   private async walkFirstCommits(options: WalkCommitsOptions): Promise<GitCommit[] | null> {
     const { from, skip = 0, maxCount } = options;
