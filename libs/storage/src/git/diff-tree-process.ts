@@ -147,7 +147,7 @@ export class DiffTreeProcess implements StoppableProcess {
       this.stop();
       return;
     }
-    if (pending.blobIds !== undefined) this.readBlobIds(pending, chunk);
+    this.readBlobIds(pending, chunk);
     const { marker } = pending;
     if (pending.size < marker.length) return;
     const tail = chunk.length >= marker.length ? chunk : Buffer.concat(pending.chunks).subarray(-marker.length);

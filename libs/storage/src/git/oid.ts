@@ -8,6 +8,9 @@ export type Oid = string & { readonly __brand: 'Oid' };
 /** The id of the empty tree, which git treats as always present. */
 export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904' as Oid;
 
+/** The all-zero id git writes for "no object" (a side of an added or deleted file, a deleted ref). */
+export const ZERO_OID = '0'.repeat(40) as Oid;
+
 const OID_PATTERN = /^[0-9a-f]{40}$/;
 const OID_PATTERN_ANY_CASE = /^[0-9a-fA-F]{40}$/;
 

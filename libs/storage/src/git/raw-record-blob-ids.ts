@@ -9,10 +9,9 @@
  * `:<old mode> <new mode> <old id> <new id> <status>` NUL `<path>` NUL, plus a second path and
  * NUL for a rename or copy (status `R…`/`C…`); an empty field (a lone NUL) ends the records.
  */
-import { isOid, type Oid } from './oid.js';
+import { isOid, type Oid, ZERO_OID } from './oid.js';
 
 const NUL = 0;
-const ZERO_OID = '0'.repeat(40);
 /** Sides that are not blobs: a submodule's commit (160000) and, with `-t`, a tree (040000). */
 const NOT_BLOB_MODES = new Set(['160000', '040000']);
 

@@ -1,13 +1,11 @@
 import { compareUtf8 } from '@forge-httpd/identity';
-import { isOid, type Oid } from '../git/oid.js';
+import { isOid, type Oid, ZERO_OID } from '../git/oid.js';
 
 /** The ref holding a peer's signed refs, relative to its namespace (docs/node-home.md §5). */
 export const SIGREFS_REF = 'refs/rad/sigrefs';
 
 /** The ≥1.7 pseudo-ref naming the previous sigrefs commit; not a real ref (§5). */
 export const SIGREFS_PARENT_REF = 'refs/rad/sigrefs-parent';
-
-const ZERO_OID = '0'.repeat(40);
 
 /**
  * Renders the `refs` blob of a sigrefs commit (docs/node-home.md §5): one `"<oid> <name>\n"` line
