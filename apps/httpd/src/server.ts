@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type NodeHome, openNodeHome, useGitSpawnHelper } from '@forge-httpd/storage';
@@ -68,7 +69,12 @@ export interface StartServerOptions {
   now?: () => number;
   /** The process's heap growth governor, shown in the metrics (the command line starts one). */
   heapHeadroom?: HeapHeadroom;
+  /** Packed objects a repository needs to get a commit-graph of ours (tests lower it). */
+  commitGraphMinObjects?: number;
 }
+
+/** Where, in the cache directory, commit-graphs are kept for repositories that have none. */
+export const COMMIT_GRAPHS_DIR = 'commit-graphs';
 
 async function listen(app: NestFastifyApplication, address: ListenAddress, shared: boolean): Promise<ListenAddress> {
   if (address.kind === 'unix') {
@@ -111,6 +117,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     now: options.now,
     reachabilityCommits: bounds.reachabilityCommits,
     lastCommitBytes: bounds.lastCommitBytes,
+    commitGraphDir: config.cacheDir === null ? null : path.resolve(config.cacheDir, COMMIT_GRAPHS_DIR),
+    commitGraphMinObjects: options.commitGraphMinObjects,
   }).catch((error: unknown) => {
     releaseSpawnHelper();
     throw error;

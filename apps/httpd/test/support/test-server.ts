@@ -25,6 +25,8 @@ export interface TestServerOptions {
   cacheDir?: string;
   /** The clock file stamps are judged by, e.g. `SettleClock.now` (default: the real one). */
   now?: () => number;
+  /** Packed objects a repository needs to get a commit-graph in `cacheDir` (default: the server's). */
+  commitGraphMinObjects?: number;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -83,6 +85,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     gitServerLimits: options.gitServerLimits,
     requests: new RequestObserver(requestLogger),
     now: options.now,
+    commitGraphMinObjects: options.commitGraphMinObjects,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;

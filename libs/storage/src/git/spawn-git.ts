@@ -2,10 +2,12 @@ import { spawn } from 'node:child_process';
 import { GitCommandError } from './errors.js';
 import type { GitChildProcess } from './git-child-process.js';
 import { gitArguments, gitBinary, gitEnvironment } from './git-command.js';
+import { overlayEnvironment } from './overlay-object-directories.js';
 import { GitSpawnHelper } from './spawn-helper.js';
 
 /**
- * Starts git on a repository with three pipes, no shell and the isolated environment: through
+ * Starts git on a repository with three pipes, no shell and the isolated environment (plus the
+ * repository's overlay object directory, overlay-object-directories.ts): through
  * the spawn helper while one is in use ({@link useGitSpawnHelper}), else directly.
  * When the process is out of file descriptors (EMFILE/ENFILE), Node creates no pipes and
  * reports the failure only by an 'error' event on the next tick, which would be unhandled
@@ -17,7 +19,7 @@ import { GitSpawnHelper } from './spawn-helper.js';
  * @throws GitCommandError when the process could not be set up
  */
 export function spawnGit(gitDir: string, args: readonly string[], options: SpawnGitOptions = {}): GitChildProcess {
-  const env = gitEnvironment();
+  const env = { ...gitEnvironment(), ...overlayEnvironment(gitDir) };
   if (options.blockBuffered === true) env['GIT_FLUSH'] = '0';
   return startGit(gitArguments(gitDir, args), env);
 }

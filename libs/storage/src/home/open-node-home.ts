@@ -36,6 +36,13 @@ export interface OpenNodeHomeOptions {
   reachabilityCommits?: number;
   /** Estimated bytes the last-commit-per-path indexes of all repositories hold together (default 32 MiB). */
   lastCommitBytes?: number;
+  /**
+   * A directory of the caller's where commit-graphs are kept for repositories whose storage has
+   * none (git/commit-graph-overlays.ts); none are kept without it.
+   */
+  commitGraphDir?: string | null;
+  /** Packed objects a repository needs to get such a commit-graph (default 5,000). */
+  commitGraphMinObjects?: number;
 }
 
 /** An opened node home: everything the API reads (docs/node-home.md §1). */
@@ -124,6 +131,8 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     now,
     reachabilityCommits: options.reachabilityCommits,
     lastCommitBytes: options.lastCommitBytes,
+    commitGraphDir: options.commitGraphDir,
+    commitGraphMinObjects: options.commitGraphMinObjects,
   });
   const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log, now });
   return {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type Rid, ridDirectoryName, sortRids } from '@forge-httpd/identity';
+import { CommitGraphOverlays } from '../git/commit-graph-overlays.js';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
 import { IndexBudget } from '../git/index-budget.js';
 import { DEFAULT_LAST_COMMIT_BUDGET } from '../git/last-commit-index.js';
@@ -23,6 +24,8 @@ export class Storage {
   private readonly lastCommits: IndexBudget;
 
   private readonly readers: OpenGitRepositoryOptions;
+  /** Commit-graphs of ours for repositories that have none (null without a directory for them). */
+  private readonly commitGraphs: CommitGraphOverlays | null;
 
   /**
    * @param root - the `storage/` directory
@@ -30,14 +33,21 @@ export class Storage {
    * @param options - `log` receives git reader problems (a `cat-file` process that died), one
    *   line each; `now` is the clock ref stamps are judged by (default `Date.now`; tests move it
    *   ahead); `reachabilityCommits` bounds the branch reachability indexes together (~80 bytes
-   *   per commit, default 250,000), `lastCommitBytes` the last-commit-per-path indexes (default 32 MiB)
+   *   per commit, default 250,000), `lastCommitBytes` the last-commit-per-path indexes (default 32 MiB);
+   *   `commitGraphDir` is a directory of the caller's where commit-graphs are kept for
+   *   repositories whose storage has none (see {@link CommitGraphOverlays}; none without it),
+   *   `commitGraphMinObjects` the packed objects a repository needs to get one
    */
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
-    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & { reachabilityCommits?: number; lastCommitBytes?: number } = {},
+    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & StorageIndexBounds & StorageCommitGraphOptions = {},
   ) {
     this.readers = { log: options.log, now: options.now };
+    this.commitGraphs =
+      options.commitGraphDir == null
+        ? null
+        : new CommitGraphOverlays({ root: options.commitGraphDir, minObjects: options.commitGraphMinObjects, log: options.log, now: options.now });
     this.reachability = new IndexBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
     this.lastCommits = new IndexBudget(options.lastCommitBytes ?? DEFAULT_LAST_COMMIT_BUDGET);
   }
@@ -91,6 +101,7 @@ export class Storage {
       this.flavour,
     );
     this.repositories.set(canonical, repository);
+    this.commitGraphs?.consider(ridDirectoryName(canonical), gitDir);
     return repository;
   }
 
@@ -98,6 +109,19 @@ export class Storage {
   async close(): Promise<void> {
     const repositories = [...this.repositories.values()];
     this.repositories.clear();
+    await this.commitGraphs?.close();
     await Promise.all(repositories.map((repository) => repository.git.close()));
   }
+}
+
+/** Bounds of the history indexes of all opened repositories together. */
+interface StorageIndexBounds {
+  reachabilityCommits?: number;
+  lastCommitBytes?: number;
+}
+
+/** Where and for which repositories commit-graphs of our own are kept. */
+export interface StorageCommitGraphOptions {
+  commitGraphDir?: string | null;
+  commitGraphMinObjects?: number;
 }

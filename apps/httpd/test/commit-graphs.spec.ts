@@ -1,0 +1,156 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
+import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
+import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { COMMIT_GRAPHS_DIR } from '../src/server.js';
+import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+
+// A node's storage without a commit-graph (a repository seeded by one fetch): the server keeps
+// one of its own in its cache directory, and every answer stays what it is without one.
+
+const T = 1_700_000_000;
+
+/** 60 commits: two branches merged, a clock-skewed commit, files changed at different depths. */
+function historyCommits(): ScratchCommit[] {
+  const commits: ScratchCommit[] = [
+    {
+      message: 'Initial import\n',
+      time: T,
+      changes: [
+        { path: 'README.md', content: '# Graphs\n' },
+        { path: 'LICENSE', content: 'MIT\n' },
+      ],
+    },
+    { message: 'Side work\n', time: T + 200, changes: [{ path: 'side/a.txt', content: 'side\n' }] },
+    { message: 'Main work\n', time: T + 100, parents: [0], changes: [{ path: 'main.txt', content: 'main\n' }] },
+    { message: "Merge branch 'side'\n", time: T + 300, parents: [2, 1], changes: [{ path: 'side/a.txt', content: 'side\n' }] },
+    { message: 'Clock skew\n', time: T - 5_000, changes: [{ path: 'skew.txt', content: 'skew\n' }] },
+  ];
+  for (let index = 0; index < 55; index++) {
+    const file = index % 3 === 0 ? 'deep/er/counter.txt' : 'counter.txt';
+    commits.push({ message: `Counter ${index}\n`, time: T + 1_000 + index * 100, changes: [{ path: file, content: `${index}\n` }] });
+  }
+  return commits;
+}
+
+let dir: string;
+let built: BuiltHome;
+let history: string[];
+let gitDir: string;
+let storageBefore: string[];
+const cacheDir = (): string => join(dir, 'cache');
+
+async function listFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+  return (await Promise.all(files.map(async (file) => `${file} ${(await stat(file)).mtimeMs}`))).sort();
+}
+
+async function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs;) {
+    if (
+      await stat(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  history = await writeScratchHistory(join(dir, 'history.git'), historyCommits());
+  built = await buildNodeHome({
+    home: join(dir, 'home'),
+    seed: 'c1'.repeat(32),
+    alias: 'seed',
+    time: T,
+    repos: [{ name: 'history', history: { kind: 'import', from: join(dir, 'history.git'), sourceRef: 'refs/heads/master' } }],
+  });
+  gitDir = join(built.home, 'storage', ridDirectoryName(rid()));
+  // As one fetch leaves it: every object in one pack, no commit-graph.
+  await execGit({ gitDir, args: ['repack', '-a', '-d', '-q'] });
+  await rm(join(gitDir, 'objects', 'info', 'commit-graph'), { force: true });
+  await rm(join(gitDir, 'objects', 'info', 'commit-graphs'), { recursive: true, force: true });
+  storageBefore = await listFiles(gitDir);
+}, 60_000);
+afterAll(async () => {
+  await removeTempDir(dir);
+});
+
+const rid = (): Rid => repositoryByName(built, 'history').rid;
+const graphFile = (): string => join(cacheDir(), COMMIT_GRAPHS_DIR, ridDirectoryName(rid()), 'info', 'commit-graph');
+
+/** Pages whose answers come from history questions git answers from a commit-graph. */
+function historyPages(): string[] {
+  const head = history[history.length - 1] as string;
+  const pages = ['/commits', `/commits?parent=${history[30]}`, `/commits?parent=${head}&page=1&perPage=7`, '/activity'];
+  for (const at of [0, 1, 3, 4, 20, 59]) pages.push(`/commits/${history[at]}`);
+  pages.push(`/diff/${history[2]}/${history[40]}`, `/diff/${history[1]}/${head}`);
+  for (const file of ['README.md', 'LICENSE', 'side/a.txt', 'deep/er/counter.txt']) pages.push(`/blob/${head}/${file}`);
+  pages.push(`/tree/${head}/`, `/tree/${head}/deep`, `/readme/${head}`);
+  return pages;
+}
+
+async function answers(server: TestServer): Promise<Record<string, unknown>> {
+  const byPage: Record<string, unknown> = {};
+  for (const page of historyPages()) {
+    const response = await getJson(`${server.baseUrl}/api/v1/repos/${rid()}${page}`);
+    byPage[page] = { status: response.status, body: response.body };
+  }
+  return byPage;
+}
+
+describe('commit-graphs of our own for storage without one', () => {
+  it('writes one into the cache directory after a repository is first read, never into storage', async () => {
+    const server = await startTestServer({ home: built.home, cacheDir: cacheDir(), commitGraphMinObjects: 1 });
+    try {
+      const page = await getJson(`${server.baseUrl}/api/v1/repos/${rid()}/commits/${history[3]}`);
+      expect(page.status).toBe(200);
+      expect(await waitForFile(graphFile(), 20_000)).toBe(true);
+    } finally {
+      await server.close();
+    }
+    expect(await listFiles(gitDir)).toEqual(storageBefore);
+  }, 40_000);
+
+  it('answers every history page after a restart exactly as a server without it', async () => {
+    expect(
+      await stat(graphFile()).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
+    const withGraph = await startTestServer({ home: built.home, cacheDir: cacheDir(), commitGraphMinObjects: 1 });
+    const without = await startTestServer({ home: built.home });
+    try {
+      const [a, b] = [await answers(withGraph), await answers(without)];
+      expect(Object.values(a).every((answer) => (answer as { status: number }).status === 200)).toBe(true);
+      expect(a).toEqual(b);
+    } finally {
+      await Promise.all([withGraph.close(), without.close()]);
+    }
+    expect(await listFiles(gitDir)).toEqual(storageBefore);
+  }, 60_000);
+
+  it('keeps none for a repository below the default bound', async () => {
+    const server = await startTestServer({ home: built.home, cacheDir: join(dir, 'cache-default') });
+    try {
+      expect((await getJson(`${server.baseUrl}/api/v1/repos/${rid()}/commits/${history[3]}`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    // The default bound (5,000 packed objects) is far above this repository's ~200.
+    expect(
+      await stat(join(dir, 'cache-default', COMMIT_GRAPHS_DIR, ridDirectoryName(rid()), 'info', 'commit-graph')).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false);
+  }, 40_000);
+});

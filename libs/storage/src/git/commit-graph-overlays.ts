@@ -1,0 +1,194 @@
+/**
+ * Commit-graphs of our own for repositories whose storage has none.
+ *
+ * git answers history questions (branch containment, `rev-list`, the last commit touching a
+ * path) from a repository's commit-graph file when there is one, and parses every commit
+ * otherwise: on a 50,000-commit history `for-each-ref --contains` took ~200 ms without one and
+ * ~17 ms with one, the last commit touching a path untouched for long 300 ms against 49 ms with
+ * changed-path Bloom filters (tools/bench/README.md, "Commit-graphs of our own"). A node's
+ * storage has one only after `git gc` ran there, which Radicle's `gc --auto` after a fetch does
+ * only past its thresholds, so a freshly seeded repository has none.
+ *
+ * The storage stays read-only: the file is written into a directory of ours (one per
+ * repository, under the server's cache directory), which every git process on that repository
+ * then reads as an extra object directory (overlay-object-directories.ts). The directory holds
+ * no objects. A commit-graph that misses newer commits is still correct (git parses those),
+ * so it is written again only when a new pack arrived and it is old enough.
+ */
+import { statSync } from 'node:fs';
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { GitCommandError } from './errors.js';
+import { addOverlayObjectDirectory, removeOverlayObjectDirectory } from './overlay-object-directories.js';
+import { runGit } from './run-git.js';
+
+/** Packed objects below which a repository gets no commit-graph of ours. */
+export const DEFAULT_COMMIT_GRAPH_MIN_OBJECTS = 5_000;
+/** How old our commit-graph must be before a newer pack makes us write it again. */
+export const DEFAULT_COMMIT_GRAPH_REFRESH_MS = 10 * 60_000;
+
+/** A repository's own commit-graph: one file, or a chain of split files. */
+const OWN_GRAPH_FILES = [path.join('objects', 'info', 'commit-graph'), path.join('objects', 'info', 'commit-graphs', 'commit-graph-chain')];
+const GRAPH_FILE = path.join('info', 'commit-graph');
+/** `git commit-graph write` with Bloom filters: 1.6 s for 50,000 commits here. */
+const WRITE_TIMEOUT_MS = 10 * 60_000;
+
+/** Options of {@link CommitGraphOverlays}. */
+export interface CommitGraphOverlaysOptions {
+  /** A directory of ours (created when needed): one subdirectory per repository. */
+  readonly root: string;
+  /** Packed objects a repository needs to get a commit-graph of ours (default 5,000). */
+  readonly minObjects?: number;
+  /** See {@link DEFAULT_COMMIT_GRAPH_REFRESH_MS}. */
+  readonly refreshMs?: number;
+  /** Receives one line per commit-graph that could not be written. */
+  readonly log?: (message: string) => void;
+  readonly now?: () => number;
+}
+
+/** Repositories {@link CommitGraphOverlays} looked at, for tests and diagnostics. */
+export interface CommitGraphOverlayStats {
+  /** Commit-graphs written (or written again) by this process. */
+  readonly written: number;
+  /** Repositories whose git processes read a commit-graph of ours. */
+  readonly inUse: number;
+}
+
+interface Candidate {
+  readonly gitDir: string;
+  readonly objectDir: string;
+}
+
+/**
+ * Decides, per opened repository, whether git should read a commit-graph of ours, and writes
+ * it in the background (one at a time, at background CPU priority).
+ */
+export class CommitGraphOverlays {
+  private readonly inUse = new Map<string, string>();
+  private readonly queue: Candidate[] = [];
+  private running: Promise<void> | null = null;
+  private written = 0;
+  private closed = false;
+  private readonly usable: boolean;
+
+  constructor(private readonly options: CommitGraphOverlaysOptions) {
+    // git reads GIT_ALTERNATE_OBJECT_DIRECTORIES as a `:`-separated list.
+    this.usable = path.isAbsolute(options.root) && !/[:"\n]/.test(options.root);
+    if (!this.usable) options.log?.(`commit-graphs are not kept in ${JSON.stringify(options.root)} (an absolute path without ':' is needed)`);
+  }
+
+  /**
+   * Called once per opened repository: an existing commit-graph of ours is used at once; whether
+   * one is (re)written is decided in the background. Cheap, never throws.
+   * @param name - the repository's directory name in storage (names its directory of ours)
+   * @param gitDir - its git directory
+   */
+  consider(name: string, gitDir: string): void {
+    if (!this.usable || this.closed) return;
+    if (OWN_GRAPH_FILES.some((file) => isFile(path.join(gitDir, file)))) return;
+    const objectDir = path.join(this.options.root, name);
+    if (isFile(path.join(objectDir, GRAPH_FILE))) this.use(gitDir, objectDir);
+    this.queue.push({ gitDir, objectDir });
+    this.running ??= this.drain().finally(() => (this.running = null));
+  }
+
+  /** Resolves once every repository considered so far was looked at (and written). */
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  stats(): CommitGraphOverlayStats {
+    return { written: this.written, inUse: this.inUse.size };
+  }
+
+  /** Writes nothing more, waits for a write under way, and stops git reading ours. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    await this.idle();
+    for (const [gitDir, objectDir] of this.inUse) removeOverlayObjectDirectory(gitDir, objectDir);
+    this.inUse.clear();
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.queue.shift(); next !== undefined && !this.closed; next = this.queue.shift()) {
+      try {
+        await this.update(next);
+      } catch (error) {
+        // A lock held by another worker writing the same file is no problem.
+        if (!(error instanceof GitCommandError && error.stderr.includes('.lock'))) {
+          this.options.log?.(`commit-graph for ${next.gitDir} not written: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
+
+  private async update({ gitDir, objectDir }: Candidate): Promise<void> {
+    const packs = await readPacks(gitDir);
+    if (packs.objects < (this.options.minObjects ?? DEFAULT_COMMIT_GRAPH_MIN_OBJECTS)) return;
+    const graph = await stat(path.join(objectDir, GRAPH_FILE)).catch(() => null);
+    if (graph !== null) {
+      const now = (this.options.now ?? Date.now)();
+      const fresh = packs.newestMs <= graph.mtimeMs || now - graph.mtimeMs < (this.options.refreshMs ?? DEFAULT_COMMIT_GRAPH_REFRESH_MS);
+      if (fresh) return;
+    }
+    await mkdir(path.join(objectDir, 'info'), { recursive: true, mode: 0o700 });
+    // git accepts --object-dir only for one of the repository's object directories: ours is
+    // one from here on (it holds no objects, and no commit-graph until this write renames it
+    // into place).
+    this.use(gitDir, objectDir);
+    await runGit({
+      gitDir,
+      args: ['commit-graph', 'write', '--reachable', '--changed-paths', `--object-dir=${objectDir}`],
+      background: true,
+      timeoutMs: WRITE_TIMEOUT_MS,
+    });
+    this.written += 1;
+  }
+
+  private use(gitDir: string, objectDir: string): void {
+    this.inUse.set(gitDir, objectDir);
+    addOverlayObjectDirectory(gitDir, objectDir);
+  }
+}
+
+/** Objects in a repository's packs (from each index's fan-out table) and the newest pack's time. */
+async function readPacks(gitDir: string): Promise<{ objects: number; newestMs: number }> {
+  const packDir = path.join(gitDir, 'objects', 'pack');
+  const names = await readdir(packDir).catch(() => [] as string[]);
+  let objects = 0;
+  let newestMs = 0;
+  for (const name of names) {
+    if (!name.endsWith('.idx')) continue;
+    objects += await packIndexObjects(path.join(packDir, name));
+    const pack = await stat(path.join(packDir, `${name.slice(0, -4)}.pack`)).catch(() => null);
+    if (pack !== null) newestMs = Math.max(newestMs, pack.mtimeMs);
+  }
+  return { objects, newestMs };
+}
+
+/** Version 2 indexes start with a magic number and a version; version 1 with the fan-out. */
+const IDX_V2_MAGIC = 0xff744f63;
+const FANOUT_LAST = 255 * 4;
+
+/** The last fan-out entry of a pack index: its number of objects (0 when unreadable). */
+async function packIndexObjects(file: string): Promise<number> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (handle === null) return 0;
+  try {
+    const head = Buffer.alloc(8 + FANOUT_LAST + 4);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const at = head.readUInt32BE(0) === IDX_V2_MAGIC ? 8 + FANOUT_LAST : FANOUT_LAST;
+    return bytesRead >= at + 4 ? head.readUInt32BE(at) : 0;
+  } finally {
+    await handle.close();
+  }
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
