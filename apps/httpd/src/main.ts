@@ -175,6 +175,20 @@ async function main(): Promise<void> {
           (error: unknown) => logger.debug({ event: 'activity-ahead', err: error }, 'head times not read ahead'),
         );
     };
+    // Commit-graphs for big repositories whose storage has none, written before their first
+    // visitor asks (libs/storage git/commit-graph-overlays.ts); files in the cache directory,
+    // so one process writes them.
+    const prepareCommitGraphs = (): void => {
+      const started = performance.now();
+      void server.home.storage.prepareCommitGraphs().then(
+        (repositories) =>
+          logger.debug(
+            { event: 'commit-graphs', repositories, ms: Math.round(performance.now() - started) },
+            `commit-graphs prepared for ${repositories} repositories`,
+          ),
+        (error: unknown) => logger.debug({ event: 'commit-graphs', err: error }, 'commit-graphs not prepared'),
+      );
+    };
     // The COB pass runs in one process: other workers find its results in the cache directory.
     if (worker !== undefined && worker !== 1) return readActivityAhead();
     void evaluateCobsAhead({
@@ -193,7 +207,9 @@ async function main(): Promise<void> {
           (ahead.skipped > 0 ? `, ${ahead.skipped} repositories left for their first visitor (over ${WARM_UP_COB_OBJECTS} objects)` : '') +
           (ahead.complete ? '' : ' (stopped)'),
       );
-      if (ahead.complete) readActivityAhead();
+      if (!ahead.complete) return;
+      readActivityAhead();
+      prepareCommitGraphs();
     });
   });
   // SIGHUP re-reads config.json's web section at once (docs/decisions.md); requests also notice changes by stat.

@@ -1,5 +1,7 @@
-import { readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
+import { Storage } from '../home/storage.js';
 import { CommitGraphOverlays } from './commit-graph-overlays.js';
 import { GitCommandError } from './errors.js';
 import { gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
@@ -59,8 +61,9 @@ describe('CommitGraphOverlays', () => {
   it('leaves alone a repository with a commit-graph of its own, and one with fewer objects than the bound', async () => {
     const own = await buildTrickyHistory(path.join(tmp, 'own'), { seed: 4, commits: 20 });
     gitRaw(own.gitDir, ['commit-graph', 'write', '--reachable']);
-    const small = await buildTrickyHistory(path.join(tmp, 'small'), { seed: 5, commits: 20 });
+    const small = await buildTrickyHistory(path.join(tmp, 'small'), { seed: 5, commits: 60 });
     const objects = Number(/in-pack: (\d+)/.exec(gitRaw(small.gitDir, ['count-objects', '-v']).toString())?.[1]);
+    expect(objects).toBeGreaterThan(0);
     const root = path.join(tmp, 'left-alone-graphs');
     const overlays = new CommitGraphOverlays({ root, minObjects: objects + 1 });
     overlays.consider('own', own.gitDir);
@@ -125,6 +128,28 @@ describe('CommitGraphOverlays', () => {
     }
     expect(lines).toHaveLength(2);
     expect(await exists(path.join(tmp, 'a:b'))).toBe(false);
+  });
+});
+
+describe('Storage.prepareCommitGraphs', () => {
+  it('writes one for every big repository in storage before any is opened, one after the other', async () => {
+    const storageDir = path.join(tmp, 'prepared', 'storage');
+    await mkdir(storageDir, { recursive: true });
+    const names: string[] = [];
+    for (const seed of [9, 10, 11]) {
+      const { gitDir } = await buildTrickyHistory(path.join(tmp, 'prepared'), { seed, commits: 60 });
+      const name = ridDirectoryName(ridFromOid(String(seed).padStart(40, '0')));
+      await rename(gitDir, path.join(storageDir, name));
+      names.push(name);
+    }
+    const root = path.join(tmp, 'prepared-graphs');
+    const storage = new Storage(storageDir, 'forge', { commitGraphDir: root, commitGraphMinObjects: 1 });
+    expect(await storage.prepareCommitGraphs()).toBe(3);
+    for (const name of names) expect(await exists(graphFile(root, name))).toBe(true);
+    await storage.close();
+    const without = new Storage(storageDir, 'forge');
+    expect(await without.prepareCommitGraphs()).toBe(0);
+    await without.close();
   });
 });
 

@@ -89,7 +89,7 @@ export class CommitGraphOverlays {
     const objectDir = path.join(this.options.root, name);
     if (isFile(path.join(objectDir, GRAPH_FILE))) this.use(gitDir, objectDir);
     this.queue.push({ gitDir, objectDir });
-    this.running ??= this.drain().finally(() => (this.running = null));
+    this.running ??= this.drain();
   }
 
   /** Resolves once every repository considered so far was looked at (and written). */
@@ -111,15 +111,21 @@ export class CommitGraphOverlays {
   }
 
   private async drain(): Promise<void> {
-    for (let next = this.queue.shift(); next !== undefined && !this.closed; next = this.queue.shift()) {
-      try {
-        await this.update(next);
-      } catch (error) {
-        // A lock held by another worker writing the same file is no problem.
-        if (!(error instanceof GitCommandError && error.stderr.includes('.lock'))) {
-          this.options.log?.(`commit-graph for ${next.gitDir} not written: ${(error as Error).message}`);
+    try {
+      for (let next = this.queue.shift(); next !== undefined && !this.closed; next = this.queue.shift()) {
+        try {
+          await this.update(next);
+        } catch (error) {
+          // A lock held by another worker writing the same file is no problem.
+          if (!(error instanceof GitCommandError && error.stderr.includes('.lock'))) {
+            this.options.log?.(`commit-graph for ${next.gitDir} not written: ${(error as Error).message}`);
+          }
         }
       }
+    } finally {
+      // In the same step as the last look at the queue: a repository considered from now on
+      // starts a new drain.
+      this.running = null;
     }
   }
 

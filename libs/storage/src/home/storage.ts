@@ -105,6 +105,24 @@ export class Storage {
     return repository;
   }
 
+  /**
+   * Looks at every repository in storage for a commit-graph of ours (see
+   * {@link CommitGraphOverlays}), without opening readers: a big repository gets one before its
+   * first visitor asks. A few file checks per repository, in slices that let requests in.
+   * @returns the repositories looked at (0 without a directory for commit-graphs)
+   */
+  async prepareCommitGraphs(): Promise<number> {
+    const overlays = this.commitGraphs;
+    if (overlays === null) return 0;
+    const rids = await this.listRepositoryIds();
+    for (const [at, rid] of rids.entries()) {
+      if (at % PREPARE_SLICE === PREPARE_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
+      overlays.consider(ridDirectoryName(rid), this.gitDirOf(rid));
+    }
+    await overlays.idle();
+    return rids.length;
+  }
+
   /** Stops every opened repository's git processes. */
   async close(): Promise<void> {
     const repositories = [...this.repositories.values()];
@@ -113,6 +131,9 @@ export class Storage {
     await Promise.all(repositories.map((repository) => repository.git.close()));
   }
 }
+
+/** Repositories {@link Storage.prepareCommitGraphs} looks at between two turns of the event loop. */
+const PREPARE_SLICE = 200;
 
 /** Bounds of the history indexes of all opened repositories together. */
 interface StorageIndexBounds {
