@@ -46,7 +46,7 @@ export interface CommitGraphOverlaysOptions {
   readonly now?: () => number;
 }
 
-/** Repositories {@link CommitGraphOverlays} looked at, for tests and diagnostics. */
+/** What a {@link CommitGraphOverlays} did so far, for tests and diagnostics. */
 export interface CommitGraphOverlayStats {
   /** Commit-graphs written (or written again) by this process. */
   readonly written: number;
