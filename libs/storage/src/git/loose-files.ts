@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { forEachLine } from './buffer-lines.js';
 import { hashObject } from './hash-object.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
@@ -68,6 +69,8 @@ function readLooseRef(gitDir: string, name: string): Oid | null | undefined {
   return isOid(oid) ? oid : undefined;
 }
 
+const SPACE = 0x20;
+
 /** `packed-refs` files bigger than this are not held in memory: git resolves their refs. */
 const MAX_PACKED_REFS_BYTES = 16 * 1024 * 1024;
 
@@ -112,12 +115,14 @@ export class PackedRefsFile {
     if (read === null) return undefined;
     const refs = new Map<string, Oid>();
     if ('content' in read) {
-      for (const line of read.content.toString('latin1').split('\n')) {
+      const content = read.content;
+      // Fields decoded one by one: resolved ids outlive this version of the file (buffer-lines.ts).
+      forEachLine(content, (start, end) => {
         // Comments and peeled lines (`^<oid>`) carry no ref of their own.
-        if (line.length < 42 || line[40] !== ' ') continue;
-        const oid = line.slice(0, 40);
-        if (isOid(oid)) refs.set(line.slice(41), oid);
-      }
+        if (end - start < 42 || content[start + 40] !== SPACE) return;
+        const oid = content.toString('latin1', start, start + 40);
+        if (isOid(oid)) refs.set(content.toString('latin1', start + 41, end), oid);
+      });
     }
     this.stamp = stamp;
     this.refs = refs;
