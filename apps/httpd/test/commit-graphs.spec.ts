@@ -5,7 +5,7 @@ import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/to
 import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { COMMIT_GRAPHS_DIR } from '../src/server.js';
-import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { getJson, makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
 
 // A node's storage without a commit-graph (a repository seeded by one fetch): the server keeps
 // one of its own in its cache directory, and every answer stays what it is without one.
@@ -137,6 +137,24 @@ describe('commit-graphs of our own for storage without one', () => {
     }
     expect(await listFiles(gitDir)).toEqual(storageBefore);
   }, 60_000);
+
+  it('serves a clone that reads the commit-graph exactly as one without it', async () => {
+    const withGraph = await startTestServer({ home: built.home, cacheDir: cacheDir(), commitGraphMinObjects: 1 });
+    try {
+      // Opened (and its graph taken into use) before the clone asks.
+      expect((await getJson(`${withGraph.baseUrl}/api/v1/repos/${rid()}`)).status).toBe(200);
+      const clone = join(dir, 'clone.git');
+      await runGitClient(['clone', '--quiet', '--bare', `${withGraph.baseUrl}/${rid()}.git`, clone], dir);
+      const head = await runGitClient(['rev-parse', 'HEAD'], clone);
+      expect(head.stdout.trim()).toBe(history[history.length - 1]);
+      const count = await runGitClient(['rev-list', '--count', '--all'], clone);
+      expect(Number(count.stdout.trim())).toBe(history.length);
+      await runGitClient(['fsck', '--strict'], clone);
+    } finally {
+      await withGraph.close();
+    }
+    expect(await listFiles(gitDir)).toEqual(storageBefore);
+  }, 40_000);
 
   it('keeps none for a repository below the default bound', async () => {
     const server = await startTestServer({ home: built.home, cacheDir: join(dir, 'cache-default') });

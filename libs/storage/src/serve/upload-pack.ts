@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { overlayEnvironment } from '../git/overlay-object-directories.js';
 import type { GitServerPool } from './git-server-pool.js';
 
 /** Which half of git's smart HTTP protocol to run (gitprotocol-http(5)). */
@@ -43,7 +44,8 @@ const TOP_LEVEL_CONFIG = ['-c', 'uploadpack.hideRefs=refs/namespaces/'];
  * @throws GitServerBusyError when the pool is full
  */
 export function uploadPack(pool: GitServerPool, request: UploadPackRequest): Readable {
-  const env: Record<string, string> = {};
+  // A commit-graph of ours, where the server keeps one, shortens the walk that counts a clone's objects.
+  const env: Record<string, string> = { ...overlayEnvironment(request.gitDir) };
   if (request.protocolVersion !== 0) env['GIT_PROTOCOL'] = `version=${request.protocolVersion}`;
   if (request.namespace !== undefined) env['GIT_NAMESPACE'] = request.namespace;
   const args = [
