@@ -15,12 +15,13 @@
  * no objects. A commit-graph that misses newer commits is still correct (git parses those),
  * so it is written again only when a new pack arrived and it is old enough.
  */
-import { statSync } from 'node:fs';
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GitCommandError } from './errors.js';
 import { addOverlayObjectDirectory, removeOverlayObjectDirectory } from './overlay-object-directories.js';
+import { PACK_INDEX_HEADER_BYTES, readPackIndexFanout } from './pack-index.js';
 import { runGit } from './run-git.js';
+import { statQuiet } from './stat-stamp.js';
 
 /** Packed objects below which a repository gets no commit-graph of ours. */
 export const DEFAULT_COMMIT_GRAPH_MIN_OBJECTS = 5_000;
@@ -173,28 +174,23 @@ async function readPacks(gitDir: string): Promise<{ objects: number; newestMs: n
   return { objects, newestMs };
 }
 
-/** Version 2 indexes start with a magic number and a version; version 1 with the fan-out. */
-const IDX_V2_MAGIC = 0xff744f63;
-const FANOUT_LAST = 255 * 4;
-
-/** The last fan-out entry of a pack index: its number of objects (0 when unreadable). */
+/**
+ * A pack index's number of objects, from its header alone (read asynchronously: the pass over
+ * every repository stays off the event loop); 0 when unreadable or not an index we read.
+ */
 async function packIndexObjects(file: string): Promise<number> {
   const handle = await open(file, 'r').catch(() => null);
   if (handle === null) return 0;
   try {
-    const head = Buffer.alloc(8 + FANOUT_LAST + 4);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const at = head.readUInt32BE(0) === IDX_V2_MAGIC ? 8 + FANOUT_LAST : FANOUT_LAST;
-    return bytesRead >= at + 4 ? head.readUInt32BE(at) : 0;
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(PACK_INDEX_HEADER_BYTES), 0, PACK_INDEX_HEADER_BYTES, 0);
+    return bytesRead === PACK_INDEX_HEADER_BYTES ? (readPackIndexFanout(buffer)[255] ?? 0) : 0;
+  } catch {
+    return 0;
   } finally {
     await handle.close();
   }
 }
 
 function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+  return statQuiet(file)?.isFile() === true;
 }

@@ -96,6 +96,24 @@ const HOT_LOOKUPS = 512;
 const HELD_INDEX_BUDGET = 32 * 1024 * 1024;
 let heldIndexBytes = 0;
 
+/** The bytes {@link readPackIndexFanout} reads: magic, version and fan-out table. */
+export const PACK_INDEX_HEADER_BYTES = NAMES_START;
+
+/**
+ * Checks a pack index's header and reads its fan-out table (entry 255: the number of objects).
+ * @param head - the first {@link PACK_INDEX_HEADER_BYTES} bytes of the file
+ * @throws PackFormatError when it is not a version 2 index or the fan-out decreases
+ */
+export function readPackIndexFanout(head: Buffer): Uint32Array {
+  if (head.length < NAMES_START || head.readUInt32BE(0) !== MAGIC || head.readUInt32BE(4) !== VERSION) throw new PackFormatError('not a version 2 pack index');
+  const fanout = new Uint32Array(256);
+  for (let i = 0; i < 256; i += 1) {
+    fanout[i] = head.readUInt32BE(FANOUT_START + i * 4);
+    if (i > 0 && (fanout[i] as number) < (fanout[i - 1] as number)) throw new PackFormatError('pack index fan-out decreases');
+  }
+  return fanout;
+}
+
 /** The object ids and offsets of one pack. */
 export class PackIndex {
   private lookups = 0;
@@ -115,13 +133,7 @@ export class PackIndex {
   static open(file: string): PackIndex {
     const source = openByteSource(file, WHOLE_INDEX_BYTES);
     try {
-      const head = source.read(0, NAMES_START);
-      if (head.readUInt32BE(0) !== MAGIC || head.readUInt32BE(4) !== VERSION) throw new PackFormatError('not a version 2 pack index');
-      const fanout = new Uint32Array(256);
-      for (let i = 0; i < 256; i += 1) {
-        fanout[i] = head.readUInt32BE(FANOUT_START + i * 4);
-        if (i > 0 && (fanout[i] as number) < (fanout[i - 1] as number)) throw new PackFormatError('pack index fan-out decreases');
-      }
+      const fanout = readPackIndexFanout(source.read(0, PACK_INDEX_HEADER_BYTES));
       const count = fanout[255] as number;
       // names, CRCs and 4-byte offsets, then two trailing checksums (large offsets may follow).
       if (source.size < NAMES_START + count * (OID_BYTES + 8) + 2 * OID_BYTES) throw new PackFormatError('pack index too short');
