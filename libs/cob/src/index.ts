@@ -51,12 +51,12 @@ export { viewJob } from './job/job-view.js';
 export type { Job, JobRunView } from './job/job-view.js';
 // Cached evaluation of a repository
 export { CobStore } from './store/cob-store.js';
-export type { CachedObject, CobEvaluation, CobRejectionReport, CobStoreOptions } from './store/cob-store.js';
+export type { CachedObject, CobEvaluation, CobRejectionReport, CobStoreOptions, RootTime } from './store/cob-store.js';
 export { CobSnapshot } from './store/cob-snapshot.js';
 export type { EvaluationScope, PersistedEvaluation, PersistedEvaluations } from './store/persisted-evaluations.js';
 export { EVALUATION_FORMAT_VERSION, openSqliteEvaluations, sqliteEvaluationsFile } from './store/sqlite-evaluations.js';
 export type { SqliteEvaluationsOptions } from './store/sqlite-evaluations.js';
-export type { CobCounts, IssueStatusFilter, PatchStatusFilter, PreparedListings, PrepareOptions } from './store/cob-snapshot.js';
+export type { CobCounts, IssueStatusFilter, ListingRange, PatchStatusFilter, PreparedListings, PrepareOptions } from './store/cob-snapshot.js';
 export { JOB_TYPE_NAME } from './store/cob-kinds.js';
 export type { CobKind, CobKinds, CobRepository } from './store/cob-kinds.js';
 export { loadIssues, loadPatches } from './store/load-cobs.js';

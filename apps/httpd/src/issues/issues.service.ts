@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Issue } from '@forge-httpd/api-types';
 import { CobNotFoundError, type IssueStatusFilter } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
-import { type PageRequest, paginate } from '../platform/pagination.js';
+import { type PageRequest, pageRange } from '../platform/pagination.js';
 import { CobStoreService } from '../cobs/cob-store.service.js';
 import { toIssue } from './issue.mapper.js';
 
@@ -14,7 +14,10 @@ export class IssuesService {
   /** `GET /repos/{rid}/issues`: filtered by status, newest first, one page. */
   async list(ridText: string, query: PageRequest & { status: IssueStatusFilter }): Promise<Issue[]> {
     const { snapshot, aliasOf } = await this.cobs.open(ridText);
-    return paginate(await snapshot.issues(query.status), query).map((issue) => toIssue(issue, aliasOf));
+    const range = pageRange(query);
+    if (range === null) return [];
+    // Evaluates only what the page needs while the whole listing is not in memory yet.
+    return (await snapshot.issuePage(query.status, range)).map((issue) => toIssue(issue, aliasOf));
   }
 
   /**

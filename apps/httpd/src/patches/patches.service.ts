@@ -3,7 +3,7 @@ import type { Patch } from '@forge-httpd/api-types';
 import { CobNotFoundError, type PatchStatusFilter } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
 import { CobStoreService } from '../cobs/cob-store.service.js';
-import { type PageRequest, paginate } from '../platform/pagination.js';
+import { type PageRequest, pageRange } from '../platform/pagination.js';
 import { toPatch } from './patch.mapper.js';
 
 /** Patches of a public repository, evaluated from git (docs/api.md 22–23). */
@@ -14,7 +14,10 @@ export class PatchesService {
   /** `GET /repos/{rid}/patches`: filtered by status, newest first, one page. */
   async list(ridText: string, query: PageRequest & { status: PatchStatusFilter }): Promise<Patch[]> {
     const { snapshot, aliasOf } = await this.cobs.open(ridText);
-    return paginate(await snapshot.patches(query.status), query).map((patch) => toPatch(patch, aliasOf));
+    const range = pageRange(query);
+    if (range === null) return [];
+    // Evaluates only what the page needs while the whole listing is not in memory yet.
+    return (await snapshot.patchPage(query.status, range)).map((patch) => toPatch(patch, aliasOf));
   }
 
   /**

@@ -1,19 +1,27 @@
 import { jest } from '@jest/globals';
-import { collectPage, paginate } from './pagination.js';
+import { collectPage, pageRange } from './pagination.js';
 
 const items = [1, 2, 3, 4, 5];
 
-describe('paginate', () => {
+describe('pageRange', () => {
   it.each([
-    [{ page: 0, perPage: 2 }, [1, 2]],
-    [{ page: 2, perPage: 2 }, [5]],
-    [{ page: 3, perPage: 2 }, []],
-    [{ page: 0, perPage: 0 }, []],
-    [{ page: 0, perPage: 100 }, items],
-    [{ page: 9007199254740991, perPage: 9007199254740991 }, []],
-    [{ page: 1, perPage: 9007199254740991 }, []],
-  ])('returns the page %j', (request, expected) => {
-    expect(paginate(items, request)).toEqual(expected);
+    [
+      { page: 0, perPage: 2 },
+      { start: 0, count: 2 },
+    ],
+    [
+      { page: 2, perPage: 2 },
+      { start: 4, count: 2 },
+    ],
+    [{ page: 0, perPage: 0 }, null],
+    [{ page: 9007199254740991, perPage: 9007199254740991 }, null],
+    [
+      { page: 1, perPage: 9007199254740991 },
+      { start: 9007199254740991, count: 9007199254740991 },
+    ],
+    [{ page: 2, perPage: 2 ** 52 }, null],
+  ])('turns %j into %j', (request, expected) => {
+    expect(pageRange(request)).toEqual(expected);
   });
 });
 

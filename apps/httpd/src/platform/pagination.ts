@@ -14,12 +14,12 @@ function pageStart({ page, perPage }: PageRequest): number | null {
 }
 
 /**
- * Skips page×perPage items, then returns at most perPage; a page past the end is `[]`.
+ * The page as a range of a list (`start` = page×perPage), or null when it cannot hold any
+ * item (perPage 0, or starting beyond any possible list).
  */
-export function paginate<T>(items: readonly T[], request: PageRequest): T[] {
+export function pageRange(request: PageRequest): { start: number; count: number } | null {
   const start = pageStart(request);
-  if (start === null || request.perPage === 0) return [];
-  return items.slice(start, start + request.perPage);
+  return start === null || request.perPage === 0 ? null : { start, count: request.perPage };
 }
 
 /**

@@ -23,6 +23,19 @@ export interface CobCounts {
 }
 
 const CONCURRENCY = 16;
+/** Objects evaluated at once for a page while the whole listing is not in memory. */
+const PAGE_BATCH_MAX = 64;
+/**
+ * Pages ending after this many objects are cut from the whole listing (which is then kept)
+ * instead of evaluating newest first: by then most of the work is done either way.
+ */
+const PAGE_AHEAD_LIMIT = 1000;
+
+/** Part of a listing: `count` items after skipping `start`. */
+export interface ListingRange {
+  readonly start: number;
+  readonly count: number;
+}
 
 /** How {@link CobSnapshot.prepareListings} shares the process with other work. */
 export interface PrepareOptions {
@@ -58,6 +71,22 @@ export class CobSnapshot {
   /** Valid patches with the given status, newest first (ties by id). */
   patches(status: PatchStatusFilter = 'all'): Promise<readonly Patch[]> {
     return this.listing(this.store.kinds.patch, `status:${status}`, (all) => all.filter((p) => status === 'all' || p.state.status === status));
+  }
+
+  /**
+   * One page of {@link issues}. While the whole listing is not in memory (a first start, or
+   * objects changed since), only as many objects are evaluated as the page needs, taken
+   * newest first by their root change's time, which is the listing's order.
+   */
+  issuePage(status: IssueStatusFilter, range: ListingRange): Promise<readonly Issue[]> {
+    const matches = (issue: Issue): boolean => status === 'all' || issue.state.status === status;
+    return this.page(this.store.kinds.issue, range, matches, () => this.issues(status));
+  }
+
+  /** One page of {@link patches}, as {@link issuePage} is of issues. */
+  patchPage(status: PatchStatusFilter, range: ListingRange): Promise<readonly Patch[]> {
+    const matches = (patch: Patch): boolean => status === 'all' || patch.state.status === status;
+    return this.page(this.store.kinds.patch, range, matches, () => this.patches(status));
   }
 
   /** One issue, or null when absent or invalid. */
@@ -121,16 +150,51 @@ export class CobSnapshot {
     return { objects, complete: true };
   }
 
+  private async page<V extends Listed>(
+    kind: CobKind<V>,
+    range: ListingRange,
+    matches: (value: V) => boolean,
+    whole: () => Promise<readonly V[]>,
+  ): Promise<readonly V[]> {
+    const end = range.start + range.count;
+    if (this.store.listings.get(kind.typeName)?.index !== this.index && end <= PAGE_AHEAD_LIMIT) {
+      const page = await this.pageNewestFirst(kind, range, matches);
+      if (page !== null) return page;
+    }
+    return (await whole()).slice(range.start, end);
+  }
+
+  /**
+   * Evaluates objects newest first until the page is full. Null when the order cannot be
+   * trusted: git could not list the root times, or an evaluated object's time is not its
+   * root commit's (then the whole listing answers).
+   */
+  private async pageNewestFirst<V extends Listed>(kind: CobKind<V>, range: ListingRange, matches: (value: V) => boolean): Promise<V[] | null> {
+    const order = await this.store.newestFirst(kind, this.repo, this.index).catch(() => null);
+    if (order === null) return null;
+    const end = range.start + range.count;
+    const found: V[] = [];
+    let next = 0;
+    while (found.length < end && next < order.length) {
+      const size = Math.min(PAGE_BATCH_MAX, Math.max(CONCURRENCY, end - found.length));
+      const batch = order.slice(next, next + size);
+      next += batch.length;
+      const entries = await Promise.all(batch.map(({ id }) => this.store.object({ kind, id, repo: this.repo, index: this.index })));
+      for (const [i, { value }] of entries.entries()) {
+        if (value === null) continue;
+        if (value.timestamp !== batch[i]?.time) return null;
+        if (matches(value)) found.push(value);
+      }
+    }
+    return found.slice(range.start, end);
+  }
+
   private async one<V>(kind: CobKind<V>, id: Oid): Promise<V | null> {
     if (!this.index.objects.get(kind.typeName)?.has(id)) return null;
     return (await this.store.object({ kind, id, repo: this.repo, index: this.index })).value;
   }
 
-  private async listing<V extends { id: Oid; timestamp: number }>(
-    kind: CobKind<V>,
-    key: string,
-    derive: (sorted: readonly V[]) => readonly V[],
-  ): Promise<readonly V[]> {
+  private async listing<V extends Listed>(kind: CobKind<V>, key: string, derive: (sorted: readonly V[]) => readonly V[]): Promise<readonly V[]> {
     const memo = await this.currentListing(kind);
     let sorted = memo.derived.get('sorted') as readonly V[] | undefined;
     if (sorted === undefined) {
@@ -161,6 +225,8 @@ export class CobSnapshot {
 
   /** Keeps the kind's memo when `entries` are the very ones it came from, else a fresh one. */
   private adoptListing<V>(kind: CobKind<V>, memo: ListingMemo | undefined, entries: readonly CachedObject<V>[]): ListingMemo {
+    // Pages come from the listing from now on: its newest-first order is not needed.
+    this.store.forgetOrder(kind);
     if (memo !== undefined && sameEntries(memo.entries, entries)) {
       memo.index = this.index;
       return memo;
@@ -192,6 +258,12 @@ export class CobSnapshot {
     await Promise.all(Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, ids.length) }, worker));
     return signal?.aborted === true ? results.filter((entry) => entry !== undefined) : results;
   }
+}
+
+/** What a listing sorts by. */
+interface Listed {
+  readonly id: Oid;
+  readonly timestamp: number;
 }
 
 function sameEntries(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -23,6 +23,13 @@ export interface CachedObject<V> {
   readonly value: V | null;
 }
 
+/** An object id with its root change's time: what listings are sorted by. */
+export interface RootTime {
+  readonly id: Oid;
+  /** Committer time of the root commit (the object id), in seconds. */
+  readonly time: number;
+}
+
 /** Derived listings of one COB kind. */
 export interface ListingMemo {
   readonly entries: readonly CachedObject<unknown>[];
@@ -79,6 +86,13 @@ export class CobStore {
    * remembering the ref index they were last confirmed against.
    */
   readonly listings = new Map<string, ListingMemo>();
+  /**
+   * Per kind, its objects newest first as of one ref index, for pages evaluated ahead of the
+   * whole listing (dropped once a whole listing is kept).
+   */
+  private readonly orders = new Map<string, { readonly index: CobRefIndex; readonly order: Promise<readonly RootTime[]> }>();
+  /** Root commit times already asked of git (commits never change). */
+  private readonly rootTimes = new Map<Oid, number>();
   private lastIndex: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex } | null = null;
   /** Persisted entries of a scope read in bulk and not taken into `objects` yet. */
   private readonly persistedByScope = new Map<EvaluationScope, Map<Oid, PersistedEvaluation>>();
@@ -130,6 +144,39 @@ export class CobStore {
     const result = await pending;
     this.objects.set(key, result);
     return result as CachedObject<V>;
+  }
+
+  /**
+   * The kind's objects as of `index`, newest first by root change time, ties by id (the
+   * order of listings). One git process for the root times not known yet; ids that name no
+   * commit are left out (such an object has no root: it is invalid).
+   * @internal used by {@link CobSnapshot}
+   */
+  newestFirst(kind: CobKind<unknown>, repo: CobRepository, index: CobRefIndex): Promise<readonly RootTime[]> {
+    const memo = this.orders.get(kind.typeName);
+    if (memo?.index === index) return memo.order;
+    const order = this.sortByRootTime([...(index.objects.get(kind.typeName)?.keys() ?? [])], repo);
+    this.orders.set(kind.typeName, { index, order });
+    order.catch(() => {
+      if (this.orders.get(kind.typeName)?.order === order) this.orders.delete(kind.typeName);
+    });
+    return order;
+  }
+
+  /** @internal used by {@link CobSnapshot} once a whole listing is kept */
+  forgetOrder(kind: CobKind<unknown>): void {
+    this.orders.delete(kind.typeName);
+  }
+
+  private async sortByRootTime(ids: readonly Oid[], repo: CobRepository): Promise<readonly RootTime[]> {
+    const unknown = ids.filter((id) => !this.rootTimes.has(id));
+    if (unknown.length > 0) for (const [id, time] of await repo.git.commitTimesOf(unknown)) this.rootTimes.set(id, time);
+    const order: RootTime[] = [];
+    for (const id of ids) {
+      const time = this.rootTimes.get(id);
+      if (time !== undefined) order.push({ id, time });
+    }
+    return order.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : 1));
   }
 
   /** Writes every evaluation not persisted yet, now (e.g. before the persisted store closes). */

@@ -147,6 +147,11 @@ export interface GitRepository {
   listContributors(from: Oid): Promise<Contributor[]>;
   /** Committer times (seconds) of commits reachable from `from` with time > sinceExclusive, walk order. */
   commitTimes(from: Oid, sinceExclusive: number): Promise<number[]>;
+  /**
+   * Committer times (seconds) of the given commits, by id, in one read (nothing walked); ids
+   * that are absent or not commits are left out.
+   */
+  commitTimesOf(oids: readonly Oid[]): Promise<Map<Oid, number>>;
   /** Best common ancestor, null when the histories are unrelated. */
   mergeBase(a: Oid, b: Oid): Promise<Oid | null>;
   /** True when `ancestor` is reachable from `descendant` (or equal). */

@@ -88,6 +88,28 @@ describe('history statistics', () => {
     expect(await repo.commitTimes(fixture.commits.cli, 1500)).toEqual([5000, 4000, 3000, 2000]);
     expect(await repo.commitTimes(fixture.commits.cli, 0)).toEqual([5000, 1500, 4000, 3000, 2000, 1000]);
   });
+
+  it('gives the committer times of named commits, leaving out what is absent or not a commit', async () => {
+    const { cli, c5, c1 } = fixture.commits;
+    const tree = git(fixture.gitDir, ['rev-parse', `${c1}^{tree}`]) as Oid;
+    const absent = '0123456789abcdef0123456789abcdef01234567' as Oid;
+    const times = await repo.commitTimesOf([c1, tree, absent, cli, c5, c1]);
+    expect(times).toEqual(
+      new Map([
+        [c1, 1000],
+        [cli, 5000],
+        [c5, 1500],
+      ]),
+    );
+    for (const [oid, time] of times) expect(time).toBe((await repo.readCommit(oid))?.committer.time);
+    expect(await repo.commitTimesOf([])).toEqual(new Map());
+  });
+
+  it('refuses anything but a full id in a list of commits (each line would reach git as an option or revision)', async () => {
+    for (const bad of ['--all', 'HEAD', `${fixture.commits.c1}\n--all`, 'not-hex']) {
+      await expect(repo.commitTimesOf([fixture.commits.c1, bad as Oid])).rejects.toBeInstanceOf(InvalidOidError);
+    }
+  });
 });
 
 describe('lastCommitTouching', () => {

@@ -15,7 +15,7 @@ import type {
   RefEntry,
   WalkCommitsOptions,
 } from './git-repository.js';
-import { commitTimes, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
+import { commitTimes, commitTimesOf, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { LastCommitIndex } from './last-commit-index.js';
 import { PackedRefsFile } from './loose-files.js';
 import { ObjectFiles, threadLoad } from './object-files.js';
@@ -313,6 +313,10 @@ class CliGitRepository implements GitRepository {
 
   commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
     return commitTimes(this.gitDir, { from, sinceExclusive });
+  }
+
+  commitTimesOf(oids: readonly Oid[]): Promise<Map<Oid, number>> {
+    return commitTimesOf(this.gitDir, oids);
   }
 
   mergeBase(a: Oid, b: Oid): Promise<Oid | null> {
