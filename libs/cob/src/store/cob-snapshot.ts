@@ -26,8 +26,9 @@ const CONCURRENCY = 16;
 /** Objects evaluated at once for a page while the whole listing is not in memory. */
 const PAGE_BATCH_MAX = 64;
 /**
- * Pages ending after this many objects are cut from the whole listing (which is then kept)
- * instead of evaluating newest first: by then most of the work is done either way.
+ * A page that needs more objects than this (a deep page, or a status few objects have) is cut
+ * from the whole listing, which is then kept, instead of evaluating newest first: by then
+ * most of the work is done either way, and the next such page is answered from memory.
  */
 const PAGE_AHEAD_LIMIT = 1000;
 
@@ -165,9 +166,10 @@ export class CobSnapshot {
   }
 
   /**
-   * Evaluates objects newest first until the page is full. Null when the order cannot be
-   * trusted: git could not list the root times, or an evaluated object's time is not its
-   * root commit's (then the whole listing answers).
+   * Evaluates objects newest first until the page is full. Null when the whole listing
+   * should answer: the page needs more than {@link PAGE_AHEAD_LIMIT} objects, or the order
+   * cannot be trusted (git could not list the root times, or an evaluated object's time is
+   * not its root commit's).
    */
   private async pageNewestFirst<V extends Listed>(kind: CobKind<V>, range: ListingRange, matches: (value: V) => boolean): Promise<V[] | null> {
     const order = await this.store.newestFirst(kind, this.repo, this.index).catch(() => null);
@@ -176,6 +178,7 @@ export class CobSnapshot {
     const found: V[] = [];
     let next = 0;
     while (found.length < end && next < order.length) {
+      if (next >= PAGE_AHEAD_LIMIT) return null;
       const size = Math.min(PAGE_BATCH_MAX, Math.max(CONCURRENCY, end - found.length));
       const batch = order.slice(next, next + size);
       next += batch.length;
