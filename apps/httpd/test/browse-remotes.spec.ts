@@ -101,3 +101,28 @@ describe('GET /repos/{rid}/remotes/{peer}', () => {
     expect((await getJson(`${server.baseUrl}/api/v1/repos/${ABSENT_RID}${suffix}`)).text).toBe(NOT_FOUND);
   });
 });
+
+describe('remotes after a peer signs its refs again', () => {
+  it('show the refs of the new signed refs at once, in the list and alone (peeled refs are kept per signed refs)', async () => {
+    const repo = repositoryByName(built, 'shared');
+    const bob = peerByAlias(built.context, 'bob');
+    const listed = async (): Promise<Remote | undefined> => ((await getJson(`${base()}/remotes`)).body as Remote[]).find((remote) => remote.id === nid('bob'));
+    expect(Object.keys((await listed())?.heads ?? {})).toEqual(['feature/x', 'main']);
+    await updateRefs(repo.gitDir, [
+      { name: namespacedRef(bob.keyPair.nid, 'refs/heads/later'), oid: repo.head },
+      { name: namespacedRef(bob.keyPair.nid, 'refs/tags/v2.0'), oid: repo.head },
+    ]);
+    await resignRefs(built.context, repo, bob);
+    expect(Object.keys((await listed())?.heads ?? {})).toEqual(['feature/x', 'later', 'main']);
+    const alone = (await getJson(`${base()}/remotes/${nid('bob')}`)).body as Remote;
+    expect(Object.keys(alone.refs)).toEqual([
+      'refs/heads/feature/x',
+      'refs/heads/later',
+      'refs/heads/main',
+      'refs/tags/light',
+      'refs/tags/v1.0',
+      'refs/tags/v2.0',
+    ]);
+    expect(await listed()).toEqual(alone);
+  });
+});

@@ -124,4 +124,29 @@ describe('compareUtf8', () => {
     expect(compareUtf8('\u{1F600}', '\uFF5E')).toBeGreaterThan(0);
     expect('\u{1F600}' < '\uFF5E').toBe(true);
   });
+
+  it('agrees with a code point by code point comparison on random text, lone surrogates included', () => {
+    const units = [0x2f, 0x61, 0x7a, 0xe9, 0x7ff, 0xd7ff, 0xd800, 0xd83d, 0xdbff, 0xdc00, 0xde00, 0xdfff, 0xe000, 0xff5e, 0xffff];
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const word = (): string => String.fromCharCode(...Array.from({ length: random(6) }, () => units[random(units.length)] as number));
+    const byCodePoints = (a: string, b: string): number => {
+      const x = [...a].map((c) => c.codePointAt(0) as number);
+      const y = [...b].map((c) => c.codePointAt(0) as number);
+      for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+      return x.length - y.length;
+    };
+    const disagreements: string[][] = [];
+    for (let n = 0; n < 20000; n += 1) {
+      const a = word();
+      const b = random(4) === 0 ? a + word() : word();
+      if (Math.sign(compareUtf8(a, b)) !== Math.sign(byCodePoints(a, b))) disagreements.push([a, b]);
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('orders valid text exactly as its UTF-8 bytes', () => {
+    const words = ['refs/heads/\u{1F600}', 'refs/heads/\uFF5E', 'refs/heads/\uE000x', 'refs/heads/\u{10000}', 'refs/heads/a', 'refs/heads/'];
+    expect([...words].sort(compareUtf8)).toEqual([...words].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
+  });
 });

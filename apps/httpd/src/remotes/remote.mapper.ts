@@ -1,4 +1,5 @@
 import type { Remote } from '@forge-httpd/api-types';
+import { compareUtf8 } from '@forge-httpd/identity';
 
 /** A peer's refs after peeling: namespace-relative name → commit id. */
 export interface PeeledRemote {
@@ -19,7 +20,7 @@ const KEPT = /^refs\/(heads|tags)\/./;
  * @returns the wire remote
  */
 export function toRemote(remote: PeeledRemote): Remote {
-  const byName = ([a]: readonly [string, string], [b]: readonly [string, string]) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const byName = ([a]: readonly [string, string], [b]: readonly [string, string]) => compareUtf8(a, b);
   const kept = remote.refs.filter(([name]) => KEPT.test(name)).sort(byName);
   const heads: Record<string, string> = {};
   const refs: Record<string, string> = {};

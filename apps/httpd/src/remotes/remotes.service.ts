@@ -1,15 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Remote } from '@forge-httpd/api-types';
 import type { Nid } from '@forge-httpd/identity';
-import { type NodeHome, type RemoteRefs, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
+import { type NodeHome, type Oid, type RemoteRefs, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
 import { RemoteNotFoundError } from '../git-content/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { isShownRemoteRef, toRemote } from './remote.mapper.js';
 
+/** A remote's shown refs peeled to commits, and the shown refs that did not peel (yet). */
+interface PeeledRefs {
+  readonly commits: readonly (readonly [string, Oid])[];
+  readonly unpeeled: readonly (readonly [string, Oid])[];
+}
+
 /** Peers of a repository from their verified signed refs (docs/api.md 15–16). */
 @Injectable()
 export class RemotesService {
+  /**
+   * Peeled refs per remote, keyed by its refs map: storage hands out the same map while the
+   * peer's signed refs are unchanged, and objects never change. A tracker's peers sign
+   * thousands of patch branches, which were peeled again on every request.
+   */
+  private readonly peeled = new WeakMap<ReadonlyMap<string, Oid>, Promise<PeeledRefs>>();
+
   constructor(
     @Inject(NODE_HOME) private readonly home: NodeHome,
     private readonly access: RepositoryAccess,
@@ -34,13 +47,11 @@ export class RemotesService {
   }
 
   private async remoteInfo(repository: StoredRepository, remote: RemoteRefs): Promise<Remote> {
-    const refs: [string, string][] = [];
-    for (const [name, oid] of remote.refs) {
-      if (!isShownRemoteRef(name)) continue;
-      // Refs that do not lead to a commit are left out (docs/radicle-httpd.md §4.6).
-      const commit = await repository.git.peelToCommit(oid);
-      if (commit !== null) refs.push([name, commit]);
-    }
+    const { commits, unpeeled } = await this.peeledRefs(repository, remote.refs);
+    // Refs that do not lead to a commit are left out (docs/radicle-httpd.md §4.6); one whose
+    // object is absent is looked at again (it may arrive without the signed refs moving).
+    const late = unpeeled.length === 0 ? [] : (await peelAll(repository, unpeeled)).commits;
+    const refs = late.length === 0 ? commits : [...commits, ...late];
     return toRemote({
       nid: remote.nid,
       alias: resolveAlias(this.home, remote.nid),
@@ -48,4 +59,27 @@ export class RemotesService {
       delegate: await repository.isDelegate(remote.nid),
     });
   }
+
+  private peeledRefs(repository: StoredRepository, refs: ReadonlyMap<string, Oid>): Promise<PeeledRefs> {
+    let peeled = this.peeled.get(refs);
+    if (peeled === undefined) {
+      const shown = [...refs].filter(([name]) => isShownRemoteRef(name));
+      peeled = peelAll(repository, shown);
+      this.peeled.set(refs, peeled);
+      // A failed read (e.g. git died) is not remembered.
+      peeled.catch(() => this.peeled.delete(refs));
+    }
+    return peeled;
+  }
+}
+
+async function peelAll(repository: StoredRepository, refs: readonly (readonly [string, Oid])[]): Promise<PeeledRefs> {
+  const commits: (readonly [string, Oid])[] = [];
+  const unpeeled: (readonly [string, Oid])[] = [];
+  for (const [name, oid] of refs) {
+    const commit = await repository.git.peelToCommit(oid);
+    if (commit === null) unpeeled.push([name, oid]);
+    else commits.push([name, commit]);
+  }
+  return { commits, unpeeled };
 }

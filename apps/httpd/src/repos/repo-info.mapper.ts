@@ -9,11 +9,7 @@ import type {
   RepoSearchResult,
   RepoTag,
 } from '@forge-httpd/api-types';
-
-/** Byte-wise order of UTF-8 strings (Rust BTreeMap key order). */
-export function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
+import { compareUtf8 } from '@forge-httpd/identity';
 
 /** A copy of `record` with keys in byte order. */
 export function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {

@@ -1,4 +1,5 @@
 import type { Commit, Tree, TreeEntry as WireTreeEntry } from '@forge-httpd/api-types';
+import { compareUtf8 } from '@forge-httpd/identity';
 import type { TreeEntry } from '@forge-httpd/storage';
 
 /**
@@ -20,5 +21,5 @@ export function toTree(input: { path: string; entries: readonly TreeEntry[]; com
 
 function compareEntries(a: TreeEntry, b: TreeEntry): number {
   const group = (entry: TreeEntry): number => (entry.kind === 'blob' ? 1 : 0);
-  return group(a) - group(b) || Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
+  return group(a) - group(b) || compareUtf8(a.name, b.name);
 }

@@ -1,4 +1,5 @@
 import { BoundedCache } from '@forge-httpd/bounded-cache';
+import { compareUtf8 } from '@forge-httpd/identity';
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
 import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './diff-patch.js';
 import { DiffTreeProcess } from './diff-tree-process.js';
@@ -357,7 +358,7 @@ class CliGitRepository implements GitRepository {
     for (const listing of await Promise.all(prefixes.map((prefix) => this.refListings.get(prefix)))) {
       for (const ref of listing) byName.set(ref.name, ref.oid);
     }
-    const names = [...byName.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const names = [...byName.keys()].sort(compareUtf8);
     const tips = new Map<Oid, Promise<Oid | null>>();
     for (const oid of byName.values()) if (!tips.has(oid)) tips.set(oid, this.tipCommit(oid));
     return Promise.all(names.map(async (name) => ({ name, commit: await (tips.get(byName.get(name) as Oid) as Promise<Oid | null>) })));

@@ -1,5 +1,5 @@
 import { type Nid, parseNid, type Rid } from '@forge-httpd/identity';
-import type { GitRepository } from '../git/git-repository.js';
+import type { GitRepository, RefEntry } from '../git/git-repository.js';
 import type { Oid } from '../git/oid.js';
 import { readSignedRefs, type SignedRefs } from '../sigrefs/read-signed-refs.js';
 
@@ -23,6 +23,8 @@ const SIGREFS_NAME = /^refs\/namespaces\/([^/]+)\/refs\/rad\/sigrefs$/;
  */
 export class RemotesReader {
   private readonly verified = new Map<string, SignedRefs>();
+  /** The signed-refs refs of the last ref listing (the listing is the same array while no ref moved). */
+  private sigrefsOf: { readonly listing: readonly RefEntry[]; readonly sigrefs: readonly { nid: Nid; oid: Oid }[] } | null = null;
 
   constructor(
     private readonly git: GitReader,
@@ -31,12 +33,9 @@ export class RemotesReader {
 
   /** Every verified remote, sorted by NID. */
   async list(): Promise<RemoteRefs[]> {
-    const refs = await this.git.listRefs('refs/namespaces/');
     const remotes: RemoteRefs[] = [];
-    for (const ref of refs) {
-      const nid = nidOfSigrefs(ref.name);
-      if (nid === null) continue;
-      const signed = await this.signedRefs(nid, ref.oid);
+    for (const { nid, oid } of await this.sigrefsRefs()) {
+      const signed = await this.signedRefs(nid, oid);
       if (signed?.verified) remotes.push({ nid, refs: signed.refs, sigrefs: signed.commit });
     }
     // NIDs share one length and base58 is in ASCII order, so text order is key order.
@@ -49,6 +48,20 @@ export class RemotesReader {
     if (commit === null) return null;
     const signed = await this.signedRefs(nid, commit);
     return signed?.verified ? { nid, refs: signed.refs, sigrefs: signed.commit } : null;
+  }
+
+  /** Every namespace's `refs/rad/sigrefs`, picked out of the ref listing once per listing. */
+  private async sigrefsRefs(): Promise<readonly { nid: Nid; oid: Oid }[]> {
+    const listing = await this.git.listRefs('refs/namespaces/');
+    if (this.sigrefsOf?.listing === listing) return this.sigrefsOf.sigrefs;
+    // A tracker lists tens of thousands of refs, a few of them signed refs: picked once, not per request.
+    const sigrefs: { nid: Nid; oid: Oid }[] = [];
+    for (const ref of listing) {
+      const nid = nidOfSigrefs(ref.name);
+      if (nid !== null) sigrefs.push({ nid, oid: ref.oid });
+    }
+    this.sigrefsOf = { listing, sigrefs };
+    return sigrefs;
   }
 
   private async signedRefs(nid: Nid, commit: Oid): Promise<SignedRefs | null> {
