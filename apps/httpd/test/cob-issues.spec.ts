@@ -12,8 +12,8 @@ import {
 } from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, type Peer, peerByAlias } from '@forge-httpd/tools';
-import { expectGolden, getJson, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
+import { type BuiltHome, type Peer, peerByAlias } from '@forge-httpd/tools';
+import { buildCobHome, expectGolden, getJson, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;
 let built: BuiltHome;
@@ -74,13 +74,7 @@ async function writeIssues(): Promise<void> {
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  built = await buildNodeHome({
-    home: `${dir}/home`,
-    seed: 'a'.repeat(64),
-    alias: 'alice',
-    peers: [{ alias: 'bob' }, { alias: 'eve', known: false }],
-    repos: [{ name: 'acme', forks: [{ peer: 'bob' }] }],
-  });
+  built = await buildCobHome(dir, { forks: ['bob'] });
   await writeIssues();
   server = await startTestServer({ home: built.home, now: clock.now });
 }, 60_000);

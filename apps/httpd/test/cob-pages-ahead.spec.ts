@@ -3,9 +3,9 @@ import type { Issue, Patch } from '@forge-httpd/api-types';
 import type { CobEvaluation } from '@forge-httpd/cob';
 import { commentIssue, createIssue, createPatch, mergePatch, setIssueState, setPatchState } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/tools';
+import { type BuiltHome, peerByAlias } from '@forge-httpd/tools';
 import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
-import { cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { buildCobHome, cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 // Issue and patch pages asked before the whole listing is in memory (issue 14): the server
 // evaluates only the objects a page needs, newest first by their root commit's time. Every
@@ -65,13 +65,7 @@ async function writeObjects(): Promise<void> {
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  built = await buildNodeHome({
-    home: `${dir}/home`,
-    seed: 'a'.repeat(64),
-    alias: 'alice',
-    peers: [{ alias: 'bob' }, { alias: 'eve', known: false }],
-    repos: [{ name: 'acme', forks: [{ peer: 'bob' }, { peer: 'eve' }] }],
-  });
+  built = await buildCobHome(dir, { forks: ['bob', 'eve'] });
   await writeObjects();
 }, 120_000);
 

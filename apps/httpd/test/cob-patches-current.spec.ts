@@ -11,9 +11,9 @@ import {
   updatePatch,
 } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';
+import { type BuiltHome, peerByAlias, setBranches } from '@forge-httpd/tools';
 import { CobRejectionLog } from '../src/cobs/cob-rejection-log.js';
-import { cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { buildCobHome, cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 // What current Radicle tools write (radicle-desktop edits reviews only with review.edit.v2;
 // anyone may react to a review): a patch must keep every change that follows those actions.
@@ -60,13 +60,7 @@ async function writeFuturePatch(): Promise<void> {
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  built = await buildNodeHome({
-    home: `${dir}/home`,
-    seed: 'c'.repeat(64),
-    alias: 'alice',
-    peers: [{ alias: 'bob' }, { alias: 'eve', known: false }],
-    repos: [{ name: 'current', forks: [{ peer: 'bob' }, { peer: 'eve' }] }],
-  });
+  built = await buildCobHome(dir, { forks: ['bob', 'eve'], name: 'current', seed: 'c'.repeat(64) });
   await writeReviewedPatch();
   await writeRetargetedPatch();
   await writeFuturePatch();

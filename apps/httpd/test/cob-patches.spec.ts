@@ -16,8 +16,8 @@ import {
 } from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, peerByAlias, setBranches } from '@forge-httpd/tools';
-import { cobWriter, expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { type BuiltHome, peerByAlias, setBranches } from '@forge-httpd/tools';
+import { buildCobHome, cobWriter, expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;
 let built: BuiltHome;
@@ -65,13 +65,7 @@ async function writePatches(): Promise<void> {
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  built = await buildNodeHome({
-    home: `${dir}/home`,
-    seed: 'a'.repeat(64),
-    alias: 'alice',
-    peers: [{ alias: 'bob' }, { alias: 'eve', known: false }],
-    repos: [{ name: 'acme', forks: [{ peer: 'bob' }, { peer: 'eve' }] }],
-  });
+  built = await buildCobHome(dir, { forks: ['bob', 'eve'] });
   await writePatches();
   server = await startTestServer({ home: built.home });
 }, 60_000);

@@ -1,6 +1,6 @@
 import type { CobWriteContext } from '@forge-httpd/cob/write';
 import type { GitSignature } from '@forge-httpd/storage';
-import { type BuiltHome, type BuiltRepository, type HistoryTip, peerByAlias, pushCommits } from '@forge-httpd/tools';
+import { type BuiltHome, type BuiltRepository, buildNodeHome, type HistoryTip, peerByAlias, pushCommits } from '@forge-httpd/tools';
 
 /** Writes COB changes and pushes commits as the peers of a built home, on its first repository. */
 export interface CobWriter {
@@ -35,4 +35,18 @@ export function cobWriter(built: () => BuiltHome): CobWriter {
       return pushCommits(context, repo(), { peer: peerByAlias(context, alias), branch, commits: [commit], parent });
     },
   };
+}
+
+/**
+ * The small home of the COB specs under `dir`: local node `alice`, peers `bob` and `eve` (eve
+ * unknown to the node), one repository (default `acme`) forked by the given peers.
+ */
+export function buildCobHome(dir: string, options: { forks: readonly string[]; name?: string; seed?: string }): Promise<BuiltHome> {
+  return buildNodeHome({
+    home: `${dir}/home`,
+    seed: options.seed ?? 'a'.repeat(64),
+    alias: 'alice',
+    peers: [{ alias: 'bob' }, { alias: 'eve', known: false }],
+    repos: [{ name: options.name ?? 'acme', forks: options.forks.map((peer) => ({ peer })) }],
+  });
 }

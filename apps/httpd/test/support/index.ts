@@ -8,6 +8,6 @@ export { type FixtureContext, useFixtureServer } from './fixture-server.js';
 export { type ScratchServer, startScratchServer } from './scratch-server.js';
 export { type GitClientOutput, runGitClient } from './git-client.js';
 export { readZipEntries, type ZipEntry } from './zip-entries.js';
-export { type CobWriter, cobWriter } from './cob-writer.js';
+export { buildCobHome, type CobWriter, cobWriter } from './cob-writer.js';
 export { logLines } from './log-lines.js';
 export { SettleClock } from './settle-clock.js';
