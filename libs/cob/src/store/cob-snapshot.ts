@@ -106,18 +106,13 @@ export class CobSnapshot {
     return all.map((entry) => entry.value).filter((job): job is Job => job !== null && job.commit === commit);
   }
 
-  /** Issue and patch counts by state. */
+  /** Issue and patch counts by state (tallied once per listing: repository pages ask on every request). */
   async counts(): Promise<CobCounts> {
-    const [issues, patches] = await Promise.all([this.issues(), this.patches()]);
-    const count = <T>(items: readonly T[], test: (item: T) => boolean): number => items.filter(test).length;
+    const [issues, patches] = await Promise.all([this.statusCounts(this.store.kinds.issue), this.statusCounts(this.store.kinds.patch)]);
+    const of = (counts: ReadonlyMap<string, number>, status: string): number => counts.get(status) ?? 0;
     return {
-      issues: { open: count(issues, (i) => i.state.status === 'open'), closed: count(issues, (i) => i.state.status === 'closed') },
-      patches: {
-        open: count(patches, (p) => p.state.status === 'open'),
-        draft: count(patches, (p) => p.state.status === 'draft'),
-        archived: count(patches, (p) => p.state.status === 'archived'),
-        merged: count(patches, (p) => p.state.status === 'merged'),
-      },
+      issues: { open: of(issues, 'open'), closed: of(issues, 'closed') },
+      patches: { open: of(patches, 'open'), draft: of(patches, 'draft'), archived: of(patches, 'archived'), merged: of(patches, 'merged') },
     };
   }
 
@@ -149,6 +144,20 @@ export class CobSnapshot {
     // The listings are current now: the counts are derived from memory.
     await this.counts();
     return { objects, complete: true };
+  }
+
+  /** Valid objects of a kind by status, kept with the kind's listing. */
+  private async statusCounts(kind: CobKind<{ readonly state: { readonly status: string } }>): Promise<ReadonlyMap<string, number>> {
+    const memo = await this.currentListing(kind);
+    let counts = memo.derived.get('counts') as Map<string, number> | undefined;
+    if (counts === undefined) {
+      counts = new Map();
+      for (const { value } of memo.entries as readonly CachedObject<{ readonly state: { readonly status: string } }>[]) {
+        if (value !== null) counts.set(value.state.status, (counts.get(value.state.status) ?? 0) + 1);
+      }
+      memo.derived.set('counts', counts);
+    }
+    return counts;
   }
 
   private async page<V extends Listed>(
