@@ -111,4 +111,33 @@ describe(`a repository with ${ISSUES} issues`, () => {
       await git.close();
     }
   }, 120_000);
+
+  it('fills a first page from the newest objects only, and a page past 1,000 objects from the whole listing', async () => {
+    let evaluations = 0;
+    const store = new CobStore('forge', { onEvaluated: () => void (evaluations += 1) });
+    const reference = new CobStore('forge');
+    const git = openGitRepository(repo().gitDir);
+    try {
+      const handle = { rid: repo().rid, git, remote: async () => null };
+      const whole = await (await reference.snapshot(handle)).issues('all');
+      const open = whole.filter((issue) => issue.state.status === 'open');
+      const closed = whole.filter((issue) => issue.state.status === 'closed');
+      const snapshot = await store.snapshot(handle);
+      expect(await snapshot.issuePage('open', { start: 0, count: 10 })).toEqual(open.slice(0, 10));
+      // One batch: the 16 newest (two of them closed).
+      expect(evaluations).toBe(16);
+      // The 60 newest, the first 16 already evaluated.
+      expect(await snapshot.issuePage('all', { start: 40, count: 20 })).toEqual(whole.slice(40, 60));
+      expect(evaluations).toBe(60);
+      // A seventh of the issues are closed: the 281st to 290th closed lie past 1,000 objects.
+      expect(await snapshot.issuePage('closed', { start: 280, count: 10 })).toEqual(closed.slice(280, 290));
+      expect(evaluations).toBe(ISSUES);
+      expect(store.listings.get('xyz.forge.issue')?.entries).toHaveLength(ISSUES);
+      // The whole listing is kept now: later pages evaluate nothing.
+      expect(await snapshot.issuePage('open', { start: 1000, count: 5 })).toEqual(open.slice(1000, 1005));
+      expect(evaluations).toBe(ISSUES);
+    } finally {
+      await git.close();
+    }
+  }, 120_000);
 });
