@@ -66,12 +66,12 @@ export class CobSnapshot {
 
   /** Valid issues with the given status, newest first (ties by id). */
   issues(status: IssueStatusFilter = 'all'): Promise<readonly Issue[]> {
-    return this.listing(this.store.kinds.issue, `status:${status}`, (all) => all.filter((i) => status === 'all' || i.state.status === status));
+    return this.listing(this.store.kinds.issue, `status:${status}`, (all) => all.filter(hasStatus(status)));
   }
 
   /** Valid patches with the given status, newest first (ties by id). */
   patches(status: PatchStatusFilter = 'all'): Promise<readonly Patch[]> {
-    return this.listing(this.store.kinds.patch, `status:${status}`, (all) => all.filter((p) => status === 'all' || p.state.status === status));
+    return this.listing(this.store.kinds.patch, `status:${status}`, (all) => all.filter(hasStatus(status)));
   }
 
   /**
@@ -80,14 +80,12 @@ export class CobSnapshot {
    * newest first by their root change's time, which is the listing's order.
    */
   issuePage(status: IssueStatusFilter, range: ListingRange): Promise<readonly Issue[]> {
-    const matches = (issue: Issue): boolean => status === 'all' || issue.state.status === status;
-    return this.page(this.store.kinds.issue, range, matches, () => this.issues(status));
+    return this.page(this.store.kinds.issue, range, hasStatus(status), () => this.issues(status));
   }
 
   /** One page of {@link patches}, as {@link issuePage} is of issues. */
   patchPage(status: PatchStatusFilter, range: ListingRange): Promise<readonly Patch[]> {
-    const matches = (patch: Patch): boolean => status === 'all' || patch.state.status === status;
-    return this.page(this.store.kinds.patch, range, matches, () => this.patches(status));
+    return this.page(this.store.kinds.patch, range, hasStatus(status), () => this.patches(status));
   }
 
   /** One issue, or null when absent or invalid. */
@@ -270,6 +268,11 @@ export class CobSnapshot {
     await Promise.all(Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, ids.length) }, worker));
     return signal?.aborted === true ? results.filter((entry) => entry !== undefined) : results;
   }
+}
+
+/** A status filter of a listing (`all` lets every object through). */
+function hasStatus(status: string): (value: { readonly state: { readonly status: string } }) => boolean {
+  return (value) => status === 'all' || value.state.status === status;
 }
 
 /** What a listing sorts by. */
