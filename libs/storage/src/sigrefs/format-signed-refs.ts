@@ -1,4 +1,5 @@
 import { compareUtf8 } from '@forge-httpd/identity';
+import { forEachLine } from '../git/buffer-lines.js';
 import { isOid, type Oid, ZERO_OID } from '../git/oid.js';
 
 /** The ref holding a peer's signed refs, relative to its namespace (docs/node-home.md §5). */
@@ -24,14 +25,25 @@ export function formatSignedRefs(refs: ReadonlyMap<string, Oid> | Iterable<[stri
  */
 export function parseSignedRefsBlob(blob: Buffer): Map<string, Oid> | null {
   const refs = new Map<string, Oid>();
-  const text = blob.toString('utf8');
-  if (text === '') return refs;
-  if (!text.endsWith('\n')) return null;
-  for (const line of text.slice(0, -1).split('\n')) {
-    const oid = line.slice(0, 40);
-    const name = line.slice(41);
-    if (!isOid(oid) || line[40] !== ' ' || name === '' || refs.has(name)) return null;
-    refs.set(name, oid);
-  }
-  return refs;
+  if (blob.length === 0) return refs;
+  if (blob[blob.length - 1] !== NEWLINE) return null;
+  let wellFormed = true;
+  // Fields decoded one by one: names and ids outlive the blob (evaluated patches keep the
+  // names of their revisions' refs), and substrings of one decoded text would keep it alive.
+  forEachLine(blob, (start, end) => {
+    if (!wellFormed) return;
+    if (end - start < OID_HEX_LENGTH + 2 || blob[start + OID_HEX_LENGTH] !== SPACE) {
+      wellFormed = false;
+      return;
+    }
+    const oid = blob.toString('latin1', start, start + OID_HEX_LENGTH);
+    const name = blob.toString('utf8', start + OID_HEX_LENGTH + 1, end);
+    if (!isOid(oid) || refs.has(name)) wellFormed = false;
+    else refs.set(name, oid);
+  });
+  return wellFormed ? refs : null;
 }
+
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+const OID_HEX_LENGTH = 40;
