@@ -66,12 +66,12 @@ export class CobSnapshot {
 
   /** Valid issues with the given status, newest first (ties by id). */
   issues(status: IssueStatusFilter = 'all'): Promise<readonly Issue[]> {
-    return this.listing(this.store.kinds.issue, `status:${status}`, (all) => all.filter(hasStatus(status)));
+    return this.listing(this.store.kinds.issue, status);
   }
 
   /** Valid patches with the given status, newest first (ties by id). */
   patches(status: PatchStatusFilter = 'all'): Promise<readonly Patch[]> {
-    return this.listing(this.store.kinds.patch, `status:${status}`, (all) => all.filter(hasStatus(status)));
+    return this.listing(this.store.kinds.patch, status);
   }
 
   /**
@@ -80,12 +80,12 @@ export class CobSnapshot {
    * newest first by their root change's time, which is the listing's order.
    */
   issuePage(status: IssueStatusFilter, range: ListingRange): Promise<readonly Issue[]> {
-    return this.page(this.store.kinds.issue, range, hasStatus(status), () => this.issues(status));
+    return this.page(this.store.kinds.issue, status, range);
   }
 
   /** One page of {@link patches}, as {@link issuePage} is of issues. */
   patchPage(status: PatchStatusFilter, range: ListingRange): Promise<readonly Patch[]> {
-    return this.page(this.store.kinds.patch, range, hasStatus(status), () => this.patches(status));
+    return this.page(this.store.kinds.patch, status, range);
   }
 
   /** One issue, or null when absent or invalid. */
@@ -145,12 +145,12 @@ export class CobSnapshot {
   }
 
   /** Valid objects of a kind by status, kept with the kind's listing. */
-  private async statusCounts(kind: CobKind<{ readonly state: { readonly status: string } }>): Promise<ReadonlyMap<string, number>> {
+  private async statusCounts(kind: CobKind<Stated>): Promise<ReadonlyMap<string, number>> {
     const memo = await this.currentListing(kind);
     let counts = memo.derived.get('counts') as Map<string, number> | undefined;
     if (counts === undefined) {
       counts = new Map();
-      for (const { value } of memo.entries as readonly CachedObject<{ readonly state: { readonly status: string } }>[]) {
+      for (const { value } of memo.entries as readonly CachedObject<Stated>[]) {
         if (value !== null) counts.set(value.state.status, (counts.get(value.state.status) ?? 0) + 1);
       }
       memo.derived.set('counts', counts);
@@ -158,18 +158,13 @@ export class CobSnapshot {
     return counts;
   }
 
-  private async page<V extends Listed>(
-    kind: CobKind<V>,
-    range: ListingRange,
-    matches: (value: V) => boolean,
-    whole: () => Promise<readonly V[]>,
-  ): Promise<readonly V[]> {
+  private async page<V extends Listed>(kind: CobKind<V>, status: string, range: ListingRange): Promise<readonly V[]> {
     const end = range.start + range.count;
     if (this.store.listings.get(kind.typeName)?.index !== this.index && end <= PAGE_AHEAD_LIMIT) {
-      const page = await this.pageNewestFirst(kind, range, matches);
+      const page = await this.pageNewestFirst(kind, range, hasStatus(status));
       if (page !== null) return page;
     }
-    return (await whole()).slice(range.start, end);
+    return (await this.listing(kind, status)).slice(range.start, end);
   }
 
   /**
@@ -204,7 +199,8 @@ export class CobSnapshot {
     return (await this.store.object({ kind, id, repo: this.repo, index: this.index })).value;
   }
 
-  private async listing<V extends Listed>(kind: CobKind<V>, key: string, derive: (sorted: readonly V[]) => readonly V[]): Promise<readonly V[]> {
+  /** The kind's valid objects with `status`, newest first (ties by id), kept with its listing. */
+  private async listing<V extends Listed>(kind: CobKind<V>, status: string): Promise<readonly V[]> {
     const memo = await this.currentListing(kind);
     let sorted = memo.derived.get('sorted') as readonly V[] | undefined;
     if (sorted === undefined) {
@@ -214,9 +210,10 @@ export class CobSnapshot {
         .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1));
       memo.derived.set('sorted', sorted);
     }
+    const key = `status:${status}`;
     let result = memo.derived.get(key) as readonly V[] | undefined;
     if (result === undefined) {
-      result = derive(sorted);
+      result = sorted.filter(hasStatus(status));
       memo.derived.set(key, result);
     }
     return result;
@@ -270,15 +267,20 @@ export class CobSnapshot {
   }
 }
 
-/** A status filter of a listing (`all` lets every object through). */
-function hasStatus(status: string): (value: { readonly state: { readonly status: string } }) => boolean {
-  return (value) => status === 'all' || value.state.status === status;
+/** What listings filter by. */
+interface Stated {
+  readonly state: { readonly status: string };
 }
 
-/** What a listing sorts by. */
-interface Listed {
+/** What a listing sorts and filters by. */
+interface Listed extends Stated {
   readonly id: Oid;
   readonly timestamp: number;
+}
+
+/** A status filter of a listing (`all` lets every object through). */
+function hasStatus(status: string): (value: Stated) => boolean {
+  return (value) => status === 'all' || value.state.status === status;
 }
 
 function sameEntries(a: readonly unknown[], b: readonly unknown[]): boolean {

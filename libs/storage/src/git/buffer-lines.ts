@@ -8,8 +8,10 @@
  * listings of a 26,000-ref repository held 89.5 MB. A field decoded with
  * `buffer.toString(encoding, start, end)` holds only its own bytes.
  */
+import { isOid, type Oid } from './oid.js';
 
 const NEWLINE = 0x0a;
+const OID_HEX_LENGTH = 40;
 
 /**
  * Calls `onLine` with the byte range of every line of `buffer` (without its newline; a last
@@ -23,3 +25,17 @@ export function forEachLine(buffer: Buffer, onLine: (start: number, end: number)
     start = end + 1;
   }
 }
+
+/**
+ * The object id of a line `<40 hex><separator><something>` (ref listings, `packed-refs`,
+ * signed refs), decoded on its own; null when the line is not of that form. The field after
+ * the separator starts at `start + 41` and is not empty.
+ */
+export function lineOid(buffer: Buffer, start: number, end: number, separator: number): Oid | null {
+  if (end - start < OID_HEX_LENGTH + 2 || buffer[start + OID_HEX_LENGTH] !== separator) return null;
+  const oid = buffer.toString('latin1', start, start + OID_HEX_LENGTH);
+  return isOid(oid) ? oid : null;
+}
+
+/** Where the field after a {@link lineOid} line's separator starts, relative to the line. */
+export const AFTER_LINE_OID = OID_HEX_LENGTH + 1;

@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { forEachLine } from './buffer-lines.js';
+import { AFTER_LINE_OID, forEachLine, lineOid } from './buffer-lines.js';
 import { hashObject } from './hash-object.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
@@ -119,9 +119,8 @@ export class PackedRefsFile {
       // Fields decoded one by one: resolved ids outlive this version of the file (buffer-lines.ts).
       forEachLine(content, (start, end) => {
         // Comments and peeled lines (`^<oid>`) carry no ref of their own.
-        if (end - start < 42 || content[start + 40] !== SPACE) return;
-        const oid = content.toString('latin1', start, start + 40);
-        if (isOid(oid)) refs.set(content.toString('latin1', start + 41, end), oid);
+        const oid = lineOid(content, start, end, SPACE);
+        if (oid !== null) refs.set(content.toString('latin1', start + AFTER_LINE_OID, end), oid);
       });
     }
     this.stamp = stamp;

@@ -5,15 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { forEachLine } from './buffer-lines.js';
+import { AFTER_LINE_OID, forEachLine, lineOid } from './buffer-lines.js';
 import { InvalidRefNameError } from './errors.js';
 import type { RefEntry } from './git-repository.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
 import type { RefListing } from './ref-listing-cache.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { runGit } from './run-git.js';
-
-const OID_HEX_LENGTH = 40;
 
 /**
  * Lists refs under `prefix` with `git for-each-ref` (loose and packed, symbolic refs
@@ -33,11 +31,10 @@ export async function listRefs(gitDir: string, prefix: string): Promise<RefListi
   let selfContained = true;
   // Fields decoded one by one: names and ids outlive the listing (buffer-lines.ts).
   forEachLine(stdout, (start, end) => {
-    if (end - start < 42 || stdout[start + OID_HEX_LENGTH] !== 0) return;
-    const oid = stdout.toString('latin1', start, start + OID_HEX_LENGTH);
-    const nameEnd = stdout.indexOf(0, start + OID_HEX_LENGTH + 1);
-    if (!isOid(oid) || nameEnd < 0 || nameEnd >= end) return;
-    entries.push({ name: stdout.toString('utf8', start + OID_HEX_LENGTH + 1, nameEnd), oid });
+    const oid = lineOid(stdout, start, end, 0);
+    const nameEnd = stdout.indexOf(0, start + AFTER_LINE_OID);
+    if (oid === null || nameEnd < 0 || nameEnd >= end) return;
+    entries.push({ name: stdout.toString('utf8', start + AFTER_LINE_OID, nameEnd), oid });
     if (nameEnd + 1 < end && !stdout.toString('utf8', nameEnd + 1, end).startsWith(prefix)) selfContained = false;
   });
   return { entries, selfContained };

@@ -1,6 +1,6 @@
 import { compareUtf8 } from '@forge-httpd/identity';
-import { forEachLine } from '../git/buffer-lines.js';
-import { isOid, type Oid, ZERO_OID } from '../git/oid.js';
+import { AFTER_LINE_OID, forEachLine, lineOid } from '../git/buffer-lines.js';
+import { type Oid, ZERO_OID } from '../git/oid.js';
 
 /** The ref holding a peer's signed refs, relative to its namespace (docs/node-home.md §5). */
 export const SIGREFS_REF = 'refs/rad/sigrefs';
@@ -32,13 +32,9 @@ export function parseSignedRefsBlob(blob: Buffer): Map<string, Oid> | null {
   // names of their revisions' refs), and substrings of one decoded text would keep it alive.
   forEachLine(blob, (start, end) => {
     if (!wellFormed) return;
-    if (end - start < OID_HEX_LENGTH + 2 || blob[start + OID_HEX_LENGTH] !== SPACE) {
-      wellFormed = false;
-      return;
-    }
-    const oid = blob.toString('latin1', start, start + OID_HEX_LENGTH);
-    const name = blob.toString('utf8', start + OID_HEX_LENGTH + 1, end);
-    if (!isOid(oid) || refs.has(name)) wellFormed = false;
+    const oid = lineOid(blob, start, end, SPACE);
+    const name = oid === null ? '' : blob.toString('utf8', start + AFTER_LINE_OID, end);
+    if (oid === null || refs.has(name)) wellFormed = false;
     else refs.set(name, oid);
   });
   return wellFormed ? refs : null;
@@ -46,4 +42,3 @@ export function parseSignedRefsBlob(blob: Buffer): Map<string, Oid> | null {
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
-const OID_HEX_LENGTH = 40;
