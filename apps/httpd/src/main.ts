@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     { evaluateCobsAhead, COBS_AHEAD_MAX_WAIT_MS, COBS_AHEAD_QUIET_MS },
     { NestLogBridge },
     { RequestObserver },
-    { CobStoreService, WARM_UP_COB_OBJECTS },
+    { CobStoreService },
     { RepositoryAccess },
     { RequestsInFlight },
     { ReposService },
@@ -198,13 +198,13 @@ async function main(): Promise<void> {
       pace: (step) => inFlight.whenQuiet({ quietMs: COBS_AHEAD_QUIET_MS, maxWaitMs: step === 'object' ? COBS_AHEAD_MAX_WAIT_MS : Number.POSITIVE_INFINITY }),
       signal: warming.signal,
       // The same bound as the persisted listings loaded before ready.
-      maxObjects: WARM_UP_COB_OBJECTS,
+      maxObjects: cobs.warmUpObjects,
       onError: (rid, error) => logger.debug({ event: 'cobs-ahead', rid, err: error }, `issues and patches of ${rid} not evaluated ahead`),
     }).then((ahead) => {
       logger.info(
         { event: 'cobs-ahead', ...ahead },
         `issues and patches evaluated ahead: ${ahead.objects} objects of ${ahead.withObjects} repositories in ${ahead.ms} ms` +
-          (ahead.skipped > 0 ? `, ${ahead.skipped} repositories left for their first visitor (over ${WARM_UP_COB_OBJECTS} objects)` : '') +
+          (ahead.skipped > 0 ? `, ${ahead.skipped} repositories left for their first visitor (over ${cobs.warmUpObjects} objects)` : '') +
           (ahead.complete ? '' : ' (stopped)'),
       );
       if (!ahead.complete) return;

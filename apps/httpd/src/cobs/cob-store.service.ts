@@ -1,19 +1,24 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { CobSnapshot, CobStore, openSqliteEvaluations, type PersistedEvaluations } from '@forge-httpd/cob';
+import { COB_STORE_BYTES_PER_OBJECT, CobSnapshot, CobStore, openSqliteEvaluations, type PersistedEvaluations } from '@forge-httpd/cob';
 import { type Nid, parseRid, type Rid } from '@forge-httpd/identity';
 import { type NodeHome, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
+import { divideMemoryBudget } from '../config/memory-budget.js';
 import { ServerConfig } from '../config/server-config.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { CobEvaluations } from './cob-evaluations.js';
 import { CobRejectionLog } from './cob-rejection-log.js';
 
+/** Repository COB stores kept at most, whatever their weight (an empty one costs a few KB). */
+export const MAX_COB_STORES = 1024;
+
 /**
- * Persisted COB objects loaded before `ready` at most (measured: 12,000 objects, ~0.5 s of
- * start-up, answer the first issue listing of their repository in milliseconds afterwards),
- * and objects the background pass after `ready` keeps in memory at most.
+ * Part of the COB stores' share of the memory budget that start-up work may fill: persisted
+ * objects loaded before `ready` (measured: 12,000 objects, ~0.5 s of start-up, answer the first
+ * issue listing of their repository in milliseconds afterwards) and the background pass after
+ * it. The rest is left to the ref indexes and to the repositories visitors open.
  */
-export const WARM_UP_COB_OBJECTS = 50_000;
+const WARM_UP_SHARE = 3 / 4;
 
 /** Looks up node aliases, memoised for one request. */
 export type AliasLookup = (nid: Nid) => string | null;
@@ -25,15 +30,20 @@ export interface CobView {
 }
 
 /**
- * Holds one {@link CobStore} per repository for the server's lifetime, so evaluated issues,
- * patches and jobs are reused until their refs move (docs/decisions.md "Collaborative objects").
- * With a cache directory, issue and patch evaluations are also kept there (one SQLite file),
- * so a restart reuses them instead of evaluating every object again.
+ * Holds one {@link CobStore} per repository, so evaluated issues, patches and jobs are reused
+ * until their refs move (docs/decisions.md "Collaborative objects"). The stores together are
+ * bounded by their share of the memory budget and by {@link MAX_COB_STORES}: the least
+ * recently viewed are dropped first, never the one being viewed. With a cache directory, issue
+ * and patch evaluations are also kept there (one SQLite file), so a restart, or a repository
+ * viewed again after its store was dropped, reuses them instead of evaluating every object again.
  */
 @Injectable()
 export class CobStoreService implements OnModuleDestroy {
   private readonly logger = new Logger('cob');
-  private readonly stores = new Map<string, CobStore>();
+  /** In recency order (least recently viewed first), with each store's weight when last viewed. */
+  private readonly stores = new Map<string, { readonly store: CobStore; bytes: number }>();
+  private storeBytes = 0;
+  private readonly maxStoreBytes: number;
   private persisted: (PersistedEvaluations & { close(): void }) | null | undefined;
 
   constructor(
@@ -42,7 +52,23 @@ export class CobStoreService implements OnModuleDestroy {
     private readonly rejections: CobRejectionLog,
     private readonly evaluations: CobEvaluations,
     @Inject(NODE_HOME) private readonly home: NodeHome,
-  ) {}
+  ) {
+    this.maxStoreBytes = divideMemoryBudget(config.memoryBudgetMiB).cobStoreBytes;
+  }
+
+  /**
+   * Issue and patch objects start-up work may keep in memory: persisted ones loaded before
+   * `ready`, and the background pass after it (a repository that would pass it is left to its
+   * first visitor).
+   */
+  get warmUpObjects(): number {
+    return Math.floor((this.maxStoreBytes * WARM_UP_SHARE) / COB_STORE_BYTES_PER_OBJECT);
+  }
+
+  /** Stores kept and their estimated bytes, for diagnostics and tests. */
+  stats(): { readonly stores: number; readonly bytes: number; readonly maxBytes: number } {
+    return { stores: this.stores.size, bytes: this.storeBytes, maxBytes: this.maxStoreBytes };
+  }
 
   /**
    * Opens a public repository and lists its refs once.
@@ -54,13 +80,15 @@ export class CobStoreService implements OnModuleDestroy {
 
   /** Lists the refs of an opened repository once. */
   async view(repository: StoredRepository): Promise<CobView> {
-    const snapshot = await this.storeFor(repository).snapshot(repository);
+    const store = this.storeFor(repository);
+    const snapshot = await store.snapshot(repository);
+    this.weigh(repository.rid, store);
     return { snapshot, aliasOf: this.aliasLookup() };
   }
 
   /**
    * Repositories whose persisted issues and patches the start-up warm-up loads: most objects
-   * first, {@link WARM_UP_COB_OBJECTS} objects in all, so start-up stays bounded.
+   * first, {@link warmUpObjects} objects in all, so start-up stays bounded.
    */
   persistedRepositories(): Rid[] {
     const objectsByRid = new Map<string, number>();
@@ -71,7 +99,7 @@ export class CobStoreService implements OnModuleDestroy {
     let total = 0;
     for (const [rid, objects] of [...objectsByRid].sort((a, b) => b[1] - a[1])) {
       const parsed = parseRidOrNull(rid);
-      if (parsed === null || total + objects > WARM_UP_COB_OBJECTS) continue;
+      if (parsed === null || total + objects > this.warmUpObjects) continue;
       chosen.push(parsed);
       total += objects;
     }
@@ -80,22 +108,55 @@ export class CobStoreService implements OnModuleDestroy {
 
   /** Writes what is not persisted yet and closes the cache file. */
   onModuleDestroy(): void {
-    for (const store of this.stores.values()) store.savePending();
+    for (const { store } of this.stores.values()) store.savePending();
     this.persisted?.close();
     this.persisted = null;
   }
 
+  /** The repository's store, now the most recently viewed. */
   private storeFor(repository: StoredRepository): CobStore {
-    let store = this.stores.get(repository.rid);
-    if (store === undefined) {
-      store = new CobStore(this.config.flavour, {
-        onRejected: (report) => this.rejections.record(report),
-        onEvaluated: (evaluation) => this.evaluations.record(evaluation),
-        persisted: this.persistedEvaluations(),
-      });
-      this.stores.set(repository.rid, store);
+    const kept = this.stores.get(repository.rid);
+    if (kept !== undefined) {
+      this.stores.delete(repository.rid);
+      this.stores.set(repository.rid, kept);
+      return kept.store;
     }
+    const store = new CobStore(this.config.flavour, {
+      onRejected: (report) => this.rejections.record(report),
+      onEvaluated: (evaluation) => this.evaluations.record(evaluation),
+      persisted: this.persistedEvaluations(),
+    });
+    this.stores.set(repository.rid, { store, bytes: 0 });
     return store;
+  }
+
+  /**
+   * Weighs the store just viewed again (an empty one is not kept) and drops the least recently
+   * viewed ones past the bounds. Only the viewed store is weighed (others change little between their own views),
+   * so a view costs O(1) plus the drops. A dropped store's unsaved evaluations are written
+   * first; a request still holding one of its snapshots finishes with it.
+   */
+  private weigh(rid: string, store: CobStore): void {
+    const kept = this.stores.get(rid);
+    if (kept?.store === store && store.isEmpty()) {
+      // Nothing worth keeping: a crawl over thousands of repositories without issues or
+      // patches must not push out the stores that hold evaluations.
+      this.stores.delete(rid);
+      this.storeBytes -= kept.bytes;
+      return;
+    }
+    if (kept?.store === store) {
+      const bytes = store.estimatedBytes();
+      this.storeBytes += bytes - kept.bytes;
+      kept.bytes = bytes;
+    }
+    for (const [oldest, entry] of this.stores) {
+      if (this.stores.size <= MAX_COB_STORES && this.storeBytes <= this.maxStoreBytes) return;
+      if (entry.store === store) continue;
+      this.stores.delete(oldest);
+      this.storeBytes -= entry.bytes;
+      entry.store.savePending();
+    }
   }
 
   /** Opened on first use, so a server that never lists COBs never touches the directory. */

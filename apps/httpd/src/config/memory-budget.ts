@@ -9,8 +9,9 @@ const MIB = 1024 * 1024;
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
  * operator sizes the server with one number. At the default budget they are the bounds the
- * server always had: 64 MiB of rendered answers, 8 MiB of URL index, ~250,000 indexed commits;
- * the last-commit indexes get 16 MiB (a 50,000-commit history takes ~9.5 MB).
+ * default budget: 48 MiB of rendered answers, 36 MiB of evaluated issues and patches (a
+ * 12,000-object tracker takes ~30 MB), 4 MiB of URL index, ~167,000 indexed commits; the
+ * last-commit indexes get 16 MiB (a 50,000-commit history takes ~9.5 MB).
  */
 export interface CacheBounds {
   /** Rendered immutable answers and their compressed variants. */
@@ -25,22 +26,27 @@ export interface CacheBounds {
   readonly commitTimesBytes: number;
   /** Tree answers (`/tree`). */
   readonly treeBytes: number;
+  /** Estimated bytes of the COB stores of all repositories together (evaluated issues, patches, their ref indexes). */
+  readonly cobStoreBytes: number;
   /** Garbage the JS heap may hold between full collections (platform/heap-headroom.ts), not a cache. */
   readonly heapHeadroomBytes: number;
 }
 
 /**
- * Shares of the budget. The rest (~4%) is headroom for the memos bounded by entry count (COB
- * facts, verdicts, stamps: a few MiB together) and the COB evaluations, which grow with the
- * number of issues and patches served rather than with traffic.
+ * Shares of the budget. The rest (~2.5%) is headroom for the memos bounded by entry count
+ * (verdicts, stamps, opened repositories: a few MiB together). The COB stores got their share
+ * from the rendered answers, the URL index, reachability, commit times and trees (which had
+ * 1/2, 1/16, 0.15, 1/16, 1/16): evaluated issues and patches were the one memo that grew with
+ * the repositories served (tools/bench/README.md, "Memory per repository served").
  */
 const SHARES = {
-  responseBytes: 1 / 2,
-  urlIndexBytes: 1 / 16,
-  reachability: 0.15,
+  responseBytes: 3 / 8,
+  urlIndexBytes: 1 / 32,
+  reachability: 0.1,
   lastCommitBytes: 1 / 8,
-  commitTimesBytes: 1 / 16,
-  treeBytes: 1 / 16,
+  commitTimesBytes: 1 / 32,
+  treeBytes: 1 / 32,
+  cobStoreBytes: 9 / 32,
 } as const;
 
 /**
@@ -66,6 +72,7 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
     lastCommitBytes: share(SHARES.lastCommitBytes),
     commitTimesBytes: share(SHARES.commitTimesBytes),
     treeBytes: share(SHARES.treeBytes),
+    cobStoreBytes: share(SHARES.cobStoreBytes),
     heapHeadroomBytes: share(HEAP_HEADROOM_SHARE),
   };
 }

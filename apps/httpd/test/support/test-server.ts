@@ -27,6 +27,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Packed objects a repository needs to get a commit-graph in `cacheDir` (default: the server's). */
   commitGraphMinObjects?: number;
+  /** `--memory-budget` in MiB (default: the server's). */
+  memoryBudgetMiB?: number;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -69,6 +71,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
     metricsListen: options.metrics === true ? { kind: 'tcp', host: '127.0.0.1', port: 0 } : null,
     cacheDir: options.cacheDir ?? null,
+    memoryBudgetMiB: options.memoryBudgetMiB,
     version: readServerVersion(),
   });
   const logs: string[] = [];

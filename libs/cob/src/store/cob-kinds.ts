@@ -46,8 +46,20 @@ export interface CobKinds {
   readonly projectPayloadId: string;
 }
 
-/** Builds the kinds for a flavour (type names `xyz.<flavour>.issue|patch`, job unchanged). */
+/** The kinds for a flavour (type names `xyz.<flavour>.issue|patch`, job unchanged); one object per flavour. */
 export function cobKinds(flavour: Flavour): CobKinds {
+  let kinds = kindsByFlavour.get(flavour);
+  if (kinds === undefined) {
+    kinds = buildCobKinds(flavour);
+    kindsByFlavour.set(flavour, kinds);
+  }
+  return kinds;
+}
+
+// Shared: every repository's store uses them (a copy per store cost ~0.5 KB each).
+const kindsByFlavour = new Map<Flavour, CobKinds>();
+
+function buildCobKinds(flavour: Flavour): CobKinds {
   return {
     projectPayloadId: payloadId(flavour, 'project'),
     issue: {

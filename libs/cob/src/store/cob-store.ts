@@ -179,6 +179,29 @@ export class CobStore {
     return order.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : 1));
   }
 
+  /**
+   * What the store holds, estimated from counts (measured on the bench tracker: 26,009 refs
+   * indexed ~9.9 MB, 12,000 evaluated issues and patches ~19 MB): for callers that bound
+   * many stores together. Refs weigh from the last listing, objects from the evaluations and
+   * persisted entries held.
+   */
+  estimatedBytes(): number {
+    let objects = this.objects.size;
+    for (const bulk of this.persistedByScope.values()) objects += bulk.size;
+    return COB_STORE_BASE_BYTES + (this.lastIndex?.index.refs.size ?? 0) * COB_STORE_BYTES_PER_REF + objects * COB_STORE_BYTES_PER_OBJECT;
+  }
+
+  /**
+   * True when the last listing has no object of the store's kinds and nothing is held: such a
+   * store is as cheap to build again as to keep (most repositories of a node have no issue,
+   * patch or job).
+   */
+  isEmpty(): boolean {
+    if (this.objects.size > 0 || this.pending.size > 0 || this.unsaved.size > 0) return false;
+    const listed = this.lastIndex?.index.objects;
+    return listed === undefined || [this.kinds.issue, this.kinds.patch, this.kinds.job].every((kind) => (listed.get(kind.typeName)?.size ?? 0) === 0);
+  }
+
   /** Writes every evaluation not persisted yet, now (e.g. before the persisted store closes). */
   savePending(): void {
     for (const [scope, list] of this.unsaved) this.options.persisted?.write(scope, list);
@@ -287,6 +310,13 @@ export class CobStore {
 function isPersistable(typeName: string): boolean {
   return typeName !== JOB_TYPE_NAME;
 }
+
+/** Estimated bytes of an empty store (its maps and fact caches). */
+const COB_STORE_BASE_BYTES = 4096;
+/** Estimated bytes per ref of the last listing (name, id, index entries). */
+const COB_STORE_BYTES_PER_REF = 400;
+/** Estimated bytes per evaluated object held (its view, tips, consulted refs, listing slots). */
+export const COB_STORE_BYTES_PER_OBJECT = 1600;
 
 /** Entries per write transaction: each blocks the event loop for a few milliseconds. */
 const WRITE_BATCH = 500;

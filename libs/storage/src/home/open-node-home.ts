@@ -43,6 +43,8 @@ export interface OpenNodeHomeOptions {
   commitGraphDir?: string | null;
   /** Packed objects a repository needs to get such a commit-graph (default 5,000). */
   commitGraphMinObjects?: number;
+  /** Repositories kept open at most, least recently opened forgotten first (default 1,024). */
+  maxOpenRepositories?: number;
 }
 
 /** An opened node home: everything the API reads (docs/node-home.md §1). */
@@ -133,6 +135,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     lastCommitBytes: options.lastCommitBytes,
     commitGraphDir: options.commitGraphDir,
     commitGraphMinObjects: options.commitGraphMinObjects,
+    maxOpenRepositories: options.maxOpenRepositories,
   });
   const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log, now });
   return {

@@ -11,12 +11,22 @@ import type { Flavour } from './flavour.js';
 import { listStorageEntries } from './storage-entries.js';
 
 /**
+ * Opened repositories kept at most by default. Each costs a few KB of memos and readers (a
+ * crawl of 10,000 repositories grew the heap by ~13 KB per repository, COB stores included);
+ * their git processes are bounded separately (`live-process-limit.ts`).
+ */
+export const DEFAULT_MAX_OPEN_REPOSITORIES = 1024;
+
+/**
  * The node's `storage/` directory: one bare git repository per RID (docs/node-home.md §1, §3).
  * Opened repositories are kept (one {@link StoredRepository}, hence one git reader, per RID)
- * so their memoised data survives between requests.
+ * so their memoised data survives between requests; the least recently opened are forgotten
+ * past a bound, so memory does not grow with the number of repositories ever served.
  */
 export class Storage {
+  /** In recency order: the least recently opened first. */
   private readonly repositories = new Map<Rid, StoredRepository>();
+  private readonly maxOpenRepositories: number;
   private readonly openListeners = new Set<(rid: Rid) => void>();
   /** One commit budget for the branch reachability indexes of every opened repository. */
   private readonly reachability: IndexBudget;
@@ -36,14 +46,17 @@ export class Storage {
    *   per commit, default 250,000), `lastCommitBytes` the last-commit-per-path indexes (default 32 MiB);
    *   `commitGraphDir` is a directory of the caller's where commit-graphs are kept for
    *   repositories whose storage has none (see {@link CommitGraphOverlays}; none without it),
-   *   `commitGraphMinObjects` the packed objects a repository needs to get one
+   *   `commitGraphMinObjects` the packed objects a repository needs to get one;
+   *   `maxOpenRepositories` the repositories kept open at most (default
+   *   {@link DEFAULT_MAX_OPEN_REPOSITORIES})
    */
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
-    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & StorageIndexBounds & StorageCommitGraphOptions = {},
+    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & StorageIndexBounds & StorageCommitGraphOptions & { maxOpenRepositories?: number } = {},
   ) {
     this.readers = { log: options.log, now: options.now };
+    this.maxOpenRepositories = Math.max(1, options.maxOpenRepositories ?? DEFAULT_MAX_OPEN_REPOSITORIES);
     this.commitGraphs =
       options.commitGraphDir == null
         ? null
@@ -94,15 +107,38 @@ export class Storage {
       }
       return null;
     }
-    if (cached) return cached;
+    if (cached) {
+      this.repositories.delete(canonical);
+      this.repositories.set(canonical, cached);
+      return cached;
+    }
     const repository = new StoredRepository(
       canonical,
       openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits }),
       this.flavour,
     );
     this.repositories.set(canonical, repository);
+    this.forgetLeastRecent();
     this.commitGraphs?.consider(ridDirectoryName(canonical), gitDir);
     return repository;
+  }
+
+  /** Repositories kept open now (at most the bound given at construction). */
+  get openRepositories(): number {
+    return this.repositories.size;
+  }
+
+  /**
+   * Forgets the least recently opened repositories past the bound. They are not closed: a
+   * request may still be reading through one. Their git processes stop once idle (or when the
+   * live-process limits need the room), and their history indexes leave the shared budgets as
+   * the least recently used; a later request opens the repository afresh.
+   */
+  private forgetLeastRecent(): void {
+    for (const rid of this.repositories.keys()) {
+      if (this.repositories.size <= this.maxOpenRepositories) return;
+      this.repositories.delete(rid);
+    }
   }
 
   /**

@@ -1,0 +1,114 @@
+import type { CobEvaluation } from '@forge-httpd/cob';
+import { createIssue, setIssueState } from '@forge-httpd/cob/write';
+import { type BuiltHome, buildNodeHome, peerByAlias, repositoryByName } from '@forge-httpd/tools';
+import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
+import { CobStoreService } from '../src/cobs/cob-store.service.js';
+import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+
+// COB stores under the memory budget (issue 14): evaluated issues and patches were kept for
+// every repository ever served. Now the least recently viewed stores are dropped past their
+// share of the budget; a repository viewed again is evaluated again (or read back from the
+// cache directory), and its answers never change.
+
+const T0 = 1_700_000_000;
+/** Issues per repository: one store (~250 KB estimated) fits the share of a 1 MiB budget, two do not. */
+const ISSUES = 120;
+const REPOS = ['north', 'south'];
+
+let dir: string;
+let built: BuiltHome;
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  built = await buildNodeHome({ home: `${dir}/home`, seed: 'b'.repeat(64), alias: 'alice', repos: [...REPOS, 'plain'].map((name) => ({ name })) });
+  const alice = peerByAlias(built.context, 'alice');
+  let time = T0;
+  for (const name of REPOS) {
+    const gitDir = repositoryByName(built, name).gitDir;
+    const as = () => ({ gitDir, keyPair: alice.keyPair, alias: 'alice', time: ++time, flavour: 'forge' as const });
+    for (let i = 0; i < ISSUES; i += 1) {
+      const issue = await createIssue(as(), { title: `${name} ${i}`, description: '' });
+      if (i % 3 === 0) await setIssueState(as(), { issue, state: { status: 'closed', reason: 'solved' } });
+    }
+  }
+}, 180_000);
+
+afterAll(() => removeTempDir(dir));
+
+const repoPath = (name: string): string => `/api/v1/repos/${repositoryByName(built, name).rid}`;
+
+async function withServer<T>(
+  options: { memoryBudgetMiB?: number; cacheDir?: string },
+  use: (server: TestServer, evaluated: CobEvaluation[]) => Promise<T>,
+): Promise<T> {
+  const server = await startTestServer({ home: built.home, ...options });
+  const evaluated: CobEvaluation[] = [];
+  server.server.app.get(CobEvaluations).listen((evaluation) => evaluated.push(evaluation));
+  try {
+    return await use(server, evaluated);
+  } finally {
+    await server.close();
+  }
+}
+
+/** The repository page (its counts need every issue) and the closed issues, as text. */
+async function visit(server: TestServer, name: string): Promise<string[]> {
+  const answers: string[] = [];
+  for (const suffix of ['', '/issues?status=closed&perPage=50']) {
+    const response = await getJson(`${server.baseUrl}${repoPath(name)}${suffix}`);
+    expect(response.status).toBe(200);
+    answers.push(response.text);
+  }
+  return answers;
+}
+
+const issueEvaluations = (evaluated: readonly CobEvaluation[]): number => evaluated.filter((e) => e.typeName === 'xyz.forge.issue').length;
+
+describe('COB stores under the memory budget', () => {
+  it('keeps every viewed repository while the share holds them (the default budget)', async () => {
+    await withServer({}, async (server, evaluated) => {
+      const first = await visit(server, 'north');
+      await visit(server, 'south');
+      expect(issueEvaluations(evaluated)).toBe(2 * ISSUES);
+      expect(await visit(server, 'north')).toEqual(first);
+      expect(issueEvaluations(evaluated)).toBe(2 * ISSUES);
+      // A repository without issues or patches leaves no store behind.
+      expect(JSON.parse((await visit(server, 'plain'))[1] as string)).toEqual([]);
+      expect(server.server.app.get(CobStoreService).stats().stores).toBe(2);
+    });
+  });
+
+  it('drops the least recently viewed store past its share, and answers the same after', async () => {
+    await withServer({ memoryBudgetMiB: 1 }, async (server, evaluated) => {
+      const cobs = server.server.app.get(CobStoreService);
+      const north = await visit(server, 'north');
+      expect(issueEvaluations(evaluated)).toBe(ISSUES);
+      // One store fits the share.
+      expect(cobs.stats().bytes).toBeLessThanOrEqual(cobs.stats().maxBytes);
+      const south = await visit(server, 'south');
+      expect(issueEvaluations(evaluated)).toBe(2 * ISSUES);
+      // Viewing north again drops south (the least recently viewed), never the store in use.
+      expect(await visit(server, 'north')).toEqual(north);
+      expect(issueEvaluations(evaluated)).toBe(3 * ISSUES);
+      expect(cobs.stats().stores).toBe(1);
+      expect(cobs.stats().bytes).toBeGreaterThan(0);
+      expect(await visit(server, 'south')).toEqual(south);
+      expect(issueEvaluations(evaluated)).toBe(4 * ISSUES);
+      expect(north.join()).not.toEqual(south.join());
+    });
+  });
+
+  it('reads a dropped store back from the cache directory instead of evaluating again', async () => {
+    const cacheDir = `${dir}/cache`;
+    await withServer({ memoryBudgetMiB: 1, cacheDir }, async (server, evaluated) => {
+      const north = await visit(server, 'north');
+      const south = await visit(server, 'south');
+      expect(issueEvaluations(evaluated)).toBe(2 * ISSUES);
+      // Each store was dropped with its evaluations written: none is evaluated again.
+      expect(await visit(server, 'north')).toEqual(north);
+      expect(await visit(server, 'south')).toEqual(south);
+      expect(issueEvaluations(evaluated)).toBe(2 * ISSUES);
+      expect(server.server.app.get(CobStoreService).stats().stores).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseRid, type Rid } from '@forge-httpd/identity';
+import { createTestRepository, projectPayload, testKeyPair, writeTestHome } from './node-home-fixture.testing.js';
+import { type NodeHome, openNodeHome } from './open-node-home.js';
+
+const ALICE = testKeyPair(1);
+const T = 1_700_000_000;
+
+describe('Storage: opened repositories', () => {
+  let dir: string;
+  let nodeHome: NodeHome;
+  let rids: Rid[];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'forge-'));
+    const home = path.join(dir, 'home');
+    await writeTestHome({ home, keyPair: ALICE });
+    rids = [];
+    for (const name of ['one', 'two', 'three']) {
+      const repo = await createTestRepository({ home, doc: { payload: projectPayload('forge', { name }), delegates: [ALICE], threshold: 1 }, time: T });
+      rids.push(parseRid(repo.rid));
+    }
+    nodeHome = await openNodeHome({ home, flavour: 'forge', maxOpenRepositories: 2 });
+  });
+  afterAll(async () => {
+    await nodeHome.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the most recently opened repositories up to the bound and forgets the least recent', async () => {
+    const [one, two, three] = rids as [Rid, Rid, Rid];
+    const storage = nodeHome.storage;
+    const first = await storage.openRepository(one);
+    const second = await storage.openRepository(two);
+    // Opening `one` again makes `two` the least recently opened.
+    expect(await storage.openRepository(one)).toBe(first);
+    const third = await storage.openRepository(three);
+    expect(storage.openRepositories).toBe(2);
+    expect(await storage.openRepository(one)).toBe(first);
+    expect(await storage.openRepository(three)).toBe(third);
+    // `two` was forgotten: it is opened afresh, and still reads.
+    const reopened = await storage.openRepository(two);
+    expect(reopened).not.toBe(second);
+    expect((await reopened?.project())?.name).toBe('two');
+    expect(storage.openRepositories).toBe(2);
+  });
+
+  it('leaves a forgotten repository readable for a request still holding it', async () => {
+    const [one, two, three] = rids as [Rid, Rid, Rid];
+    const storage = nodeHome.storage;
+    const held = await storage.openRepository(one);
+    await storage.openRepository(two);
+    await storage.openRepository(three);
+    expect(await storage.openRepository(one)).not.toBe(held);
+    expect((await held?.project())?.name).toBe('one');
+    expect(await held?.git.resolveRef('refs/rad/id')).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
