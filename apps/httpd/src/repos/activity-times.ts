@@ -131,7 +131,11 @@ export class ActivityTimes {
   }
 
   private async readThroughGit(rid: Rid): Promise<void> {
-    const repository = await this.home.storage.openRepository(rid).catch(() => null);
-    this.set(rid, repository === null ? null : await readHeadCommitTime(repository));
+    // Not kept open when the bound is reached: a pass over every repository must not push out
+    // the ones visitors use.
+    const time = await this.home.storage
+      .withRepository(rid, async (repository) => (repository === null ? null : readHeadCommitTime(repository)))
+      .catch(() => null);
+    this.set(rid, time);
   }
 }

@@ -36,8 +36,8 @@ export interface SummaryLoad {
   flavour: Flavour;
   /** The summary loaded before: reused as is when `refs/rad/id` did not move. */
   previous?: RepositorySummary;
-  /** Opens the repository through git when the files cannot be read directly. */
-  open: () => Promise<StoredRepository | null>;
+  /** Reads the repository through git when the files cannot be read directly (null: directory gone). */
+  withRepository: <T>(use: (repository: StoredRepository | null) => Promise<T>) => Promise<T>;
   /** Returns one shared copy of equal strings (delegate DIDs), to keep big indexes small. */
   intern?: (text: string) => string;
 }
@@ -81,10 +81,11 @@ export function readSummaryFromFiles(load: SummaryLoad): RepositorySummary | und
  */
 export async function loadSummaryThroughGit(load: SummaryLoad): Promise<RepositorySummary | null> {
   try {
-    const repository = await load.open();
-    if (repository === null) return null;
-    const document = await repository.identityDocument();
-    return summarize(load, await repository.identityHead(), document);
+    return await load.withRepository(async (repository) => {
+      if (repository === null) return null;
+      const document = await repository.identityDocument();
+      return summarize(load, await repository.identityHead(), document);
+    });
   } catch (error) {
     return failed(load.rid, error);
   }

@@ -17,6 +17,7 @@ import {
   writeTestHome,
 } from './node-home-fixture.testing.js';
 import { waitUntil } from '../wait-until.testing.js';
+import type { StoredRepository } from '../repository/stored-repository.js';
 import { loadRepositorySummary } from './repository-summary.js';
 import { Storage } from './storage.js';
 import { StorageIndex } from './storage-index.js';
@@ -83,7 +84,12 @@ describe('StorageIndex', () => {
     // refs/rad/id now lives in packed-refs and the objects in a pack.
     expect(readIdentityRefFile(repo.gitDir)).toBe(repo.identityCommit);
     expect(readIdentityDocumentFromFiles(repo.gitDir, repo.identityCommit)).toEqual(viaGit);
-    const load = { rid: repo.rid, gitDir: repo.gitDir, flavour: 'forge' as const, open: () => storage.openRepository(repo.rid) };
+    const load = {
+      rid: repo.rid,
+      gitDir: repo.gitDir,
+      flavour: 'forge' as const,
+      withRepository: <T>(use: (repository: StoredRepository | null) => Promise<T>) => storage.withRepository(repo.rid, use),
+    };
     expect((await loadRepositorySummary(load))?.document).toEqual(viaGit);
   });
 

@@ -218,7 +218,7 @@ export class StorageIndex {
       gitDir,
       flavour: this.options.flavour,
       previous: this.entries.entry(rid)?.summary,
-      open: () => this.options.storage.openRepository(rid),
+      withRepository: (use) => this.options.storage.withRepository(rid, use),
       intern: this.intern,
     };
     return { seq, stamp: state.settled ? state.key : null, input };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseRid, type Rid } from '@forge-httpd/identity';
 import { createTestRepository, projectPayload, testKeyPair, writeTestHome } from './node-home-fixture.testing.js';
+import type { StoredRepository } from '../repository/stored-repository.js';
 import { type NodeHome, openNodeHome } from './open-node-home.js';
 
 const ALICE = testKeyPair(1);
@@ -56,5 +57,26 @@ describe('Storage: opened repositories', () => {
     expect(await storage.openRepository(one)).not.toBe(held);
     expect((await held?.project())?.name).toBe('one');
     expect(await held?.git.resolveRef('refs/rad/id')).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('reads a repository for background work without pushing out the kept ones', async () => {
+    const [one, two, three] = rids as [Rid, Rid, Rid];
+    const storage = nodeHome.storage;
+    const first = await storage.openRepository(one);
+    const second = await storage.openRepository(two);
+    // Kept ones are used as they are, and keep their recency: `one` stays the least recent.
+    expect(await storage.withRepository(one, async (repository) => repository)).toBe(first);
+    // The bound is reached: `three` is read by a repository of its own, closed after.
+    let transient: StoredRepository | null = null;
+    const name = await storage.withRepository(three, async (repository) => {
+      transient = repository;
+      return (await repository?.project())?.name;
+    });
+    expect(name).toBe('three');
+    await expect((transient as StoredRepository | null)?.git.resolveRef('refs/rad/id')).rejects.toThrow(/closed/);
+    expect(await storage.openRepository(two)).toBe(second);
+    expect(await storage.openRepository(one)).toBe(first);
+    expect(storage.openRepositories).toBe(2);
+    expect(await storage.withRepository(parseRid('rad:z3gqcJUoA1n9HaHKufZs5FCSGazv5'), async (repository) => repository)).toBeNull();
   });
 });

@@ -112,20 +112,41 @@ export class Storage {
       this.repositories.set(canonical, cached);
       return cached;
     }
-    const repository = new StoredRepository(
-      canonical,
-      openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits }),
-      this.flavour,
-    );
+    const repository = this.newRepository(canonical, gitDir);
     this.repositories.set(canonical, repository);
     this.forgetLeastRecent();
     this.commitGraphs?.consider(ridDirectoryName(canonical), gitDir);
     return repository;
   }
 
+  /**
+   * Runs `use` with the repository `rid` (null when storage has no such directory) for work in
+   * the background, e.g. reading summaries or head times of every repository: a kept repository
+   * is used as it is (its recency unchanged), another is kept while there is room, else opened
+   * for `use` alone and closed after it, so a pass over thousands of repositories does not push
+   * out the ones visitors use.
+   */
+  async withRepository<T>(rid: Rid, use: (repository: StoredRepository | null) => Promise<T>): Promise<T> {
+    const kept = this.repositories.get(rid);
+    if (kept !== undefined || this.repositories.size < this.maxOpenRepositories) return use(kept ?? (await this.openRepository(rid)));
+    const gitDir = this.gitDirOf(rid);
+    if (!isDirectory(gitDir)) return use(null);
+    const repository = this.newRepository(rid, gitDir);
+    try {
+      return await use(repository);
+    } finally {
+      await repository.git.close();
+    }
+  }
+
   /** Repositories kept open now (at most the bound given at construction). */
   get openRepositories(): number {
     return this.repositories.size;
+  }
+
+  private newRepository(rid: Rid, gitDir: string): StoredRepository {
+    const git = openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits });
+    return new StoredRepository(rid, git, this.flavour);
   }
 
   /**
