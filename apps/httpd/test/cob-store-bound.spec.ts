@@ -1,4 +1,4 @@
-import type { CobEvaluation } from '@forge-httpd/cob';
+import { COB_STORE_BYTES_PER_OBJECT, type CobEvaluation } from '@forge-httpd/cob';
 import { createIssue, setIssueState } from '@forge-httpd/cob/write';
 import { type BuiltHome, buildNodeHome, peerByAlias, repositoryByName } from '@forge-httpd/tools';
 import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
@@ -95,6 +95,14 @@ describe('COB stores under the memory budget', () => {
       expect(await visit(server, 'south')).toEqual(south);
       expect(issueEvaluations(evaluated)).toBe(4 * ISSUES);
       expect(north.join()).not.toEqual(south.join());
+    });
+  });
+
+  it('weighs a store by what was evaluated after its view', async () => {
+    await withServer({}, async (server) => {
+      // One request: the view comes first, the 120 evaluations after it.
+      expect((await getJson(`${server.baseUrl}${repoPath('north')}`)).status).toBe(200);
+      expect(server.server.app.get(CobStoreService).stats().bytes).toBeGreaterThanOrEqual(ISSUES * COB_STORE_BYTES_PER_OBJECT);
     });
   });
 

@@ -40,7 +40,7 @@ export interface CobView {
 @Injectable()
 export class CobStoreService implements OnModuleDestroy {
   private readonly logger = new Logger('cob');
-  /** In recency order (least recently viewed first), with each store's weight when last viewed. */
+  /** In recency order (least recently viewed first), with each store's weight when last weighed. */
   private readonly stores = new Map<string, { readonly store: CobStore; bytes: number }>();
   private storeBytes = 0;
   private readonly maxStoreBytes: number;
@@ -121,20 +121,26 @@ export class CobStoreService implements OnModuleDestroy {
       this.stores.set(repository.rid, kept);
       return kept.store;
     }
+    // The RID only: a store must not keep the repository object alive after storage forgot it.
+    const rid = repository.rid;
     const store = new CobStore(this.config.flavour, {
       onRejected: (report) => this.rejections.record(report),
-      onEvaluated: (evaluation) => this.evaluations.record(evaluation),
+      onEvaluated: (evaluation) => {
+        this.evaluations.record(evaluation);
+        // A listing or the background pass evaluates after the view that weighed the store.
+        this.reweigh(rid, store);
+      },
       persisted: this.persistedEvaluations(),
     });
-    this.stores.set(repository.rid, { store, bytes: 0 });
+    this.stores.set(rid, { store, bytes: 0 });
     return store;
   }
 
   /**
    * Weighs the store just viewed again (an empty one is not kept) and drops the least recently
-   * viewed ones past the bounds. Only the viewed store is weighed (others change little between their own views),
-   * so a view costs O(1) plus the drops. A dropped store's unsaved evaluations are written
-   * first; a request still holding one of its snapshots finishes with it.
+   * viewed ones past the bounds. Only the viewed store is weighed here (others are weighed
+   * again after each evaluation), so a view costs O(1) plus the drops. A dropped store's unsaved
+   * evaluations are written first; a request still holding one of its snapshots finishes with it.
    */
   private weigh(rid: string, store: CobStore): void {
     const kept = this.stores.get(rid);
@@ -145,11 +151,7 @@ export class CobStoreService implements OnModuleDestroy {
       this.storeBytes -= kept.bytes;
       return;
     }
-    if (kept?.store === store) {
-      const bytes = store.estimatedBytes();
-      this.storeBytes += bytes - kept.bytes;
-      kept.bytes = bytes;
-    }
+    this.reweigh(rid, store);
     for (const [oldest, entry] of this.stores) {
       if (this.stores.size <= MAX_COB_STORES && this.storeBytes <= this.maxStoreBytes) return;
       if (entry.store === store) continue;
@@ -157,6 +159,15 @@ export class CobStoreService implements OnModuleDestroy {
       this.storeBytes -= entry.bytes;
       entry.store.savePending();
     }
+  }
+
+  /** Updates a kept store's weight (O(1)); stores are dropped on views only. */
+  private reweigh(rid: string, store: CobStore): void {
+    const kept = this.stores.get(rid);
+    if (kept?.store !== store) return;
+    const bytes = store.estimatedBytes();
+    this.storeBytes += bytes - kept.bytes;
+    kept.bytes = bytes;
   }
 
   /** Opened on first use, so a server that never lists COBs never touches the directory. */
