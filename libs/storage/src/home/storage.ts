@@ -81,8 +81,9 @@ export class Storage {
   }
 
   /**
-   * Calls `listener` with the RID of every {@link openRepository} call until the returned
-   * function is called: how tests and diagnostics see which repositories a request reads.
+   * Calls `listener` with the RID of every {@link openRepository} call (and of every repository
+   * {@link withRepository} opens for one use) until the returned function is called: how tests
+   * and diagnostics see which repositories a request reads.
    */
   observeOpens(listener: (rid: Rid) => void): () => void {
     this.openListeners.add(listener);
@@ -129,6 +130,7 @@ export class Storage {
   async withRepository<T>(rid: Rid, use: (repository: StoredRepository | null) => Promise<T>): Promise<T> {
     const kept = this.repositories.get(rid);
     if (kept !== undefined || this.repositories.size < this.maxOpenRepositories) return use(kept ?? (await this.openRepository(rid)));
+    for (const listener of this.openListeners) listener(rid);
     const gitDir = this.gitDirOf(rid);
     if (!isDirectory(gitDir)) return use(null);
     const repository = this.newRepository(rid, gitDir);
