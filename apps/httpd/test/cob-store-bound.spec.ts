@@ -98,6 +98,16 @@ describe('COB stores under the memory budget', () => {
     });
   });
 
+  it('answers concurrent requests to repositories that push each other out', async () => {
+    const reference = await withServer({}, async (server) => ({ north: await visit(server, 'north'), south: await visit(server, 'south') }));
+    await withServer({ memoryBudgetMiB: 1 }, async (server) => {
+      const names = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'north' : 'south'));
+      const answers = await Promise.all(names.map((name) => visit(server, name)));
+      for (const [i, name] of names.entries()) expect(answers[i]).toEqual(reference[name]);
+      expect(server.server.app.get(CobStoreService).stats().stores).toBeLessThanOrEqual(2);
+    });
+  });
+
   it('weighs a store by what was evaluated after its view', async () => {
     await withServer({}, async (server) => {
       // One request: the view comes first, the 120 evaluations after it.
