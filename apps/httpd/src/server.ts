@@ -10,6 +10,7 @@ import { divideMemoryBudget } from './config/memory-budget.js';
 import type { ServerConfig } from './config/server-config.js';
 import { CobEvaluations } from './cobs/cob-evaluations.js';
 import { CobRejectionLog } from './cobs/cob-rejection-log.js';
+import { CobStoreService } from './cobs/cob-store.service.js';
 import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import type { HeapHeadroom } from './platform/heap-headroom.js';
 import { HttpCaching } from './response-cache/http-caching.js';
@@ -96,6 +97,7 @@ function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'req
     gitServers: app.get(GitProcesses).pool,
     cobEvaluations: app.get(CobEvaluations),
     cobRejections: app.get(CobRejectionLog),
+    cobStores: app.get(CobStoreService),
   });
 }
 

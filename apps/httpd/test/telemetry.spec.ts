@@ -93,6 +93,11 @@ describe('metrics listener', () => {
     expect(sample(text, 'forge_storage_index_repositories')).toBe(server.server.home.storageIndex.stats().repositories);
     expect(sample(text, 'forge_storage_index_freshness_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'forge_cob_evaluation_seconds_count{type="xyz.forge.issue"}')).toBeGreaterThan(0);
+    expect(sample(text, 'forge_open_repositories')).toBe(server.server.home.storage.openRepositories);
+    expect(sample(text, 'forge_open_repositories')).toBeGreaterThan(0);
+    expect(sample(text, 'forge_cob_stores')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'forge_cob_store_bytes')).toBeGreaterThan(0);
+    expect(sample(text, 'forge_cob_store_max_bytes')).toBe(36 * 1024 * 1024);
     expect(sample(text, 'forge_ready')).toBe(1);
     for (const name of ['forge_process_resident_memory_bytes', 'forge_nodejs_heap_size_used_bytes', 'forge_nodejs_eventloop_lag_seconds']) {
       expect(sample(text, name)).toBeGreaterThan(0);

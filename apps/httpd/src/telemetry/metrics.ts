@@ -3,6 +3,7 @@ import { readGitProcessCounts } from '@forge-httpd/storage';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CobEvaluations } from '../cobs/cob-evaluations.js';
 import type { CobRejectionLog } from '../cobs/cob-rejection-log.js';
+import type { CobStoreService } from '../cobs/cob-store.service.js';
 import type { HeapHeadroom } from '../platform/heap-headroom.js';
 import type { HttpCaching } from '../response-cache/http-caching.js';
 import type { Readiness } from './readiness.js';
@@ -17,6 +18,8 @@ export interface MetricSources {
   gitServers: GitServerPool;
   cobEvaluations: CobEvaluations;
   cobRejections: CobRejectionLog;
+  /** The repositories' COB stores and their share of the memory budget. */
+  cobStores: Pick<CobStoreService, 'stats'>;
   readiness: Readiness;
   /** The heap growth governor, when the process runs one. */
   heapHeadroom?: HeapHeadroom;
@@ -160,6 +163,14 @@ function readStorageIndex(registry: Registry, sources: MetricSources): void {
     },
   });
   new Gauge({
+    name: 'forge_open_repositories',
+    help: 'Repositories kept open (least recently opened forgotten past 1,024; with --workers, summed)',
+    registers: [registry],
+    collect() {
+      this.set(sources.home.storage.openRepositories);
+    },
+  });
+  new Gauge({
     name: 'forge_ready',
     help: '1 when /readyz answers 200',
     registers: [registry],
@@ -178,6 +189,20 @@ function countCobs(registry: Registry, sources: MetricSources): void {
     registers: [registry],
   });
   sources.cobEvaluations.listen((evaluation) => evaluations.observe({ type: evaluation.typeName }, evaluation.durationMs / 1000));
+  const stores = (): ReturnType<CobStoreService['stats']> => sources.cobStores.stats();
+  new Gauge({ name: 'forge_cob_stores', help: 'Repositories whose evaluated COBs are kept', registers: [registry], collect: readGauge(() => stores().stores) });
+  new Gauge({
+    name: 'forge_cob_store_bytes',
+    help: 'Estimated bytes of the kept COB stores (evaluated objects and ref indexes)',
+    registers: [registry],
+    collect: readGauge(() => stores().bytes),
+  });
+  new Gauge({
+    name: 'forge_cob_store_max_bytes',
+    help: 'Share of --memory-budget the COB stores are kept within (with --workers, summed)',
+    registers: [registry],
+    collect: readGauge(() => stores().maxBytes),
+  });
   new Counter({
     name: 'forge_cob_dropped_changes_total',
     help: 'Changes dropped while evaluating (the rejected change and its descendants), by COB type and reason',
@@ -216,4 +241,11 @@ function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
       this.set(headroom.liveBytes);
     },
   });
+}
+
+/** A gauge's `collect` that sets the value read at scrape time. */
+function readGauge(value: () => number): (this: Gauge) => void {
+  return function collect(this: Gauge) {
+    this.set(value());
+  };
 }
