@@ -70,6 +70,11 @@ export async function ensureBenchHome<T extends { home: string }>(dir: string, b
   return home;
 }
 
+/** The scale's large home under the cache `cacheRoot` (`<scale>/large`), built when absent. */
+export function ensureLargeHome(cacheRoot: string, scale: ScaleSpec): Promise<BenchHome> {
+  return ensureBenchHome(path.join(cacheRoot, scale.name, 'large'), (dir) => buildLargeHome(dir, scale));
+}
+
 /** The scale's large home: big repository, COB-heavy repository, many small repositories. */
 export async function buildLargeHome(dir: string, scale: ScaleSpec): Promise<BenchHome> {
   const fixture = await buildGitFixture(path.join(dir, 'source', 'big.git'), { commits: scale.commits, files: scale.files, seed: 7 });

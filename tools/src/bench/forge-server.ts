@@ -22,6 +22,18 @@ const READY = /ready: \d+ repositories indexed, \d+ warm-up requests, (\d+) ms a
 /** Repository root (this file is tools/dist/bench/forge-server.js after the build). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
+/** A standalone bench script's home cache: its `--cache`, else `$FORGE_BENCH_CACHE`, else bench-results/cache. */
+export function benchCacheRoot(flag: string | undefined): string {
+  return path.resolve(flag ?? process.env['FORGE_BENCH_CACHE'] ?? path.join(REPO_ROOT, 'bench-results', 'cache'));
+}
+
+/** The builds a bench script measures side by side: this checkout's, and the one `--compare-with` names. */
+export function buildsToMeasure(compareWith: string | undefined): Array<{ readonly label: string; readonly root: string }> {
+  const builds = [{ label: 'this build', root: REPO_ROOT }];
+  if (compareWith !== undefined) builds.push({ label: 'compared', root: path.resolve(compareWith) });
+  return builds;
+}
+
 /**
  * Starts `node apps/httpd/dist/main.js --home <home>` and waits until it answers — and, with
  * `waitForStartup`, until it logs that its storage index is built (startup work done).

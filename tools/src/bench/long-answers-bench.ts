@@ -11,10 +11,9 @@
  *   node tools/dist/bench/long-answers-bench.js [--scale full] [--pages 40] [--concurrency 1,4]
  *     [--encoding br] [--compare-with DIR] [--cache DIR]
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildLargeHome, ensureBenchHome } from './bench-homes.js';
-import { REPO_ROOT, startForge } from './forge-server.js';
+import { ensureLargeHome } from './bench-homes.js';
+import { benchCacheRoot, buildsToMeasure, startForge } from './forge-server.js';
 import { SCALES } from './options.js';
 import { readRss, runChecked, sampleRss } from './processes.js';
 
@@ -34,9 +33,7 @@ const scale = SCALES[values.scale];
 if (scale === undefined) throw new Error(`unknown --scale ${values.scale}`);
 const pages = Number(values.pages);
 const concurrencies = values.concurrency.split(',').map(Number);
-const cacheRoot = path.resolve(values.cache ?? process.env['FORGE_BENCH_CACHE'] ?? path.join(REPO_ROOT, 'bench-results', 'cache'));
-const builds: Array<{ label: string; root: string }> = [{ label: 'this build', root: REPO_ROOT }];
-if (values['compare-with'] !== undefined) builds.push({ label: 'compared', root: path.resolve(values['compare-with']) });
+const builds = buildsToMeasure(values['compare-with']);
 
 /** One measured row: a page kind, a concurrency and a server. */
 interface Row {
@@ -50,7 +47,7 @@ interface Row {
   readonly statuses: string;
 }
 
-const large = await ensureBenchHome(path.join(cacheRoot, scale.name, 'large'), (dir) => buildLargeHome(dir, scale));
+const large = await ensureLargeHome(benchCacheRoot(values.cache), scale);
 if (large.bigRid === null || large.bigGitDir === null) throw new Error('the bench home has no big repository');
 const newest = (await runChecked('git', ['--git-dir', large.bigGitDir, 'rev-list', `--max-count=${pages * 4 + 1}`, 'HEAD']))
   .toString('latin1')

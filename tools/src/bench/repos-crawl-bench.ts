@@ -14,8 +14,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildLargeHome, ensureBenchHome } from './bench-homes.js';
-import { REPO_ROOT, startForge } from './forge-server.js';
+import { ensureLargeHome } from './bench-homes.js';
+import { benchCacheRoot, buildsToMeasure, startForge } from './forge-server.js';
 import { SCALES } from './options.js';
 import { freePort, readRss, sampleRss, sleep } from './processes.js';
 
@@ -33,11 +33,9 @@ const { values } = parseArgs({
 const MIB = 1024 * 1024;
 const scale = SCALES[values.scale];
 if (scale === undefined) throw new Error(`unknown --scale ${values.scale}`);
-const cacheRoot = path.resolve(values.cache ?? process.env['FORGE_BENCH_CACHE'] ?? path.join(REPO_ROOT, 'bench-results', 'cache'));
-const builds: Array<{ label: string; root: string }> = [{ label: 'this build', root: REPO_ROOT }];
-if (values['compare-with'] !== undefined) builds.push({ label: 'compared', root: path.resolve(values['compare-with']) });
+const builds = buildsToMeasure(values['compare-with']);
 
-const large = await ensureBenchHome(path.join(cacheRoot, scale.name, 'large'), (dir) => buildLargeHome(dir, scale));
+const large = await ensureLargeHome(benchCacheRoot(values.cache), scale);
 const storageDirs = (await readdir(path.join(large.home, 'storage'))).filter((name) => name.startsWith('z')).sort();
 const rids = storageDirs.slice(0, values.repos === undefined ? undefined : Number(values.repos)).map((name) => `rad:${name}`);
 const PAGES = ['', '/issues', '/patches'];

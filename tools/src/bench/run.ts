@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
-import { buildHistoryHome, buildLargeHome, buildSmallHome, ensureBenchHome, type BenchHome, type HistoryHome } from './bench-homes.js';
+import { buildHistoryHome, buildSmallHome, ensureBenchHome, ensureLargeHome, type BenchHome, type HistoryHome } from './bench-homes.js';
 import { startCgit, type CgitServer } from './cgit-server.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
 import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow, type CrawlServers } from './crawl.js';
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
 
 async function prepareHomes(options: BenchOptions): Promise<{ large: BenchHome; small: BenchHome }> {
   const cacheDir = path.join(options.cacheDir, options.scale.name);
-  const large = await ensureBenchHome(path.join(cacheDir, 'large'), (dir) => buildLargeHome(dir, options.scale));
+  const large = await ensureLargeHome(options.cacheDir, options.scale);
   const small = await ensureBenchHome(path.join(cacheDir, 'small'), (dir) => buildSmallHome(dir));
   return { large, small };
 }

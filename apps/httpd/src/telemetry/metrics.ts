@@ -166,9 +166,7 @@ function readStorageIndex(registry: Registry, sources: MetricSources): void {
     name: 'forge_open_repositories',
     help: 'Repositories kept open (least recently opened forgotten past 1,024; with --workers, summed)',
     registers: [registry],
-    collect() {
-      this.set(sources.home.storage.openRepositories);
-    },
+    collect: readGauge(() => sources.home.storage.openRepositories),
   });
   new Gauge({
     name: 'forge_ready',

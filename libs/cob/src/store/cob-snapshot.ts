@@ -10,6 +10,7 @@ import type { Patch } from '../patch/patch-view.js';
 import type { CobRefIndex } from '../read/cob-ref-index.js';
 import type { CobKind, CobRepository } from './cob-kinds.js';
 import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
+import { compareNewestFirst } from './listing-order.js';
 
 /** Issue list filter (docs/radicle-httpd.md §5.20). */
 export type IssueStatusFilter = 'open' | 'closed' | 'all';
@@ -207,7 +208,7 @@ export class CobSnapshot {
       sorted = memo.entries
         .map((e) => e.value)
         .filter((v): v is V => v !== null)
-        .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1));
+        .sort((a, b) => compareNewestFirst(a.timestamp, a.id, b.timestamp, b.id));
       memo.derived.set('sorted', sorted);
     }
     const key = `status:${status}`;

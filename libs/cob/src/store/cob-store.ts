@@ -11,6 +11,7 @@ import { COB_REF_PREFIX, type CobRefIndex, indexCobRefs } from '../read/cob-ref-
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
 import { type CobKind, cobKinds, type CobKinds, type CobRepository, JOB_TYPE_NAME } from './cob-kinds.js';
 import { CobSnapshot } from './cob-snapshot.js';
+import { compareNewestFirst } from './listing-order.js';
 import type { EvaluationScope, PersistedEvaluation, PersistedEvaluations } from './persisted-evaluations.js';
 
 /** A cached evaluation of one object. */
@@ -176,7 +177,7 @@ export class CobStore {
       const time = this.rootTimes.get(id);
       if (time !== undefined) order.push({ id, time });
     }
-    return order.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : 1));
+    return order.sort((a, b) => compareNewestFirst(a.time, a.id, b.time, b.id));
   }
 
   /**

@@ -97,10 +97,9 @@ export class Storage {
    */
   async openRepository(rid: Rid): Promise<StoredRepository | null> {
     const canonical = rid;
-    for (const listener of this.openListeners) listener(canonical);
-    const gitDir = this.gitDirOf(canonical);
+    const gitDir = this.announce(canonical);
     const cached = this.repositories.get(canonical);
-    if (!isDirectory(gitDir)) {
+    if (gitDir === null) {
       // Deleted since it was opened: drop the stale reader.
       if (cached) {
         this.repositories.delete(canonical);
@@ -130,9 +129,8 @@ export class Storage {
   async withRepository<T>(rid: Rid, use: (repository: StoredRepository | null) => Promise<T>): Promise<T> {
     const kept = this.repositories.get(rid);
     if (kept !== undefined || this.repositories.size < this.maxOpenRepositories) return use(kept ?? (await this.openRepository(rid)));
-    for (const listener of this.openListeners) listener(rid);
-    const gitDir = this.gitDirOf(rid);
-    if (!isDirectory(gitDir)) return use(null);
+    const gitDir = this.announce(rid);
+    if (gitDir === null) return use(null);
     const repository = this.newRepository(rid, gitDir);
     try {
       return await use(repository);
@@ -144,6 +142,13 @@ export class Storage {
   /** Repositories kept open now (at most the bound given at construction). */
   get openRepositories(): number {
     return this.repositories.size;
+  }
+
+  /** Tells the open observers about `rid`; its directory, or null when storage has none. */
+  private announce(rid: Rid): string | null {
+    for (const listener of this.openListeners) listener(rid);
+    const gitDir = this.gitDirOf(rid);
+    return isDirectory(gitDir) ? gitDir : null;
   }
 
   private newRepository(rid: Rid, gitDir: string): StoredRepository {
