@@ -1,4 +1,4 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { cp, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
@@ -171,4 +171,26 @@ describe('commit-graphs of our own for storage without one', () => {
       ),
     ).toBe(false);
   }, 40_000);
+});
+
+describe("the storage's own commit-graph, read in process", () => {
+  it('answers every history page as the same storage without one, with a second branch', async () => {
+    const [withOwn, without] = [join(dir, 'home-own-graph'), join(dir, 'home-no-graph')];
+    for (const home of [withOwn, without]) {
+      await cp(built.home, home, { recursive: true });
+      await execGit({ gitDir: join(home, 'storage', ridDirectoryName(rid())), args: ['update-ref', 'refs/heads/feature', history[20] as string] });
+    }
+    // Written by git itself, as `git gc` leaves it in a node's storage.
+    await execGit({ gitDir: join(withOwn, 'storage', ridDirectoryName(rid())), args: ['commit-graph', 'write', '--reachable'] });
+    const [a, b] = [await startTestServer({ home: withOwn }), await startTestServer({ home: without })];
+    try {
+      const [withGraph, withoutGraph] = [await answers(a), await answers(b)];
+      expect(withGraph).toEqual(withoutGraph);
+      const branchesOf = (at: number): unknown => (withGraph[`/commits/${history[at]}`] as { body: { branches: string[] } }).body.branches;
+      expect(branchesOf(3)).toEqual(['refs/heads/feature', 'refs/heads/main']);
+      expect(branchesOf(59)).toEqual(['refs/heads/main']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
 });

@@ -1,3 +1,5 @@
+import { cpSync, existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { buildFixture, type Fixture } from './fixture-repo.testing.js';
 import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
@@ -148,15 +150,29 @@ describe('merge bases', () => {
     expect(await repo.isAncestor(m, c1)).toBe(false);
   });
 
-  it('answers the first containment question of a repository with one git process', async () => {
-    // The ref listings and the index walk wait until the answer is in (a first page pays for one spawn).
-    const fresh = openGitRepository(fixture.gitDir);
+  it('answers the first containment question of a repository in process from its commit-graph, else with one git process', async () => {
+    expect(existsSync(path.join(fixture.gitDir, 'objects', 'info', 'commit-graph'))).toBe(true);
+    const withGraph = openGitRepository(fixture.gitDir);
+    try {
+      const before = readGitProcessCounts().command.spawned;
+      expect(await withGraph.refsContaining(fixture.commits.c1, ['refs/heads/'])).toContain('refs/heads/master');
+      expect(readGitProcessCounts().command.spawned - before).toBe(0);
+    } finally {
+      await withGraph.close();
+    }
+    // Without one, the ref listings and the index walk wait until git's answer is in (a first
+    // page pays for one spawn).
+    const copy = path.join(await makeTempDir(), 'no-graph.git');
+    cpSync(fixture.gitDir, copy, { recursive: true });
+    rmSync(path.join(copy, 'objects', 'info', 'commit-graph'));
+    const fresh = openGitRepository(copy);
     try {
       const before = readGitProcessCounts().command.spawned;
       expect(await fresh.refsContaining(fixture.commits.c1, ['refs/heads/'])).toContain('refs/heads/master');
       expect(readGitProcessCounts().command.spawned - before).toBe(1);
     } finally {
       await fresh.close();
+      await removeTempDir(path.dirname(copy));
     }
   });
 

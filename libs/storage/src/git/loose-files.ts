@@ -5,13 +5,14 @@
  * for objects) when git must decide instead: symbolic or malformed refs, packed objects,
  * unreadable files, anything that does not hash to its id.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { AFTER_LINE_OID, forEachLine, lineOid } from './buffer-lines.js';
 import { hashObject } from './hash-object.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
+import { isValidRefName } from './ref-name.js';
 
 /** Loose objects bigger than this (compressed) are left to git: the readers need small ones. */
 const MAX_COMPRESSED_BYTES = 256 * 1024;
@@ -97,6 +98,22 @@ export class PackedRefsFile {
     return refs === undefined ? undefined : (refs.get(name) ?? null);
   }
 
+  /**
+   * Every packed ref whose name starts with one of `prefixes`.
+   * @returns the refs; an empty list when the repository has no `packed-refs` (but has its
+   *   `refs` folder); undefined when git must decide
+   */
+  entriesUnder(prefixes: readonly string[]): Array<{ name: string; oid: Oid }> | undefined {
+    const refs = this.current();
+    if (refs === undefined) {
+      const packed = readOptional(path.join(this.gitDir, 'packed-refs'));
+      return packed !== null && 'missing' in packed && isDirectory(path.join(this.gitDir, 'refs')) ? [] : undefined;
+    }
+    const entries: Array<{ name: string; oid: Oid }> = [];
+    for (const [name, oid] of refs) if (prefixes.some((prefix) => name.startsWith(prefix))) entries.push({ name, oid });
+    return entries;
+  }
+
   private current(): Map<string, Oid> | undefined {
     const file = path.join(this.gitDir, 'packed-refs');
     let stamp: string;
@@ -126,6 +143,59 @@ export class PackedRefsFile {
     this.stamp = stamp;
     this.refs = refs;
     return refs;
+  }
+}
+
+/** Loose ref files listed at most by {@link listRefFiles}: past it git lists them. */
+const MAX_LISTED_LOOSE_REFS = 1024;
+
+/**
+ * The refs under `prefixes` as git's `for-each-ref` would list them (loose files over
+ * `packed-refs`), read from the files: for a repository's branches, a handful of files.
+ * @param prefixes - validated `refs/…/` prefixes
+ * @returns name and oid of each, in no particular order; undefined when git must decide (a
+ *   symbolic, malformed or oddly named ref, an unreadable folder, too many loose refs)
+ */
+export function listRefFiles(gitDir: string, prefixes: readonly string[], packed: PackedRefsFile): Array<{ name: string; oid: Oid }> | undefined {
+  const packedEntries = packed.entriesUnder(prefixes);
+  if (packedEntries === undefined) return undefined;
+  const byName = new Map(packedEntries.map((entry) => [entry.name, entry.oid]));
+  const budget = { left: MAX_LISTED_LOOSE_REFS };
+  for (const prefix of prefixes) {
+    if (!listLooseRefsInto(gitDir, prefix, byName, budget)) return undefined;
+  }
+  return [...byName].map(([name, oid]) => ({ name, oid }));
+}
+
+/** Adds the loose refs under the folder `prefix` (ending in `/`) to `byName`; false when git must decide. */
+function listLooseRefsInto(gitDir: string, prefix: string, byName: Map<string, Oid>, budget: { left: number }): boolean {
+  let entries;
+  try {
+    entries = readdirSync(path.join(gitDir, prefix), { withFileTypes: true });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  for (const entry of entries) {
+    const name = prefix + entry.name;
+    if (entry.isDirectory()) {
+      if (!isValidRefName(name) || !listLooseRefsInto(gitDir, `${name}/`, byName, budget)) return false;
+      continue;
+    }
+    if (!entry.isFile() || !isValidRefName(name) || --budget.left < 0) return false;
+    const oid = readLooseRef(gitDir, name);
+    // Gone since the folder was read: the packed ref (if any) stands, as for git.
+    if (oid === null) continue;
+    if (oid === undefined) return false;
+    byName.set(name, oid);
+  }
+  return true;
+}
+
+function isDirectory(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -18,7 +18,7 @@ import type {
 } from './git-repository.js';
 import { commitTimes, commitTimesOf, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import { LastCommitIndex } from './last-commit-index.js';
-import { PackedRefsFile } from './loose-files.js';
+import { listRefFiles, PackedRefsFile } from './loose-files.js';
 import { ObjectFiles, threadLoad } from './object-files.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
@@ -28,7 +28,8 @@ import { parseTree } from './parse-tree.js';
 import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
 import type { IndexBudget } from './index-budget.js';
-import { ReachabilityIndex } from './reachability-index.js';
+import { processReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
+import { RepositoryCommitGraph } from './repository-commit-graph.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
 import {
@@ -95,11 +96,13 @@ const MAX_TAG_DEPTH = 16;
  */
 export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  const reachability = options.reachability ?? processReachabilityBudget();
   return new CliGitRepository(
     gitDir,
     new CatFileProcess(gitDir, { idleMs, log: options.log }),
     new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
-    new ReachabilityIndex(gitDir, options.reachability),
+    new ReachabilityIndex(gitDir, reachability),
+    new RepositoryCommitGraph(gitDir, reachability),
     new LastCommitIndex(gitDir, options.lastCommits),
     new ObjectFiles(gitDir, { idleMs }),
     options.threadLoad ?? threadLoad,
@@ -117,6 +120,7 @@ class CliGitRepository implements GitRepository {
     private readonly catFile: CatFileProcess,
     private readonly diffTree: DiffTreeProcess,
     private readonly reachability: ReachabilityIndex,
+    private readonly commitGraph: RepositoryCommitGraph,
     private readonly lastCommits: LastCommitIndex,
     private readonly objectFiles: ObjectFiles,
     private readonly load: { isBusy(): boolean },
@@ -331,6 +335,10 @@ class CliGitRepository implements GitRepository {
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
     checkOid(commit);
     for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    // The ref files and the commit-graph answer in process when they can: no process, no
+    // listing of the history, on a first read as later.
+    const fromGraph = this.containingFromFiles(commit, prefixes);
+    if (fromGraph !== null) return fromGraph;
     if (this.reachability.isEmpty()) {
       // A first read of this repository: git answers alone, and the ref listings and the index
       // walk start once the answer is in. Every spawn blocks the event loop for a time that
@@ -350,6 +358,19 @@ class CliGitRepository implements GitRepository {
     // (`for-each-ref --contains`) only when the index cannot (many tips, a huge history).
     const refs = await this.refTips(prefixes);
     return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.gitDir, commit, prefixes);
+  }
+
+  /**
+   * {@link refsContaining} from the ref files and the commit-graph, or null when they cannot
+   * tell (no graph, a commit or tip outside it, a ref git must read).
+   */
+  private containingFromFiles(commit: Oid, prefixes: readonly string[]): string[] | null {
+    const graph = this.commitGraph.current();
+    if (graph === null) return null;
+    const listed = listRefFiles(this.gitDir, prefixes, this.refFiles);
+    if (listed === undefined) return null;
+    const refs = listed.sort((a, b) => compareUtf8(a.name, b.name)).map((ref) => ({ name: ref.name, commit: ref.oid }));
+    return this.reachability.containingInGraph(commit, refs, graph);
   }
 
   /** The refs under `prefixes` in name order, each with the commit its tip stands for. */
@@ -388,6 +409,7 @@ class CliGitRepository implements GitRepository {
   async close(): Promise<void> {
     this.closed = true;
     this.reachability.drop();
+    this.commitGraph.drop();
     this.lastCommits.drop();
     this.diffTree.close();
     this.catFile.close();

@@ -25,3 +25,8 @@ export function overlayEnvironment(gitDir: string): Record<string, string> {
   const objectDir = overlays.get(gitDir);
   return objectDir === undefined ? {} : { GIT_ALTERNATE_OBJECT_DIRECTORIES: objectDir };
 }
+
+/** The overlay object directory git reads for `gitDir`, if it has one. */
+export function overlayObjectDirectory(gitDir: string): string | undefined {
+  return overlays.get(gitDir);
+}

@@ -9,6 +9,9 @@
  * A missing index is built in the background while the caller asks git, so no request waits
  * for the walk.
  */
+import type { CommitGraph } from './commit-graph-file.js';
+import { refsContainingInGraph } from './graph-containment.js';
+import { MAX_GRAPH_TIPS, reachabilityMasks } from './graph-reachability.js';
 import { IndexBudget, type BudgetedIndex } from './index-budget.js';
 import { runGit } from './run-git.js';
 import { isOid, type Oid } from './oid.js';
@@ -26,7 +29,22 @@ interface Index {
   readonly masks: Map<string, number>;
 }
 
+/** The same from a commit-graph: masks by graph position (4 bytes per commit). */
+interface GraphIndex {
+  readonly key: string;
+  readonly graph: CommitGraph;
+  readonly masks: Uint32Array;
+}
+
+/** Budget units (commits of a listing-built index, ~80 bytes each) a graph index's masks weigh. */
+const GRAPH_MASKS_PER_UNIT = 20;
+
 const sharedBudget = new IndexBudget(DEFAULT_REACHABILITY_BUDGET);
+
+/** The budget reachability indexes (and commit-graphs held for them) share when given none. */
+export function processReachabilityBudget(): IndexBudget {
+  return sharedBudget;
+}
 
 /** Lines parsed between two looks at the clock. */
 const SLICE_CHECK_LINES = 256;
@@ -34,6 +52,7 @@ const SLICE_CHECK_LINES = 256;
 /** One repository's reachability index (at most one set of tips at a time). */
 export class ReachabilityIndex implements BudgetedIndex {
   private index: Index | null = null;
+  private graphIndex: GraphIndex | null = null;
   private building: { key: string; promise: Promise<Index | null> } | null = null;
   /** Keys whose history did not fit the budget: not tried again while the tips stay the same. */
   private tooLarge: string | null = null;
@@ -74,11 +93,41 @@ export class ReachabilityIndex implements BudgetedIndex {
   }
 
   /**
+   * The names of `refs` (sorted as the answer must be) whose tip reaches `commit`, from a
+   * commit-graph that holds the commit and every tip; null when it does not (a commit newer
+   * than the graph, a tip that is a tag): the caller then goes on as for {@link containing}.
+   * The masks of the tips are computed on the first question (~2 ms for 50,000 commits) and
+   * kept while the tips and the graph stay the same; more tips than a mask holds, or a graph
+   * without levels, are answered by a walk per question instead.
+   */
+  containingInGraph(commit: Oid, refs: ReadonlyArray<{ name: string; commit: Oid | null }>, graph: CommitGraph): string[] | null {
+    const tips = tipsOf(refs);
+    if (tips.length === 0) return [];
+    const target = graph.position(commit);
+    if (target < 0) return null;
+    const key = tips.join(' ');
+    let index = this.graphIndex !== null && this.graphIndex.key === key && this.graphIndex.graph === graph ? this.graphIndex : null;
+    if (index === null) {
+      const positions = tips.map((tip) => graph.position(tip));
+      if (positions.some((position) => position < 0)) return null;
+      const masks = tips.length <= MAX_GRAPH_TIPS ? reachabilityMasks(graph, positions) : null;
+      if (masks === null) return refsContainingInGraph(graph, commit, refs);
+      // The listing-built index of older tips is of no more use: the graph answers.
+      this.index = null;
+      index = { key, graph, masks };
+      this.graphIndex = index;
+    }
+    this.budget.use(this, Math.ceil(index.masks.length / GRAPH_MASKS_PER_UNIT));
+    const mask = index.masks[target] as number;
+    return refs.filter((ref) => ref.commit !== null && (mask & (1 << tips.indexOf(ref.commit))) !== 0).map((ref) => ref.name);
+  }
+
+  /**
    * Whether this index holds nothing and builds nothing: no question was asked yet (a first
    * read of the repository) or the index was dropped.
    */
   isEmpty(): boolean {
-    return this.index === null && this.building === null && this.tooLarge === null;
+    return this.index === null && this.graphIndex === null && this.building === null && this.tooLarge === null;
   }
 
   /**
@@ -96,6 +145,7 @@ export class ReachabilityIndex implements BudgetedIndex {
   /** Forgets the index (budget eviction, repository closed). */
   drop(): void {
     this.index = null;
+    this.graphIndex = null;
     this.budget.release(this);
   }
 

@@ -1,0 +1,191 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CommitGraph } from './commit-graph-file.js';
+import { git, importLinearCommits, makeTempBareRepository, removeTempDir } from './git-cli.testing.js';
+import { refsContainingInGraph } from './graph-containment.js';
+import { readGitProcessCounts } from './git-process-counts.js';
+import { IndexBudget } from './index-budget.js';
+import { listRefFiles, PackedRefsFile } from './loose-files.js';
+import type { Oid } from './oid.js';
+import { openGitRepository } from './open-git-repository.js';
+import { ReachabilityIndex } from './reachability-index.js';
+
+const PREFIXES = ['refs/heads/', 'refs/remotes/'];
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+let tmp: string;
+let gitDir: string;
+let commits: Oid[];
+
+/** A commit of the empty tree with `parents`, at `time`. */
+function commitTree(dir: string, parents: readonly string[], message: string, time: number): Oid {
+  const env = { GIT_AUTHOR_DATE: `${time} +0000`, GIT_COMMITTER_DATE: `${time} +0000` };
+  return git(dir, ['commit-tree', EMPTY_TREE, ...parents.flatMap((parent) => ['-p', parent]), '-m', message], { env }) as Oid;
+}
+
+/** `git for-each-ref --contains` over the branches and remote branches. */
+function containingByGit(dir: string, commit: string): string[] {
+  return git(dir, ['for-each-ref', '--format=%(refname)', `--contains=${commit}`, ...PREFIXES])
+    .split('\n')
+    .filter((name) => name !== '');
+}
+
+/** The tips as refsContaining sees them (name order, peeled ids). */
+function tipsOf(dir: string): Array<{ name: string; commit: Oid }> {
+  return git(dir, ['for-each-ref', '--format=%(refname) %(objectname)', ...PREFIXES])
+    .split('\n')
+    .map((line) => line.split(' '))
+    .map(([name, commit]) => ({ name: name as string, commit: commit as Oid }));
+}
+
+function allCommits(dir: string): Oid[] {
+  return git(dir, ['rev-list', '--all']).split('\n') as Oid[];
+}
+
+/** A copy of the repository, for changes one test makes to its graph. */
+function copyRepository(name: string): string {
+  const copy = path.join(tmp, name);
+  cpSync(gitDir, copy, { recursive: true });
+  return copy;
+}
+
+beforeAll(async () => {
+  ({ tmp, gitDir } = await makeTempBareRepository());
+  // Branches, a merge, an octopus merge (extra edges), a remote branch, packed and loose refs.
+  const main = importLinearCommits(gitDir, { branch: 'refs/heads/main', commits: 200 });
+  const side = importLinearCommits(gitDir, { branch: 'refs/heads/side', commits: 30, from: main[100], time: 1_650_000_000 });
+  const merge = commitTree(gitDir, [main[199] as string, side[29] as string], 'merge', 1_700_000_000);
+  git(gitDir, ['update-ref', 'refs/heads/main', merge]);
+  // Its third and fourth parents are reached through it alone (through the graph's extra edges).
+  const lone = importLinearCommits(gitDir, { branch: 'refs/heads/lone', commits: 3, time: 1_660_000_000 });
+  const other = importLinearCommits(gitDir, { branch: 'refs/heads/other', commits: 2, from: main[20], time: 1_670_000_000 });
+  git(gitDir, ['update-ref', '-d', 'refs/heads/lone']);
+  git(gitDir, ['update-ref', '-d', 'refs/heads/other']);
+  const octopus = commitTree(gitDir, [merge, side[10] as string, lone[2] as string, other[1] as string], 'octopus', 1_700_000_100);
+  git(gitDir, ['update-ref', 'refs/heads/octo', octopus]);
+  git(gitDir, ['update-ref', 'refs/remotes/origin/feature', side[5] as string]);
+  git(gitDir, ['update-ref', 'refs/heads/root-only', main[0] as string]);
+  git(gitDir, ['pack-refs', '--all']);
+  git(gitDir, ['update-ref', 'refs/heads/side', side[20] as string]); // loose, over the packed one
+  git(gitDir, ['commit-graph', 'write', '--reachable']);
+  commits = allCommits(gitDir);
+});
+afterAll(() => removeTempDir(tmp));
+
+describe('CommitGraph', () => {
+  it('reads every commit of the graph with its parents as git lists them', () => {
+    const graph = CommitGraph.read(gitDir);
+    expect(graph?.size).toBe(commits.length);
+    for (const line of git(gitDir, ['rev-list', '--all', '--parents']).split('\n')) {
+      const [commit, ...parents] = line.split(' ') as Oid[];
+      const position = graph?.position(commit as Oid) ?? -1;
+      expect(position).toBeGreaterThanOrEqual(0);
+      const listed = graph?.parentPositions.slice(graph.parentsStart(position), graph.parentsStart(position + 1));
+      expect([...(listed ?? [])]).toEqual(parents.map((parent) => graph?.position(parent)));
+    }
+    expect(graph?.position('0'.repeat(40) as Oid)).toBe(-1);
+  });
+
+  it('answers which branches contain each commit as for-each-ref --contains does, by walk and by masks', () => {
+    const graph = CommitGraph.read(gitDir) as CommitGraph;
+    const refs = tipsOf(gitDir);
+    const index = new ReachabilityIndex(gitDir, new IndexBudget(100_000));
+    for (const commit of commits) {
+      const expected = containingByGit(gitDir, commit);
+      expect(refsContainingInGraph(graph, commit, refs)).toEqual(expected);
+      expect(index.containingInGraph(commit, refs, graph)).toEqual(expected);
+    }
+  });
+
+  it('reads a split chain of graph files', () => {
+    const dir = copyRepository('chain');
+    rmSync(path.join(dir, 'objects', 'info', 'commit-graph'));
+    git(dir, ['commit-graph', 'write', '--reachable', '--split=no-merge']);
+    const later = importLinearCommits(dir, { branch: 'refs/heads/later', commits: 5, from: commits[0], time: 1_800_000_000 });
+    git(dir, ['commit-graph', 'write', '--reachable', '--split=no-merge']);
+    const chain = readFileSync(path.join(dir, 'objects', 'info', 'commit-graphs', 'commit-graph-chain'), 'latin1')
+      .trim()
+      .split('\n');
+    expect(chain.length).toBeGreaterThanOrEqual(2);
+    const graph = CommitGraph.read(dir) as CommitGraph;
+    expect(graph.size).toBe(allCommits(dir).length);
+    const refs = tipsOf(dir);
+    for (const commit of [...commits.slice(0, 40), ...(later as Oid[])]) {
+      expect(refsContainingInGraph(graph, commit, refs)).toEqual(containingByGit(dir, commit));
+    }
+  });
+
+  it('reads nothing from a graph it cannot read exactly', () => {
+    const dir = copyRepository('broken');
+    const file = path.join(dir, 'objects', 'info', 'commit-graph');
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 100));
+    expect(CommitGraph.read(dir)).toBeNull();
+    const wrongVersion = Buffer.from(bytes);
+    wrongVersion[4] = 9;
+    writeFileSync(file, wrongVersion);
+    expect(CommitGraph.read(dir)).toBeNull();
+    writeFileSync(file, 'not a graph');
+    expect(CommitGraph.read(dir)).toBeNull();
+  });
+
+  it('answers by a walk when the graph has no levels (older writers)', () => {
+    const dir = copyRepository('no-levels');
+    const file = path.join(dir, 'objects', 'info', 'commit-graph');
+    const bytes = Buffer.from(readFileSync(file));
+    const graph = CommitGraph.read(dir) as CommitGraph;
+    // CDAT follows OIDF (1,024 bytes) and OIDL here; zero each commit's level bits.
+    const chunkTable = bytes.subarray(8);
+    let data = -1;
+    for (let at = 0; chunkTable.readUInt32BE(at) !== 0; at += 12) {
+      if (chunkTable.readUInt32BE(at) === 0x43444154) data = Number(chunkTable.readBigUInt64BE(at + 4));
+    }
+    for (let i = 0; i < graph.size; i++) {
+      const at = data + i * 36 + 28;
+      bytes.writeUInt32BE(bytes.readUInt32BE(at) & 0x3, at);
+    }
+    writeFileSync(file, bytes);
+    const levelless = CommitGraph.read(dir) as CommitGraph;
+    expect(levelless.level(0)).toBe(0);
+    const refs = tipsOf(dir);
+    const index = new ReachabilityIndex(dir, new IndexBudget(100_000));
+    for (const commit of commits.slice(0, 60)) {
+      expect(index.containingInGraph(commit, refs, levelless)).toEqual(containingByGit(dir, commit));
+    }
+  });
+});
+
+describe('listRefFiles', () => {
+  it('lists loose refs over packed ones, and leaves symbolic refs to git', () => {
+    const listed = listRefFiles(gitDir, PREFIXES, new PackedRefsFile(gitDir));
+    const byName = new Map((listed ?? []).map((ref) => [ref.name, ref.oid]));
+    expect(new Map(tipsOf(gitDir).map((ref) => [ref.name, ref.commit]))).toEqual(byName);
+    const dir = copyRepository('symbolic');
+    git(dir, ['symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/feature']);
+    expect(listRefFiles(dir, PREFIXES, new PackedRefsFile(dir))).toBeUndefined();
+  });
+});
+
+describe('GitRepository.refsContaining with a commit-graph', () => {
+  it('answers from the ref files and the graph without a git process, and goes to git past the graph', async () => {
+    const dir = copyRepository('repository');
+    const repo = openGitRepository(dir);
+    try {
+      const before = readGitProcessCounts().command.spawned;
+      for (const commit of commits) expect(await repo.refsContaining(commit, PREFIXES)).toEqual(containingByGit(dir, commit));
+      expect(readGitProcessCounts().command.spawned).toBe(before);
+      // A branch moved past the graph: git answers, the same answers.
+      const later = importLinearCommits(dir, { branch: 'refs/heads/main', commits: 2, from: git(dir, ['rev-parse', 'refs/heads/main']), time: 1_900_000_000 });
+      for (const commit of [...later, ...commits.slice(0, 20)]) {
+        expect(await repo.refsContaining(commit as Oid, PREFIXES)).toEqual(containingByGit(dir, commit));
+      }
+      // A graph written again: in process again.
+      git(dir, ['commit-graph', 'write', '--reachable']);
+      const again = readGitProcessCounts().command.spawned;
+      for (const commit of later) expect(await repo.refsContaining(commit as Oid, PREFIXES)).toEqual(containingByGit(dir, commit));
+      expect(readGitProcessCounts().command.spawned).toBe(again);
+    } finally {
+      await repo.close();
+    }
+  });
+});

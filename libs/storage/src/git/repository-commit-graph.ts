@@ -1,0 +1,47 @@
+/**
+ * A repository's commit-graph held for in-process history questions
+ * (graph-containment.ts), read again when its files change and dropped under the shared index
+ * budget like the other per-repository indexes (~56 bytes per commit held).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { CommitGraph } from './commit-graph-file.js';
+import type { BudgetedIndex, IndexBudget } from './index-budget.js';
+import { overlayObjectDirectory } from './overlay-object-directories.js';
+
+/** One repository's commit-graph, as git would use it now. */
+export class RepositoryCommitGraph implements BudgetedIndex {
+  private graph: CommitGraph | null = null;
+  private stamp: string | null = null;
+
+  /**
+   * @param gitDir - the repository
+   * @param budget - the budget of commits held, shared with the other indexes
+   */
+  constructor(
+    private readonly gitDir: string,
+    private readonly budget: IndexBudget,
+  ) {}
+
+  /** The graph, or null when the repository has none git would use (a few `stat` calls when unchanged). */
+  current(): CommitGraph | null {
+    // git ignores commit-graphs of shallow repositories and of those with grafts.
+    if (existsSync(path.join(this.gitDir, 'shallow')) || existsSync(path.join(this.gitDir, 'info', 'grafts'))) return null;
+    const overlay = overlayObjectDirectory(this.gitDir);
+    const stamp = `${overlay ?? ''}|${CommitGraph.stampOf(this.gitDir, overlay)}`;
+    if (stamp !== this.stamp) {
+      this.graph = CommitGraph.read(this.gitDir, overlay);
+      this.stamp = stamp;
+    }
+    const graph = this.graph;
+    if (graph !== null) this.budget.use(this, graph.size);
+    return graph;
+  }
+
+  /** Forgets the graph (budget eviction, repository closed). */
+  drop(): void {
+    this.graph = null;
+    this.stamp = null;
+    this.budget.release(this);
+  }
+}
