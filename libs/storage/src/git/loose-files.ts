@@ -83,6 +83,8 @@ const MAX_PACKED_REFS_BYTES = 16 * 1024 * 1024;
 export class PackedRefsFile {
   private stamp = '';
   private refs: Map<string, Oid> | undefined;
+  /** The last {@link entriesUnder} answer, for the version of the file it was taken from. */
+  private under: { refs: Map<string, Oid>; key: string; entries: Array<{ name: string; oid: Oid }> } | undefined;
 
   constructor(private readonly gitDir: string) {}
 
@@ -109,8 +111,13 @@ export class PackedRefsFile {
       const packed = readOptional(path.join(this.gitDir, 'packed-refs'));
       return packed !== null && 'missing' in packed && isDirectory(path.join(this.gitDir, 'refs')) ? [] : undefined;
     }
+    // Kept per version of the file: a tracker's `packed-refs` holds tens of thousands of COB
+    // refs, and a commit page asks for the same few prefixes every time.
+    const key = prefixes.join('\n');
+    if (this.under?.refs === refs && this.under.key === key) return this.under.entries;
     const entries: Array<{ name: string; oid: Oid }> = [];
     for (const [name, oid] of refs) if (prefixes.some((prefix) => name.startsWith(prefix))) entries.push({ name, oid });
+    this.under = { refs, key, entries };
     return entries;
   }
 
