@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommitGraph } from './commit-graph-file.js';
 import { git, importLinearCommits, makeTempBareRepository, removeTempDir } from './git-cli.testing.js';
-import { refsContainingInGraph } from './graph-containment.js';
+import { isAncestorInGraph, refsContainingInGraph } from './graph-containment.js';
 import { readGitProcessCounts } from './git-process-counts.js';
 import { IndexBudget } from './index-budget.js';
 import { listRefFiles, PackedRefsFile } from './loose-files.js';
@@ -97,6 +98,18 @@ describe('CommitGraph', () => {
     }
   });
 
+  it('tells whether a commit is an ancestor of another as merge-base --is-ancestor does', () => {
+    const graph = CommitGraph.read(gitDir) as CommitGraph;
+    const sample = commits.filter((_, at) => at % 17 === 0);
+    for (const ancestor of sample) {
+      for (const descendant of sample) {
+        const byGit = spawnSync('git', ['--git-dir', gitDir, 'merge-base', '--is-ancestor', ancestor, descendant]).status === 0;
+        expect(isAncestorInGraph(graph, ancestor, descendant)).toBe(byGit);
+      }
+    }
+    expect(isAncestorInGraph(graph, '0'.repeat(40) as Oid, commits[0] as Oid)).toBeNull();
+  });
+
   it('reads a split chain of graph files', () => {
     const dir = copyRepository('chain');
     rmSync(path.join(dir, 'objects', 'info', 'commit-graph'));
@@ -173,6 +186,8 @@ describe('GitRepository.refsContaining with a commit-graph', () => {
     try {
       const before = readGitProcessCounts().command.spawned;
       for (const commit of commits) expect(await repo.refsContaining(commit, PREFIXES)).toEqual(containingByGit(dir, commit));
+      expect(await repo.isAncestor(commits[commits.length - 1] as Oid, commits[0] as Oid)).toBe(true);
+      expect(await repo.isAncestor(commits[0] as Oid, commits[commits.length - 1] as Oid)).toBe(false);
       expect(readGitProcessCounts().command.spawned).toBe(before);
       // A branch moved past the graph: git answers, the same answers.
       const later = importLinearCommits(dir, { branch: 'refs/heads/main', commits: 2, from: git(dir, ['rev-parse', 'refs/heads/main']), time: 1_900_000_000 });

@@ -27,7 +27,7 @@ const NO_PARENT = 0x70000000;
 const EXTRA_EDGES = 0x80000000;
 /** Layers of a split chain read at most (git's own default keeps a handful). */
 const MAX_CHAIN_LAYERS = 64;
-/** Commits read at most (~56 bytes each held): past it git answers. */
+/** Commits read at most (~32 bytes each held): past it git answers. */
 export const MAX_GRAPH_COMMITS = 4_000_000;
 
 const CHUNK = { fanout: 0x4f494446, ids: 0x4f49444c, data: 0x43444154, edges: 0x45444745 } as const;
@@ -52,8 +52,8 @@ interface IdLayer {
 
 /**
  * The commits of one repository's commit-graph: ids for lookups, and parents and levels by
- * graph position in typed arrays (the commit data itself is not kept: ~24 bytes per commit
- * instead of 36, and a walk reads arrays instead of decoding big-endian records).
+ * graph position in typed arrays: ~32 bytes per commit, where keeping the commit data as read
+ * would hold 56, and a walk reads arrays instead of decoding big-endian records.
  */
 export class CommitGraph {
   private constructor(

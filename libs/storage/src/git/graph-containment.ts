@@ -1,10 +1,10 @@
 /**
- * Which ref tips reach a commit, answered by walking a {@link CommitGraph} in process: from
- * each tip down through parents, never below the commit's topological level (nothing there can
- * reach it), each commit decided once for all tips. A first commit page of a repository asks
- * this before any index exists; git's `for-each-ref --contains` walks the same way in its own
- * process, which costs a spawn and ~20 ms on a 50,000-commit history.
- */
+ * Which ref tips reach a commit, and whether one commit is an ancestor of another, answered by
+ * walking a {@link CommitGraph} in process: from each tip down through parents, never below
+ * the commit's topological level (nothing there can reach it), each commit decided once for all
+ * tips. A first commit page of a repository asks this before any index exists; git's
+ * `for-each-ref --contains` walks the same way in its own process, which costs a spawn and
+ * ~20 ms on a 50,000-commit history. */
 import type { CommitGraph } from './commit-graph-file.js';
 import type { Oid } from './oid.js';
 
@@ -37,6 +37,18 @@ export function refsContainingInGraph(graph: CommitGraph, commit: Oid, refs: Rea
     reaches.set(tip, answer);
   }
   return refs.filter((ref) => ref.commit !== null && reaches.get(ref.commit) === true).map((ref) => ref.name);
+}
+
+/**
+ * Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor), as `git
+ * merge-base --is-ancestor` tells; null when the graph cannot answer (either commit outside
+ * it, or malformed where the walk went).
+ */
+export function isAncestorInGraph(graph: CommitGraph, ancestor: Oid, descendant: Oid): boolean | null {
+  const target = graph.position(ancestor);
+  const start = graph.position(descendant);
+  if (target < 0 || start < 0) return null;
+  return new ReachWalk(graph, target).reaches(start);
 }
 
 /** One question's walk: what it decided stays decided for the next tip. */

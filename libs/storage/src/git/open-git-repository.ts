@@ -29,6 +29,7 @@ import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
 import type { IndexBudget } from './index-budget.js';
 import { processReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
+import { isAncestorInGraph } from './graph-containment.js';
 import { RepositoryCommitGraph } from './repository-commit-graph.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
@@ -328,8 +329,14 @@ class CliGitRepository implements GitRepository {
     return mergeBase(this.gitDir, [a, b]);
   }
 
-  isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {
-    return isAncestor(this.gitDir, { ancestor, descendant });
+  async isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {
+    checkOid(ancestor);
+    checkOid(descendant);
+    // Collaborative objects ask this for every merge they record: the commit-graph answers
+    // without a process when it holds both commits.
+    const graph = this.commitGraph.current();
+    const answer = graph === null ? null : isAncestorInGraph(graph, ancestor, descendant);
+    return answer ?? isAncestor(this.gitDir, { ancestor, descendant });
   }
 
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {

@@ -1,13 +1,16 @@
 /**
  * A repository's commit-graph held for in-process history questions
  * (graph-containment.ts), read again when its files change and dropped under the shared index
- * budget like the other per-repository indexes (~56 bytes per commit held).
+ * budget like the other per-repository indexes (~32 bytes per commit held: ids, parents, levels).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CommitGraph } from './commit-graph-file.js';
 import type { BudgetedIndex, IndexBudget } from './index-budget.js';
 import { overlayObjectDirectory } from './overlay-object-directories.js';
+
+/** What one unit of the reachability budget stands for: a commit of a listing-built index. */
+const BYTES_PER_BUDGET_UNIT = 80;
 
 /** One repository's commit-graph, as git would use it now. */
 export class RepositoryCommitGraph implements BudgetedIndex {
@@ -34,7 +37,7 @@ export class RepositoryCommitGraph implements BudgetedIndex {
       this.stamp = stamp;
     }
     const graph = this.graph;
-    if (graph !== null) this.budget.use(this, graph.size);
+    if (graph !== null) this.budget.use(this, Math.ceil(graph.bytes / BYTES_PER_BUDGET_UNIT));
     return graph;
   }
 
