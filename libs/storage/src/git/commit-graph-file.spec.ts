@@ -3,7 +3,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommitGraph } from './commit-graph-file.js';
 import { git, importLinearCommits, makeTempBareRepository, removeTempDir } from './git-cli.testing.js';
-import { isAncestorInGraph, refsContainingInGraph } from './graph-containment.js';
+import { countReachableInGraph, isAncestorInGraph, refsContainingInGraph } from './graph-containment.js';
 import { readGitProcessCounts } from './git-process-counts.js';
 import { IndexBudget } from './index-budget.js';
 import { listRefFiles, PackedRefsFile } from './loose-files.js';
@@ -110,6 +110,13 @@ describe('CommitGraph', () => {
     expect(isAncestorInGraph(graph, '0'.repeat(40) as Oid, commits[0] as Oid)).toBeNull();
   });
 
+  it('counts the commits each one reaches as rev-list --count does', () => {
+    const graph = CommitGraph.read(gitDir) as CommitGraph;
+    for (const commit of commits.filter((_, at) => at % 7 === 0)) {
+      expect(countReachableInGraph(graph, commit)).toBe(Number(git(gitDir, ['rev-list', '--count', commit])));
+    }
+  });
+
   it('reads a split chain of graph files', () => {
     const dir = copyRepository('chain');
     rmSync(path.join(dir, 'objects', 'info', 'commit-graph'));
@@ -188,6 +195,7 @@ describe('GitRepository.refsContaining with a commit-graph', () => {
       for (const commit of commits) expect(await repo.refsContaining(commit, PREFIXES)).toEqual(containingByGit(dir, commit));
       expect(await repo.isAncestor(commits[commits.length - 1] as Oid, commits[0] as Oid)).toBe(true);
       expect(await repo.isAncestor(commits[0] as Oid, commits[commits.length - 1] as Oid)).toBe(false);
+      expect(await repo.countCommits(commits[0] as Oid)).toBe(Number(git(dir, ['rev-list', '--count', commits[0] as string])));
       expect(readGitProcessCounts().command.spawned).toBe(before);
       // A branch moved past the graph: git answers, the same answers.
       const later = importLinearCommits(dir, { branch: 'refs/heads/main', commits: 2, from: git(dir, ['rev-parse', 'refs/heads/main']), time: 1_900_000_000 });

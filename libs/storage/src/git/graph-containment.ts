@@ -1,5 +1,6 @@
 /**
- * Which ref tips reach a commit, and whether one commit is an ancestor of another, answered by
+ * Which ref tips reach a commit, whether one commit is an ancestor of another and how many
+ * commits one reaches, answered by
  * walking a {@link CommitGraph} in process: from each tip down through parents, never below
  * the commit's topological level (nothing there can reach it), each commit decided once for all
  * tips. A first commit page of a repository asks this before any index exists; git's
@@ -49,6 +50,33 @@ export function isAncestorInGraph(graph: CommitGraph, ancestor: Oid, descendant:
   const start = graph.position(descendant);
   if (target < 0 || start < 0) return null;
   return new ReachWalk(graph, target).reaches(start);
+}
+
+/**
+ * How many commits `from` reaches, itself included (`git rev-list --count`); null when the
+ * graph does not hold it. A graph holds every ancestor of each commit it holds.
+ */
+export function countReachableInGraph(graph: CommitGraph, from: Oid): number | null {
+  const start = graph.position(from);
+  if (start < 0) return null;
+  const seen = new Uint8Array(graph.size);
+  const stack = new Uint32Array(graph.size);
+  const parents = graph.parentPositions;
+  let depth = 0;
+  let count = 0;
+  stack[depth++] = start;
+  seen[start] = 1;
+  while (depth > 0) {
+    const position = stack[--depth] as number;
+    count++;
+    for (let edge = graph.parentsStart(position), end = graph.parentsStart(position + 1); edge < end; edge++) {
+      const parent = parents[edge] as number;
+      if (seen[parent] === 1) continue;
+      seen[parent] = 1;
+      stack[depth++] = parent;
+    }
+  }
+  return count;
 }
 
 /** One question's walk: what it decided stays decided for the next tip. */

@@ -29,7 +29,7 @@ import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { RefListingCache } from './ref-listing-cache.js';
 import type { IndexBudget } from './index-budget.js';
 import { processReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
-import { isAncestorInGraph } from './graph-containment.js';
+import { countReachableInGraph, isAncestorInGraph } from './graph-containment.js';
 import { RepositoryCommitGraph } from './repository-commit-graph.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
@@ -287,8 +287,10 @@ class CliGitRepository implements GitRepository {
     return openCommitRange(this, { from: checkOid(range.from), stop: checkOid(range.stop) });
   }
 
-  countCommits(from: Oid): Promise<number> {
-    return countCommits(this.gitDir, from);
+  async countCommits(from: Oid): Promise<number> {
+    checkOid(from);
+    const graph = this.commitGraph.current();
+    return (graph === null ? null : countReachableInGraph(graph, from)) ?? countCommits(this.gitDir, from);
   }
 
   async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
