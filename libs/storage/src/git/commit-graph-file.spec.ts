@@ -10,6 +10,7 @@ import { listRefFiles, PackedRefsFile } from './loose-files.js';
 import type { Oid } from './oid.js';
 import { openGitRepository } from './open-git-repository.js';
 import { ReachabilityIndex } from './reachability-index.js';
+import { RepositoryCommitGraph } from './repository-commit-graph.js';
 
 const PREFIXES = ['refs/heads/', 'refs/remotes/'];
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -133,6 +134,14 @@ describe('CommitGraph', () => {
     for (const commit of [...commits.slice(0, 40), ...(later as Oid[])]) {
       expect(refsContainingInGraph(graph, commit, refs)).toEqual(containingByGit(dir, commit));
     }
+  });
+
+  it('reads no graph past its bound of commits, nor one heavier than the budget it is held in', () => {
+    expect(CommitGraph.read(gitDir, undefined, { maxCommits: commits.length - 1 })).toBeNull();
+    expect(CommitGraph.read(gitDir, undefined, { maxCommits: commits.length })?.size).toBe(commits.length);
+    // ~32 bytes a commit against 80 a budget unit: 100 units hold ~250 commits, 50 do not.
+    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(100)).current()?.size).toBe(commits.length);
+    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(50)).current()).toBeNull();
   });
 
   it('reads nothing from a graph it cannot read exactly', () => {

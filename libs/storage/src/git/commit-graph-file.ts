@@ -27,8 +27,8 @@ const NO_PARENT = 0x70000000;
 const EXTRA_EDGES = 0x80000000;
 /** Layers of a split chain read at most (git's own default keeps a handful). */
 const MAX_CHAIN_LAYERS = 64;
-/** Commits read at most (~32 bytes each held): past it git answers. */
-export const MAX_GRAPH_COMMITS = 4_000_000;
+/** Bytes a graph holds per commit once read (id, parents, level, positions). */
+export const GRAPH_BYTES_PER_COMMIT = 32;
 
 const CHUNK = { fanout: 0x4f494446, ids: 0x4f49444c, data: 0x43444154, edges: 0x45444745 } as const;
 
@@ -114,11 +114,12 @@ export class CommitGraph {
   /**
    * Reads the commit-graph git would use for `gitDir`: its own (one file, else a split chain),
    * else the one in `overlayObjectDir` (ours, see commit-graph-overlays.ts).
+   * @param options - `maxCommits`: a bigger graph is not read (answers null)
    * @returns the graph; null when there is none or it cannot be read exactly
    */
-  static read(gitDir: string, overlayObjectDir?: string): CommitGraph | null {
+  static read(gitDir: string, overlayObjectDir?: string, options: { readonly maxCommits?: number } = {}): CommitGraph | null {
     for (const objectDir of [path.join(gitDir, 'objects'), ...(overlayObjectDir === undefined ? [] : [overlayObjectDir])]) {
-      const found = readGraphIn(objectDir);
+      const found = readGraphIn(objectDir, options.maxCommits ?? Number.MAX_SAFE_INTEGER);
       if (found !== undefined) return found === null ? null : fromLayers(found.layers, found.stamp);
     }
     return null;
@@ -199,13 +200,13 @@ function statStamp(file: string): string {
 }
 
 /** The graph files in one object directory: undefined when it has none, null when it has one that cannot be read. */
-function readGraphIn(objectDir: string): { layers: Layer[]; stamp: string } | null | undefined {
+function readGraphIn(objectDir: string, maxCommits: number): { layers: Layer[]; stamp: string } | null | undefined {
   const single = path.join(objectDir, 'info', 'commit-graph');
   const chain = path.join(objectDir, 'info', 'commit-graphs', 'commit-graph-chain');
   const stamp = `${statStamp(single)}|${statStamp(chain)}`;
   // git prefers the single file when both exist.
   if (!stamp.startsWith('-|')) {
-    const layer = readLayer(single, 0, 0);
+    const layer = readLayer(single, 0, 0, maxCommits);
     return layer === null ? null : { layers: [layer], stamp };
   }
   if (stamp.endsWith('|-')) return undefined;
@@ -221,7 +222,7 @@ function readGraphIn(objectDir: string): { layers: Layer[]; stamp: string } | nu
   const layers: Layer[] = [];
   let offset = 0;
   for (const [index, hash] of hashes.entries()) {
-    const layer = readLayer(path.join(objectDir, 'info', 'commit-graphs', `graph-${hash}.graph`), offset, index);
+    const layer = readLayer(path.join(objectDir, 'info', 'commit-graphs', `graph-${hash}.graph`), offset, index, maxCommits);
     if (layer === null) return null;
     layers.push(layer);
     offset += layer.count;
@@ -233,8 +234,9 @@ function readGraphIn(objectDir: string): { layers: Layer[]; stamp: string } | nu
  * One graph file: its header, chunk table and the chunks the questions need.
  * @param offset - graph position of its first commit (the commits of the layers below it)
  * @param bases - how many layers lie below it (its header must say the same)
+ * @param maxCommits - commits of the whole graph read at most
  */
-function readLayer(file: string, offset: number, bases: number): Layer | null {
+function readLayer(file: string, offset: number, bases: number, maxCommits: number): Layer | null {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -263,7 +265,8 @@ function readLayer(file: string, offset: number, bases: number): Layer | null {
     const fanout = chunk(CHUNK.fanout);
     if (fanout === null || fanout.length !== FANOUT_BYTES) return null;
     const count = fanout.readUInt32BE(FANOUT_BYTES - 4);
-    if (offset + count > MAX_GRAPH_COMMITS) return null;
+    // Past the bound nothing more is read: the graph would not be kept.
+    if (offset + count > maxCommits) return null;
     for (let i = 1; i < 256; i++) if (fanout.readUInt32BE(i * 4) < fanout.readUInt32BE((i - 1) * 4)) return null;
     const ids = chunk(CHUNK.ids);
     const data = chunk(CHUNK.data);

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CommitGraph } from './commit-graph-file.js';
+import { CommitGraph, GRAPH_BYTES_PER_COMMIT } from './commit-graph-file.js';
 import type { BudgetedIndex, IndexBudget } from './index-budget.js';
 import { overlayObjectDirectory } from './overlay-object-directories.js';
 
@@ -33,7 +33,10 @@ export class RepositoryCommitGraph implements BudgetedIndex {
     const overlay = overlayObjectDirectory(this.gitDir);
     const stamp = `${overlay ?? ''}|${CommitGraph.stampOf(this.gitDir, overlay)}`;
     if (stamp !== this.stamp) {
-      this.graph = CommitGraph.read(this.gitDir, overlay);
+      // A graph heavier than the whole budget is not read at all (git answers): the budget
+      // could not drop it, since it would never hold it.
+      const maxCommits = Math.floor((this.budget.limit * BYTES_PER_BUDGET_UNIT) / GRAPH_BYTES_PER_COMMIT);
+      this.graph = CommitGraph.read(this.gitDir, overlay, { maxCommits });
       this.stamp = stamp;
     }
     const graph = this.graph;
