@@ -8,6 +8,7 @@ import { readGitProcessCounts } from './git-process-counts.js';
 import { IndexBudget } from './index-budget.js';
 import { listRefFiles, PackedRefsFile } from './loose-files.js';
 import type { Oid } from './oid.js';
+import { commitTimesInGraph } from './graph-history.js';
 import { openGitRepository } from './open-git-repository.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { RepositoryCommitGraph } from './repository-commit-graph.js';
@@ -118,6 +119,22 @@ describe('CommitGraph', () => {
     }
   });
 
+  it('lists the commit times of a history in the order rev-list --timestamp does, ties and clock skew included', () => {
+    const dir = copyRepository('times');
+    const [a, b] = [commitTree(dir, [commits[40] as string], 'tie a', 1_750_000_000), commitTree(dir, [commits[60] as string], 'tie b', 1_750_000_000)];
+    const skewed = commitTree(dir, [a, b, commits[0] as string], 'merge older than its parents', 1_600_000_000);
+    const top = commitTree(dir, [skewed], 'top', 1_750_000_000);
+    git(dir, ['update-ref', 'refs/heads/times', top]);
+    git(dir, ['commit-graph', 'write', '--reachable']);
+    const graph = CommitGraph.read(dir) as CommitGraph;
+    for (const from of [top, skewed, a, ...commits.filter((_, at) => at % 23 === 0)]) {
+      const byGit = git(dir, ['rev-list', '--timestamp', from])
+        .split('\n')
+        .map((line) => Number(line.split(' ')[0]));
+      expect(commitTimesInGraph(graph, from)).toEqual(byGit);
+    }
+  });
+
   it('reads a split chain of graph files', () => {
     const dir = copyRepository('chain');
     rmSync(path.join(dir, 'objects', 'info', 'commit-graph'));
@@ -139,8 +156,8 @@ describe('CommitGraph', () => {
   it('reads no graph past its bound of commits, nor one heavier than the budget it is held in', () => {
     expect(CommitGraph.read(gitDir, undefined, { maxCommits: commits.length - 1 })).toBeNull();
     expect(CommitGraph.read(gitDir, undefined, { maxCommits: commits.length })?.size).toBe(commits.length);
-    // ~32 bytes a commit against 80 a budget unit: 100 units hold ~250 commits, 50 do not.
-    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(100)).current()?.size).toBe(commits.length);
+    // ~36 bytes a commit against 80 a budget unit: 120 units hold ~266 commits, 50 do not.
+    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(120)).current()?.size).toBe(commits.length);
     expect(new RepositoryCommitGraph(gitDir, new IndexBudget(50)).current()).toBeNull();
   });
 
@@ -205,6 +222,10 @@ describe('GitRepository.refsContaining with a commit-graph', () => {
       expect(await repo.isAncestor(commits[commits.length - 1] as Oid, commits[0] as Oid)).toBe(true);
       expect(await repo.isAncestor(commits[0] as Oid, commits[commits.length - 1] as Oid)).toBe(false);
       expect(await repo.countCommits(commits[0] as Oid)).toBe(Number(git(dir, ['rev-list', '--count', commits[0] as string])));
+      const times = git(dir, ['rev-list', '--timestamp', commits[0] as string])
+        .split('\n')
+        .map((line) => Number(line.split(' ')[0]));
+      expect(await repo.commitTimes(commits[0] as Oid, 1_650_000_000)).toEqual(times.filter((time) => time > 1_650_000_000));
       expect(readGitProcessCounts().command.spawned).toBe(before);
       // A branch moved past the graph: git answers, the same answers.
       const later = importLinearCommits(dir, { branch: 'refs/heads/main', commits: 2, from: git(dir, ['rev-parse', 'refs/heads/main']), time: 1_900_000_000 });

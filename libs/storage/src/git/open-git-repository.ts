@@ -30,6 +30,7 @@ import { RefListingCache } from './ref-listing-cache.js';
 import type { IndexBudget } from './index-budget.js';
 import { processReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
 import { countReachableInGraph, isAncestorInGraph } from './graph-containment.js';
+import { commitTimesInGraph } from './graph-history.js';
 import { RepositoryCommitGraph } from './repository-commit-graph.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
@@ -319,8 +320,11 @@ class CliGitRepository implements GitRepository {
     return listContributors(this.gitDir, from);
   }
 
-  commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
-    return commitTimes(this.gitDir, { from, sinceExclusive });
+  async commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
+    checkOid(from);
+    const graph = this.commitGraph.current();
+    const times = graph === null ? null : commitTimesInGraph(graph, from);
+    return times === null ? commitTimes(this.gitDir, { from, sinceExclusive }) : times.filter((time) => time > sinceExclusive);
   }
 
   commitTimesOf(oids: readonly Oid[]): Promise<Map<Oid, number>> {

@@ -1,7 +1,7 @@
 /**
  * A repository's commit-graph held for in-process history questions
  * (graph-containment.ts), read again when its files change and dropped under the shared index
- * budget like the other per-repository indexes (~32 bytes per commit held: ids, parents, levels).
+ * budget like the other per-repository indexes (~36 bytes per commit held: ids, parents, levels, times).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
