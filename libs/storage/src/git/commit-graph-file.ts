@@ -1,9 +1,10 @@
 /**
  * A repository's commit-graph read in process (git's format: `gitformat-commit-graph(5)`): the
- * ids of its commits in order, each with its parents, topological level and commit time, from one file or a
- * chain of split files. History questions over the whole graph (which branches contain a
- * commit) are then answered here instead of by a git process: on a first read of a repository,
- * a `for-each-ref --contains` process cost ~20 ms of git's own and a spawn on top.
+ * ids of its commits in order, each with its parents, topological level and commit time, from
+ * one file or a chain of split files. History questions over the whole graph (which branches
+ * contain a commit, ancestry, counts, commit times) are then answered here instead of by a git
+ * process: on a first read of a repository, a `for-each-ref --contains` process cost ~20 ms of
+ * git's own and a spawn on top.
  *
  * Only what those questions need is read (fanout, ids, commit data, extra edges), not the
  * changed-path filters. Anything unexpected (another version or hash, a chunk out of bounds, a

@@ -1,7 +1,8 @@
 /**
- * A repository's commit-graph held for in-process history questions
- * (graph-containment.ts), read again when its files change and dropped under the shared index
- * budget like the other per-repository indexes (~36 bytes per commit held: ids, parents, levels, times).
+ * A repository's commit-graph held for in-process history questions (graph-reachability.ts,
+ * graph-containment.ts, graph-history.ts), read again when its files change and dropped under
+ * the shared index budget like the other per-repository indexes (~36 bytes per commit held:
+ * ids, parents, levels, times).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
