@@ -41,6 +41,13 @@ function tipsOf(dir: string): Array<{ name: string; commit: Oid }> {
     .map(([name, commit]) => ({ name: name as string, commit: commit as Oid }));
 }
 
+/** `git rev-list --timestamp`: the commit times of `from`'s history, in git's order. */
+function timesByGit(dir: string, from: string): number[] {
+  return git(dir, ['rev-list', '--timestamp', from])
+    .split('\n')
+    .map((line) => Number(line.split(' ')[0]));
+}
+
 function allCommits(dir: string): Oid[] {
   return git(dir, ['rev-list', '--all']).split('\n') as Oid[];
 }
@@ -128,10 +135,7 @@ describe('CommitGraph', () => {
     git(dir, ['commit-graph', 'write', '--reachable']);
     const graph = CommitGraph.read(dir) as CommitGraph;
     for (const from of [top, skewed, a, ...commits.filter((_, at) => at % 23 === 0)]) {
-      const byGit = git(dir, ['rev-list', '--timestamp', from])
-        .split('\n')
-        .map((line) => Number(line.split(' ')[0]));
-      expect(commitTimesInGraph(graph, from)).toEqual(byGit);
+      expect(commitTimesInGraph(graph, from)).toEqual(timesByGit(dir, from));
     }
   });
 
@@ -222,9 +226,7 @@ describe('GitRepository.refsContaining with a commit-graph', () => {
       expect(await repo.isAncestor(commits[commits.length - 1] as Oid, commits[0] as Oid)).toBe(true);
       expect(await repo.isAncestor(commits[0] as Oid, commits[commits.length - 1] as Oid)).toBe(false);
       expect(await repo.countCommits(commits[0] as Oid)).toBe(Number(git(dir, ['rev-list', '--count', commits[0] as string])));
-      const times = git(dir, ['rev-list', '--timestamp', commits[0] as string])
-        .split('\n')
-        .map((line) => Number(line.split(' ')[0]));
+      const times = timesByGit(dir, commits[0] as string);
       expect(await repo.commitTimes(commits[0] as Oid, 1_650_000_000)).toEqual(times.filter((time) => time > 1_650_000_000));
       expect(readGitProcessCounts().command.spawned).toBe(before);
       // A branch moved past the graph: git answers, the same answers.

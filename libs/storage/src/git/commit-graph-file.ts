@@ -14,6 +14,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Oid } from './oid.js';
+import { statPart, statQuiet } from './stat-stamp.js';
 
 const SIGNATURE = 0x43475048; // "CGPH"
 const HEADER_BYTES = 8;
@@ -66,8 +67,6 @@ export class CommitGraph {
     private readonly levels: Uint32Array,
     /** Per position: the commit time's lower 32 bits. */
     private readonly timesLow: Uint32Array,
-    /** Identifies the files read (for reloading when they change). */
-    readonly stamp: string,
   ) {}
 
   /** Commits in the graph (all layers). */
@@ -127,107 +126,90 @@ export class CommitGraph {
    * @returns the graph; null when there is none or it cannot be read exactly
    */
   static read(gitDir: string, overlayObjectDir?: string, options: { readonly maxCommits?: number } = {}): CommitGraph | null {
-    for (const objectDir of [path.join(gitDir, 'objects'), ...(overlayObjectDir === undefined ? [] : [overlayObjectDir])]) {
-      const found = readGraphIn(objectDir, options.maxCommits ?? Number.MAX_SAFE_INTEGER);
-      if (found !== undefined) return found === null ? null : fromLayers(found.layers, found.stamp);
+    for (const objectDir of objectDirsOf(gitDir, overlayObjectDir)) {
+      const layers = readLayersIn(objectDir, options.maxCommits ?? Number.MAX_SAFE_INTEGER);
+      if (layers !== undefined) return layers === null ? null : CommitGraph.decode(layers);
     }
     return null;
   }
 
   /** A stamp of the graph files `read` would take now (cheap: `stat` calls), to tell a changed graph. */
   static stampOf(gitDir: string, overlayObjectDir?: string): string {
-    const parts: string[] = [];
-    for (const objectDir of [path.join(gitDir, 'objects'), ...(overlayObjectDir === undefined ? [] : [overlayObjectDir])]) {
-      for (const file of [path.join(objectDir, 'info', 'commit-graph'), path.join(objectDir, 'info', 'commit-graphs', 'commit-graph-chain')]) {
-        parts.push(statStamp(file));
-      }
-    }
-    return parts.join('|');
+    return objectDirsOf(gitDir, overlayObjectDir)
+      .flatMap((objectDir) => Object.values(graphFilesIn(objectDir)).map((file) => statPart(statQuiet(file))))
+      .join('|');
   }
 
-  /** @internal built by {@link fromLayers} */
-  static build(
-    idLayers: readonly IdLayer[],
-    parentStart: Uint32Array,
-    parentList: Uint32Array,
-    levels: Uint32Array,
-    timesLow: Uint32Array,
-    stamp: string,
-  ): CommitGraph {
-    return new CommitGraph(idLayers, parentStart, parentList, levels, timesLow, stamp);
+  /** Decodes the layers' commit data into parent, level and time arrays; null when a position is out of range. */
+  private static decode(layers: readonly Layer[]): CommitGraph | null {
+    const last = layers[layers.length - 1];
+    const size = last === undefined ? 0 : last.offset + last.count;
+    const levels = new Uint32Array(size);
+    const timesLow = new Uint32Array(size);
+    const parentStart = new Uint32Array(size + 1);
+    let parents: Uint32Array = new Uint32Array(size + 16);
+    let used = 0;
+    const add = (parent: number): boolean => {
+      if (parent >= size) return false;
+      if (used === parents.length) {
+        const grown = new Uint32Array(parents.length * 2);
+        grown.set(parents);
+        parents = grown;
+      }
+      parents[used++] = parent;
+      return true;
+    };
+    for (const layer of layers) {
+      const { data, edges } = layer;
+      for (let at = 0; at < layer.count; at++) {
+        const position = layer.offset + at;
+        const base = at * COMMIT_DATA_BYTES + HASH_BYTES;
+        parentStart[position] = used;
+        levels[position] = data.readUInt32BE(base + 8);
+        timesLow[position] = data.readUInt32BE(base + 12);
+        const first = data.readUInt32BE(base);
+        if (first === NO_PARENT) continue;
+        if (!add(first)) return null;
+        const second = data.readUInt32BE(base + 4);
+        if (second === NO_PARENT) continue;
+        if ((second & EXTRA_EDGES) === 0) {
+          if (!add(second)) return null;
+          continue;
+        }
+        if (edges === null) return null;
+        for (let edge = second & 0x7fffffff; ; edge++) {
+          if ((edge + 1) * 4 > edges.length) return null;
+          const value = edges.readUInt32BE(edge * 4);
+          if (!add(value & 0x7fffffff)) return null;
+          if ((value & EXTRA_EDGES) !== 0) break;
+        }
+      }
+    }
+    parentStart[size] = used;
+    const idLayers = layers.map(({ offset, fanout, ids }) => ({ offset, fanout, ids }));
+    return new CommitGraph(idLayers, parentStart, parents.slice(0, used), levels, timesLow);
   }
 }
 
-/** Decodes the layers' commit data into parent and level arrays; null when a position is out of range. */
-function fromLayers(layers: readonly Layer[], stamp: string): CommitGraph | null {
-  const last = layers[layers.length - 1];
-  const size = last === undefined ? 0 : last.offset + last.count;
-  const levels = new Uint32Array(size);
-  const timesLow = new Uint32Array(size);
-  const parentStart = new Uint32Array(size + 1);
-  let parents: Uint32Array = new Uint32Array(size + 16);
-  let used = 0;
-  const add = (parent: number): boolean => {
-    if (parent >= size) return false;
-    if (used === parents.length) {
-      const grown = new Uint32Array(parents.length * 2);
-      grown.set(parents);
-      parents = grown;
-    }
-    parents[used++] = parent;
-    return true;
-  };
-  for (const layer of layers) {
-    const { data, edges } = layer;
-    for (let at = 0; at < layer.count; at++) {
-      const position = layer.offset + at;
-      const base = at * COMMIT_DATA_BYTES + HASH_BYTES;
-      parentStart[position] = used;
-      levels[position] = data.readUInt32BE(base + 8);
-      timesLow[position] = data.readUInt32BE(base + 12);
-      const first = data.readUInt32BE(base);
-      if (first === NO_PARENT) continue;
-      if (!add(first)) return null;
-      const second = data.readUInt32BE(base + 4);
-      if (second === NO_PARENT) continue;
-      if ((second & EXTRA_EDGES) === 0) {
-        if (!add(second)) return null;
-        continue;
-      }
-      if (edges === null) return null;
-      for (let edge = second & 0x7fffffff; ; edge++) {
-        if ((edge + 1) * 4 > edges.length) return null;
-        const value = edges.readUInt32BE(edge * 4);
-        if (!add(value & 0x7fffffff)) return null;
-        if ((value & EXTRA_EDGES) !== 0) break;
-      }
-    }
-  }
-  parentStart[size] = used;
-  const idLayers = layers.map(({ offset, fanout, ids }) => ({ offset, fanout, ids }));
-  return CommitGraph.build(idLayers, parentStart, parents.slice(0, used), levels, timesLow, stamp);
+/** The object directories git looks in for a graph, in its order: the repository's, then ours. */
+function objectDirsOf(gitDir: string, overlayObjectDir: string | undefined): string[] {
+  return [path.join(gitDir, 'objects'), ...(overlayObjectDir === undefined ? [] : [overlayObjectDir])];
 }
 
-function statStamp(file: string): string {
-  try {
-    const stat = statSync(file);
-    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return '-';
-  }
+/** Where an object directory keeps a single graph file and a split chain's list. */
+function graphFilesIn(objectDir: string): { single: string; chain: string } {
+  return { single: path.join(objectDir, 'info', 'commit-graph'), chain: path.join(objectDir, 'info', 'commit-graphs', 'commit-graph-chain') };
 }
 
-/** The graph files in one object directory: undefined when it has none, null when it has one that cannot be read. */
-function readGraphIn(objectDir: string, maxCommits: number): { layers: Layer[]; stamp: string } | null | undefined {
-  const single = path.join(objectDir, 'info', 'commit-graph');
-  const chain = path.join(objectDir, 'info', 'commit-graphs', 'commit-graph-chain');
-  const stamp = `${statStamp(single)}|${statStamp(chain)}`;
+/** The graph layers in one object directory: undefined when it has none, null when it has one that cannot be read. */
+function readLayersIn(objectDir: string, maxCommits: number): Layer[] | null | undefined {
+  const { single, chain } = graphFilesIn(objectDir);
   // git prefers the single file when both exist.
-  if (!stamp.startsWith('-|')) {
+  if (statQuiet(single) !== undefined) {
     const layer = readLayer(single, 0, 0, maxCommits);
-    return layer === null ? null : { layers: [layer], stamp };
+    return layer === null ? null : [layer];
   }
-  if (stamp.endsWith('|-')) return undefined;
+  if (statQuiet(chain) === undefined) return undefined;
   let hashes: string[];
   try {
     hashes = readFileSync(chain, 'latin1')
@@ -245,7 +227,7 @@ function readGraphIn(objectDir: string, maxCommits: number): { layers: Layer[]; 
     layers.push(layer);
     offset += layer.count;
   }
-  return { layers, stamp };
+  return layers;
 }
 
 /**

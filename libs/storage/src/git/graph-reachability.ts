@@ -7,16 +7,16 @@
  */
 import type { CommitGraph } from './commit-graph-file.js';
 
-/** Tips one pass can mark: one bit each in a 32-bit mask. */
-export const MAX_GRAPH_TIPS = 32;
+/** Tips one mask can mark, here and in the index built from a listing: one bit each in 32 bits. */
+export const MAX_MASK_TIPS = 32;
 
 /**
  * Bit i of `masks[p]` is set when tip i reaches the commit at graph position p.
- * @param tips - graph positions of the tips (at most {@link MAX_GRAPH_TIPS})
+ * @param tips - graph positions of the tips (at most {@link MAX_MASK_TIPS})
  * @returns the masks; null when the graph has no levels to order by or contradicts itself
  */
 export function reachabilityMasks(graph: CommitGraph, tips: readonly number[]): Uint32Array | null {
-  if (tips.length > MAX_GRAPH_TIPS) return null;
+  if (tips.length > MAX_MASK_TIPS) return null;
   const size = graph.size;
   const masks = new Uint32Array(size);
   let highest = 0;

@@ -151,27 +151,27 @@ describe('merge bases', () => {
   });
 
   it('answers the first containment question of a repository in process from its commit-graph, else with one git process', async () => {
+    /** The git processes a fresh repository's first containment question starts. */
+    const firstQuestionSpawns = async (gitDir: string): Promise<number> => {
+      const fresh = openGitRepository(gitDir);
+      try {
+        const before = readGitProcessCounts().command.spawned;
+        expect(await fresh.refsContaining(fixture.commits.c1, ['refs/heads/'])).toContain('refs/heads/master');
+        return readGitProcessCounts().command.spawned - before;
+      } finally {
+        await fresh.close();
+      }
+    };
     expect(existsSync(path.join(fixture.gitDir, 'objects', 'info', 'commit-graph'))).toBe(true);
-    const withGraph = openGitRepository(fixture.gitDir);
-    try {
-      const before = readGitProcessCounts().command.spawned;
-      expect(await withGraph.refsContaining(fixture.commits.c1, ['refs/heads/'])).toContain('refs/heads/master');
-      expect(readGitProcessCounts().command.spawned - before).toBe(0);
-    } finally {
-      await withGraph.close();
-    }
+    expect(await firstQuestionSpawns(fixture.gitDir)).toBe(0);
     // Without one, the ref listings and the index walk wait until git's answer is in (a first
     // page pays for one spawn).
     const copy = path.join(await makeTempDir(), 'no-graph.git');
-    cpSync(fixture.gitDir, copy, { recursive: true });
-    rmSync(path.join(copy, 'objects', 'info', 'commit-graph'));
-    const fresh = openGitRepository(copy);
     try {
-      const before = readGitProcessCounts().command.spawned;
-      expect(await fresh.refsContaining(fixture.commits.c1, ['refs/heads/'])).toContain('refs/heads/master');
-      expect(readGitProcessCounts().command.spawned - before).toBe(1);
+      cpSync(fixture.gitDir, copy, { recursive: true });
+      rmSync(path.join(copy, 'objects', 'info', 'commit-graph'));
+      expect(await firstQuestionSpawns(copy)).toBe(1);
     } finally {
-      await fresh.close();
       await removeTempDir(path.dirname(copy));
     }
   });

@@ -13,6 +13,7 @@ import { hashObject } from './hash-object.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
 import { isValidRefName } from './ref-name.js';
+import { isDirectory } from './stat-stamp.js';
 
 /** Loose objects bigger than this (compressed) are left to git: the readers need small ones. */
 const MAX_COMPRESSED_BYTES = 256 * 1024;
@@ -108,8 +109,8 @@ export class PackedRefsFile {
   entriesUnder(prefixes: readonly string[]): Array<{ name: string; oid: Oid }> | undefined {
     const refs = this.current();
     if (refs === undefined) {
-      const packed = readOptional(path.join(this.gitDir, 'packed-refs'));
-      return packed !== null && 'missing' in packed && isDirectory(path.join(this.gitDir, 'refs')) ? [] : undefined;
+      // Only a missing file (not one too big or unreadable) means no packed refs: a `stat`, not a read.
+      return isMissing(path.join(this.gitDir, 'packed-refs')) && isDirectory(path.join(this.gitDir, 'refs')) ? [] : undefined;
     }
     // Kept per version of the file: a tracker's `packed-refs` holds tens of thousands of COB
     // refs, and a commit page asks for the same few prefixes every time.
@@ -198,9 +199,10 @@ function listLooseRefsInto(gitDir: string, prefix: string, byName: Map<string, O
   return true;
 }
 
-function isDirectory(folder: string): boolean {
+/** Whether `file` does not exist (false when it exists or cannot be looked at). */
+function isMissing(file: string): boolean {
   try {
-    return statSync(folder).isDirectory();
+    return statSync(file, { throwIfNoEntry: false }) === undefined;
   } catch {
     return false;
   }

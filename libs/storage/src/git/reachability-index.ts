@@ -11,14 +11,11 @@
  */
 import type { CommitGraph } from './commit-graph-file.js';
 import { refsContainingInGraph } from './graph-containment.js';
-import { MAX_GRAPH_TIPS, reachabilityMasks } from './graph-reachability.js';
+import { MAX_MASK_TIPS, reachabilityMasks } from './graph-reachability.js';
 import { IndexBudget, type BudgetedIndex } from './index-budget.js';
 import { runGit } from './run-git.js';
 import { isOid, type Oid } from './oid.js';
 import { INDEX_SLICE_MS, ThreadSlices } from './thread-slices.js';
-
-/** Tips one index can hold: one bit each in a 32-bit mask. */
-export const MAX_INDEXED_TIPS = 32;
 
 /** Commits held by every index together (~80 bytes each: about 20 MB). */
 export const DEFAULT_REACHABILITY_BUDGET = 250_000;
@@ -77,7 +74,7 @@ export class ReachabilityIndex implements BudgetedIndex {
   async containing(commit: Oid, refs: ReadonlyArray<{ name: string; commit: Oid | null }>): Promise<string[] | null> {
     const tips = tipsOf(refs);
     if (tips.length === 0) return [];
-    if (tips.length > MAX_INDEXED_TIPS) return null;
+    if (tips.length > MAX_MASK_TIPS) return null;
     const key = tips.join(' ');
     if (this.tooLarge === key) return null;
     const index = this.index?.key === key ? this.index : null;
@@ -88,8 +85,7 @@ export class ReachabilityIndex implements BudgetedIndex {
       return null;
     }
     this.budget.use(this, index.masks.size);
-    const mask = index.masks.get(commit) ?? 0;
-    return refs.filter((ref) => ref.commit !== null && (mask & (1 << tips.indexOf(ref.commit))) !== 0).map((ref) => ref.name);
+    return namesInMask(refs, tips, index.masks.get(commit) ?? 0);
   }
 
   /**
@@ -110,7 +106,7 @@ export class ReachabilityIndex implements BudgetedIndex {
     if (index === null) {
       const positions = tips.map((tip) => graph.position(tip));
       if (positions.some((position) => position < 0)) return null;
-      const masks = tips.length <= MAX_GRAPH_TIPS ? reachabilityMasks(graph, positions) : null;
+      const masks = reachabilityMasks(graph, positions);
       if (masks === null) return refsContainingInGraph(graph, commit, refs);
       // The listing-built index of older tips is of no more use: the graph answers.
       this.index = null;
@@ -118,8 +114,7 @@ export class ReachabilityIndex implements BudgetedIndex {
       this.graphIndex = index;
     }
     this.budget.use(this, Math.ceil(index.masks.length / GRAPH_MASKS_PER_UNIT));
-    const mask = index.masks[target] as number;
-    return refs.filter((ref) => ref.commit !== null && (mask & (1 << tips.indexOf(ref.commit))) !== 0).map((ref) => ref.name);
+    return namesInMask(refs, tips, index.masks[target] as number);
   }
 
   /**
@@ -136,7 +131,7 @@ export class ReachabilityIndex implements BudgetedIndex {
    */
   prepare(refs: ReadonlyArray<{ commit: Oid | null }>): void {
     const tips = tipsOf(refs);
-    if (tips.length === 0 || tips.length > MAX_INDEXED_TIPS) return;
+    if (tips.length === 0 || tips.length > MAX_MASK_TIPS) return;
     const key = tips.join(' ');
     if (this.tooLarge === key || this.index?.key === key) return;
     this.build(key, tips).catch(() => undefined);
@@ -194,6 +189,11 @@ export class ReachabilityIndex implements BudgetedIndex {
     this.budget.use(this, masks.size);
     return index;
   }
+}
+
+/** The names of `refs` whose tip's bit is set in `mask` (bit i = `tips[i]`). */
+function namesInMask(refs: ReadonlyArray<{ name: string; commit: Oid | null }>, tips: readonly Oid[], mask: number): string[] {
+  return refs.filter((ref) => ref.commit !== null && (mask & (1 << tips.indexOf(ref.commit))) !== 0).map((ref) => ref.name);
 }
 
 /** The distinct tip commits of `refs`, in ref order (bit i of a mask = tip i). */

@@ -4,11 +4,11 @@
  * the shared index budget like the other per-repository indexes (~36 bytes per commit held:
  * ids, parents, levels, times).
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CommitGraph, GRAPH_BYTES_PER_COMMIT } from './commit-graph-file.js';
 import type { BudgetedIndex, IndexBudget } from './index-budget.js';
 import { overlayObjectDirectory } from './overlay-object-directories.js';
+import { statPart, statQuiet } from './stat-stamp.js';
 
 /** What one unit of the reachability budget stands for: a commit of a listing-built index. */
 const BYTES_PER_BUDGET_UNIT = 80;
@@ -29,15 +29,15 @@ export class RepositoryCommitGraph implements BudgetedIndex {
 
   /** The graph, or null when the repository has none git would use (a few `stat` calls when unchanged). */
   current(): CommitGraph | null {
-    // git ignores commit-graphs of shallow repositories and of those with grafts.
-    if (existsSync(path.join(this.gitDir, 'shallow')) || existsSync(path.join(this.gitDir, 'info', 'grafts'))) return null;
     const overlay = overlayObjectDirectory(this.gitDir);
-    const stamp = `${overlay ?? ''}|${CommitGraph.stampOf(this.gitDir, overlay)}`;
+    // git ignores commit-graphs of shallow repositories and of those with grafts.
+    const [shallow, grafts] = [path.join(this.gitDir, 'shallow'), path.join(this.gitDir, 'info', 'grafts')].map(statQuiet);
+    const stamp = `${overlay ?? ''}|${statPart(shallow)}|${statPart(grafts)}|${CommitGraph.stampOf(this.gitDir, overlay)}`;
     if (stamp !== this.stamp) {
       // A graph heavier than the whole budget is not read at all (git answers): the budget
       // could not drop it, since it would never hold it.
       const maxCommits = Math.floor((this.budget.limit * BYTES_PER_BUDGET_UNIT) / GRAPH_BYTES_PER_COMMIT);
-      this.graph = CommitGraph.read(this.gitDir, overlay, { maxCommits });
+      this.graph = shallow !== undefined || grafts !== undefined ? null : CommitGraph.read(this.gitDir, overlay, { maxCommits });
       this.stamp = stamp;
     }
     const graph = this.graph;

@@ -28,7 +28,7 @@ export class Storage {
   private readonly repositories = new Map<Rid, StoredRepository>();
   private readonly maxOpenRepositories: number;
   private readonly openListeners = new Set<(rid: Rid) => void>();
-  /** One commit budget for the branch reachability indexes of every opened repository. */
+  /** One commit budget for the branch reachability indexes (and the commit-graphs held for them) of every opened repository. */
   private readonly reachability: IndexBudget;
   /** One byte budget for the last-commit-per-path indexes of every opened repository. */
   private readonly lastCommits: IndexBudget;
