@@ -147,6 +147,10 @@ async function main(): Promise<void> {
   const cobs = server.app.get(CobStoreService);
   const inFlight = new RequestsInFlight(server.app.getHttpServer());
   void warmUp(server.address, server.home, warming.signal, { cobRepositories: () => cobs.persistedRepositories() }).then((report) => {
+    // A self-check of code every commit page relies on: say so loudly, but keep serving (git
+    // answers the questions the graph cannot).
+    if (report.commitGraphCode === 'inconsistent')
+      logger.warn({ event: 'commit-graph-code' }, 'the commit-graph code gave unexpected answers on its warm-up graph');
     const repositories = server.home.storageIndex.stats().repositories;
     const ms = Math.round(performance.now());
     if (worker !== undefined) {

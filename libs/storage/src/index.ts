@@ -32,6 +32,7 @@ export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryK
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { mayHaveNamespacedRefs } from './git/namespaced-refs-probe.js';
 export { readGitProcessCounts } from './git/git-process-counts.js';
+export { warmUpCommitGraphCode } from './git/graph-warm-up.js';
 export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/git-process-counts.js';
 export { spawnGit, type SpawnGitOptions, useGitSpawnHelper } from './git/spawn-git.js';
 export type { GitChildProcess } from './git/git-child-process.js';

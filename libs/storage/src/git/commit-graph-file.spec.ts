@@ -9,6 +9,7 @@ import { IndexBudget } from './index-budget.js';
 import { listRefFiles, PackedRefsFile } from './loose-files.js';
 import type { Oid } from './oid.js';
 import { commitTimesInGraph } from './graph-history.js';
+import { warmUpCommitGraphCode } from './graph-warm-up.js';
 import { openGitRepository } from './open-git-repository.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { RepositoryCommitGraph } from './repository-commit-graph.js';
@@ -202,6 +203,30 @@ describe('CommitGraph', () => {
     for (const commit of commits.slice(0, 60)) {
       expect(index.containingInGraph(commit, refs, levelless)).toEqual(containingByGit(dir, commit));
     }
+  });
+});
+
+describe('the warm-up graph', () => {
+  /** The parents of the commit at `position`, as positions. */
+  const parentsAt = (graph: CommitGraph, position: number): number[] => [
+    ...graph.parentPositions.subarray(graph.parentsStart(position), graph.parentsStart(position + 1)),
+  ];
+
+  it('is one line of history with a merge every eighth commit, decoded as a file would be', () => {
+    const graph = CommitGraph.synthetic(20) as CommitGraph;
+    expect(graph.size).toBe(20);
+    expect(parentsAt(graph, 0)).toEqual([]);
+    expect(parentsAt(graph, 7)).toEqual([6]);
+    expect(parentsAt(graph, 16)).toEqual([15, 8]);
+    expect([0, 1, 19].map((position) => graph.level(position))).toEqual([1, 2, 20]);
+    expect(graph.time(19) - graph.time(0)).toBe(19);
+    expect(graph.position(`00000010${'0'.repeat(32)}` as Oid)).toBe(16);
+    expect(graph.position(`00000014${'0'.repeat(32)}` as Oid)).toBe(-1);
+  });
+
+  it('is answered as its history implies by every question the graph code answers', () => {
+    expect(warmUpCommitGraphCode(64, 1)).toBe(true);
+    expect(warmUpCommitGraphCode(9, 2)).toBe(true);
   });
 });
 

@@ -32,6 +32,9 @@ const MAX_CHAIN_LAYERS = 64;
 /** Bytes a graph holds per commit once read (id, parents, level, positions). */
 export const GRAPH_BYTES_PER_COMMIT = 36;
 
+/** Commit time of the first commit of {@link CommitGraph.synthetic} (2020-09-13). */
+const SYNTHETIC_EPOCH = 1_600_000_000;
+
 const CHUNK = { fanout: 0x4f494446, ids: 0x4f49444c, data: 0x43444154, edges: 0x45444745 } as const;
 
 /** One file of a graph as read (a chain has several, the base first). */
@@ -131,6 +134,31 @@ export class CommitGraph {
       if (layers !== undefined) return layers === null ? null : CommitGraph.decode(layers);
     }
     return null;
+  }
+
+  /**
+   * A graph of `count` commits built in memory in git's layout and decoded by the code that
+   * decodes files: one line of history (position i's first parent is i − 1) with a merge every
+   * eighth commit (second parent i − 8), levels i + 1 and times one second apart. For warming
+   * up the code (graph-warm-up.ts), never for a repository.
+   */
+  static synthetic(count: number): CommitGraph | null {
+    const size = Math.max(1, Math.min(count, 1 << 24));
+    const fanout = Buffer.alloc(FANOUT_BYTES);
+    // Ids are the position in the first four bytes (big-endian), so id order is position order;
+    // every id's first byte is 0 (size < 2^24), so every fanout entry counts them all.
+    for (let byte = 0; byte < 256; byte++) fanout.writeUInt32BE(size, byte * 4);
+    const ids = Buffer.alloc(size * HASH_BYTES);
+    const data = Buffer.alloc(size * COMMIT_DATA_BYTES);
+    for (let position = 0; position < size; position++) {
+      ids.writeUInt32BE(position, position * HASH_BYTES);
+      const base = position * COMMIT_DATA_BYTES + HASH_BYTES;
+      data.writeUInt32BE(position === 0 ? NO_PARENT : position - 1, base);
+      data.writeUInt32BE(position >= 8 && position % 8 === 0 ? position - 8 : NO_PARENT, base + 4);
+      data.writeUInt32BE(((position + 1) << 2) >>> 0, base + 8);
+      data.writeUInt32BE(SYNTHETIC_EPOCH + position, base + 12);
+    }
+    return CommitGraph.decode([{ offset: 0, count: size, fanout, ids, data, edges: null }]);
   }
 
   /** A stamp of the graph files `read` would take now (cheap: `stat` calls), to tell a changed graph. */
