@@ -38,6 +38,12 @@ interface Pending {
   readonly done: (output: Buffer | null) => void;
 }
 
+/** What a caller of {@link DiffTreeProcess.diff} is told while git works. */
+export interface DiffListeners {
+  readonly onBlobIds?: (ids: readonly Oid[]) => void;
+  readonly onSent?: () => void;
+}
+
 /** A persistent diff-tree for one repository. */
 export class DiffTreeProcess implements StoppableProcess {
   private session: Session | undefined;
@@ -59,12 +65,13 @@ export class DiffTreeProcess implements StoppableProcess {
    * The patch between two commits, or null when the caller should spawn git instead.
    * @param range - `from` (compared as the only parent) and `to`, both commit ids
    * @param maxBytes - answers longer than this are abandoned (null)
-   * @param onBlobIds - told the blob ids of the raw records as soon as git has written them
-   *   all, before the patches (at most once; see {@link RawRecordBlobIds})
+   * @param listeners - `onBlobIds`: told the blob ids of the raw records as soon as git has
+   *   written them all, before the patches (at most once; see {@link RawRecordBlobIds});
+   *   `onSent`: told when the request is in git's input (the process runs and has it)
    */
-  diff(range: { from: Oid; to: Oid }, maxBytes: number, onBlobIds?: (ids: readonly Oid[]) => void): Promise<Buffer | null> {
+  diff(range: { from: Oid; to: Oid }, maxBytes: number, listeners: DiffListeners = {}): Promise<Buffer | null> {
     if (this.closed || !isOid(range.from) || !isOid(range.to)) return Promise.resolve(null);
-    const run = this.queue.then(() => this.run(range, maxBytes, onBlobIds));
+    const run = this.queue.then(() => this.run(range, maxBytes, listeners));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -83,7 +90,7 @@ export class DiffTreeProcess implements StoppableProcess {
     this.stop();
   }
 
-  private run(range: { from: Oid; to: Oid }, maxBytes: number, onBlobIds?: (ids: readonly Oid[]) => void): Promise<Buffer | null> {
+  private run(range: { from: Oid; to: Oid }, maxBytes: number, { onBlobIds, onSent }: DiffListeners): Promise<Buffer | null> {
     if (this.closed) return Promise.resolve(null);
     const session = this.session ?? this.start();
     if (session === undefined) return Promise.resolve(null);
@@ -107,7 +114,7 @@ export class DiffTreeProcess implements StoppableProcess {
           else resolve(output.subarray(header.length));
         },
       };
-      session.child.stdin.write(`${range.to} ${range.from}\n${markerText}`);
+      session.child.stdin.write(`${range.to} ${range.from}\n${markerText}`, () => onSent?.());
     });
   }
 

@@ -43,6 +43,12 @@ export interface DiffPatchOptions {
    * records cannot be read early (a root commit's diff, git failing); diffNumstat ignores it.
    */
   readonly onBlobIds?: (ids: readonly Oid[]) => void;
+  /**
+   * Told when git has the request (the long-lived diff process runs and the request is in its
+   * input): a caller with work of its own on this thread can do it now, while git computes.
+   * Not told when the diff goes to a process of its own (a root commit's, a cut one).
+   */
+  readonly onSent?: () => void;
 }
 
 /** Input of {@link GitRepository.diffNumstat}: the same sides and cap as a patch. */

@@ -409,7 +409,7 @@ class CliGitRepository implements GitRepository {
     // Commit against commit: the long-lived diff-tree answers (null: anything unusual, such
     // as a root commit's empty-tree side, an empty diff or a cut one, goes to a spawned git).
     if (options.from !== null && Number.isSafeInteger(options.maxBytes)) {
-      const patch = await this.diffTree.diff({ from: options.from, to: options.to }, options.maxBytes, options.onBlobIds);
+      const patch = await this.diffTree.diff({ from: options.from, to: options.to }, options.maxBytes, options);
       if (patch !== null) return { patch, truncated: false };
     }
     return diffPatch(this.gitDir, options);

@@ -131,3 +131,23 @@ describe('diffPatch onBlobIds', () => {
     }
   });
 });
+
+describe('diffPatch onSent', () => {
+  it('tells once that git has the request, before the patch is in, and not for a spawned diff', async () => {
+    const repo = openGitRepository(gitDir);
+    try {
+      const told: boolean[] = [];
+      let settled = false;
+      const patch = repo.diffPatch({ from: before, to: after, maxBytes: 1 << 20, onSent: () => told.push(settled) });
+      const { patch: bytes } = await patch.finally(() => (settled = true));
+      expect(bytes.equals(gitRaw(gitDir, [...DIFF_ARGS, before, after]))).toBe(true);
+      expect(told).toEqual([false]);
+      // A root commit's diff is spawned git's: the caller is not told.
+      let rootTold = 0;
+      await repo.diffPatch({ from: null, to: before, maxBytes: 1 << 20, onSent: () => (rootTold += 1) });
+      expect(rootTold).toBe(0);
+    } finally {
+      await repo.close();
+    }
+  });
+});
