@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const [
     { startServer, SHUTDOWN_GRACE_MS },
     { warmUp },
-    { evaluateCobsAhead, COBS_AHEAD_MAX_WAIT_MS, COBS_AHEAD_QUIET_MS },
+    { evaluateCobsAhead, COBS_AHEAD_MAX_WAIT_MS, COBS_AHEAD_QUIET_MS, COBS_AHEAD_START_MAX_WAIT_MS, COBS_AHEAD_START_QUIET_MS },
     { NestLogBridge },
     { RequestObserver },
     { CobStoreService },
@@ -199,7 +199,11 @@ async function main(): Promise<void> {
       home: server.home,
       access: server.app.get(RepositoryAccess),
       cobs,
-      pace: (step) => inFlight.whenQuiet({ quietMs: COBS_AHEAD_QUIET_MS, maxWaitMs: step === 'object' ? COBS_AHEAD_MAX_WAIT_MS : Number.POSITIVE_INFINITY }),
+      pace: (step) =>
+        inFlight.whenQuiet({
+          quietMs: step === 'start' ? COBS_AHEAD_START_QUIET_MS : COBS_AHEAD_QUIET_MS,
+          maxWaitMs: step === 'object' ? COBS_AHEAD_MAX_WAIT_MS : step === 'start' ? COBS_AHEAD_START_MAX_WAIT_MS : Number.POSITIVE_INFINITY,
+        }),
       signal: warming.signal,
       // The same bound as the persisted listings loaded before ready.
       maxObjects: cobs.warmUpObjects,

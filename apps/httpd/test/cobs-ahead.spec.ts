@@ -51,7 +51,7 @@ function aheadOptions(extra: Partial<CobsAheadOptions> = {}): CobsAheadOptions {
 describe('issues and patches evaluated ahead', () => {
   it('evaluates every public repository with COB refs, never a private one, and the first pages then evaluate nothing', async () => {
     evaluated = [];
-    const paced = { repository: 0, object: 0 };
+    const paced = { start: 0, repository: 0, object: 0 };
     const viewed: string[] = [];
     const cobs = fixture.server.server.app.get(CobStoreService);
     const report = await evaluateCobsAhead(
@@ -72,7 +72,9 @@ describe('issues and patches evaluated ahead', () => {
     expect(report.objects).toBe(evaluated.filter((evaluation) => /\.(issue|patch)$/.test(evaluation.typeName)).length);
     const publicCount = fixture.server.server.home.storageIndex.list().filter((summary) => summary.document?.visibility.type === 'public').length;
     expect(report.repositories).toBe(publicCount);
-    // Paced before each repository and each object (a worker may pace once more and find none left).
+    // Paced once before it begins, then before each repository and each object (a worker may
+    // pace once more and find none left).
+    expect(paced.start).toBe(1);
     expect(paced.repository).toBe(report.repositories);
     expect(paced.object).toBeGreaterThanOrEqual(report.objects);
 
