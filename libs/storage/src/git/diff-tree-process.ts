@@ -114,7 +114,7 @@ export class DiffTreeProcess implements StoppableProcess {
           else resolve(output.subarray(header.length));
         },
       };
-      session.child.stdin.write(`${range.to} ${range.from}\n${markerText}`, () => onSent?.());
+      session.child.stdin.write(`${range.to} ${range.from}\n${markerText}`, () => tellSent(onSent));
     });
   }
 
@@ -188,5 +188,14 @@ export class DiffTreeProcess implements StoppableProcess {
       session.child.stdin.destroy();
       session.child.kill('SIGKILL');
     }
+  }
+}
+
+/** Calls a caller's `onSent`; its failure must not reach the stream (an uncaught exception). */
+function tellSent(onSent: (() => void) | undefined): void {
+  try {
+    onSent?.();
+  } catch {
+    // The caller's overlap is an optimisation: its failure ends nothing here.
   }
 }

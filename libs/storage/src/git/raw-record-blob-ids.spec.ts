@@ -146,6 +146,16 @@ describe('diffPatch onSent', () => {
       let rootTold = 0;
       await repo.diffPatch({ from: null, to: before, maxBytes: 1 << 20, onSent: () => (rootTold += 1) });
       expect(rootTold).toBe(0);
+      // A callback that throws ends nothing.
+      const again = await repo.diffPatch({
+        from: before,
+        to: after,
+        maxBytes: 1 << 20,
+        onSent: () => {
+          throw new Error('caller failed');
+        },
+      });
+      expect(again.patch.equals(bytes)).toBe(true);
     } finally {
       await repo.close();
     }
