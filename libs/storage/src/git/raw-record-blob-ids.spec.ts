@@ -102,7 +102,7 @@ describe('RawRecordBlobIds', () => {
   });
 });
 
-describe('diffPatch onBlobIds', () => {
+describe('diffPatch listeners', () => {
   it('tells the blob ids before the patch is in, once, and the patch is unchanged', async () => {
     const repo = openGitRepository(gitDir);
     try {
@@ -112,28 +112,12 @@ describe('diffPatch onBlobIds', () => {
       const { patch: bytes } = await patch.finally(() => (settled = true));
       expect(bytes.equals(gitRaw(gitDir, [...DIFF_ARGS, before, after]))).toBe(true);
       expect(told).toEqual([{ ids: rawBlobIds(before, after), settled: false }]);
-      // A root commit's diff is spawned git's: nothing early, the patch as before.
-      let rootTold = 0;
-      await repo.diffPatch({ from: null, to: before, maxBytes: 1 << 20, onBlobIds: () => (rootTold += 1) });
-      expect(rootTold).toBe(0);
-      // A callback that throws ends nothing.
-      const again = await repo.diffPatch({
-        from: before,
-        to: after,
-        maxBytes: 1 << 20,
-        onBlobIds: () => {
-          throw new Error('caller failed');
-        },
-      });
-      expect(again.patch.equals(bytes)).toBe(true);
     } finally {
       await repo.close();
     }
   });
-});
 
-describe('diffPatch onSent', () => {
-  it('tells once that git has the request, before the patch is in, and not for a spawned diff', async () => {
+  it('tells once that git has the request, before the patch is in', async () => {
     const repo = openGitRepository(gitDir);
     try {
       const told: boolean[] = [];
@@ -142,20 +126,23 @@ describe('diffPatch onSent', () => {
       const { patch: bytes } = await patch.finally(() => (settled = true));
       expect(bytes.equals(gitRaw(gitDir, [...DIFF_ARGS, before, after]))).toBe(true);
       expect(told).toEqual([false]);
-      // A root commit's diff is spawned git's: the caller is not told.
-      let rootTold = 0;
-      await repo.diffPatch({ from: null, to: before, maxBytes: 1 << 20, onSent: () => (rootTold += 1) });
-      expect(rootTold).toBe(0);
-      // A callback that throws ends nothing.
-      const again = await repo.diffPatch({
-        from: before,
-        to: after,
-        maxBytes: 1 << 20,
-        onSent: () => {
-          throw new Error('caller failed');
-        },
-      });
-      expect(again.patch.equals(bytes)).toBe(true);
+    } finally {
+      await repo.close();
+    }
+  });
+
+  it.each(['onBlobIds', 'onSent'] as const)('%s is not told for a spawned diff, and one that throws ends nothing', async (listener) => {
+    const repo = openGitRepository(gitDir);
+    try {
+      // A root commit's diff is spawned git's: nothing early, the patch as before.
+      let told = 0;
+      await repo.diffPatch({ from: null, to: before, maxBytes: 1 << 20, [listener]: () => (told += 1) });
+      expect(told).toBe(0);
+      const failing = (): never => {
+        throw new Error('caller failed');
+      };
+      const again = await repo.diffPatch({ from: before, to: after, maxBytes: 1 << 20, [listener]: failing });
+      expect(again.patch.equals(gitRaw(gitDir, [...DIFF_ARGS, before, after]))).toBe(true);
     } finally {
       await repo.close();
     }
