@@ -81,16 +81,17 @@ export class CommitsService {
   }
 
   /**
-   * A page's diff, and `work` of its own on this thread started once git has the diff request
-   * (or once the diff settled, when it went to a process of its own). Starting a diff process
-   * takes turns of the event loop (the spawn helper's connections), so work started at once
-   * held git back until it was done; started after, it runs while git computes.
+   * A page's diff, and `work` of its own on this thread started once the diff needs no more
+   * turns of the event loop (or once the diff settled, when it went to a process of its own).
+   * A repository's first diff starts its diff process, which takes turns of the event loop (the
+   * spawn helper's connections): work started at once held git back until it was done; started
+   * after, it runs while git computes. With the process running, the work starts at once.
    */
   private diffBeside<T>(git: GitRepository, range: { from: Oid | null; to: Oid }, work: () => Promise<T>): Promise<[LoadedDiff, T]> {
-    let sent: () => void = () => undefined;
-    const diffSent = new Promise<void>((resolve) => (sent = resolve));
-    const diffRead = this.content.loadDiff(git, range, () => sent());
-    const workDone = Promise.race([diffSent, diffRead.then(ignore, ignore)]).then(work);
+    let queued: () => void = () => undefined;
+    const diffQueued = new Promise<void>((resolve) => (queued = resolve));
+    const diffRead = this.content.loadDiff(git, range, () => queued());
+    const workDone = Promise.race([diffQueued, diffRead.then(ignore, ignore)]).then(work);
     return Promise.all([diffRead, workDone]);
   }
 

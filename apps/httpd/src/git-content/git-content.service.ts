@@ -47,9 +47,9 @@ export class GitContentService {
    * oid order; the rest left out).
    * @param git - repository
    * @param range - old commit (null: the empty tree) and new commit
-   * @param onSent - told when git has the request (see `DiffPatchOptions.onSent`)
+   * @param onQueued - told once the diff needs no more turns of this thread (see `DiffPatchOptions.onQueued`)
    */
-  async loadDiff(git: GitRepository, range: { from: Oid | null; to: Oid }, onSent?: () => void): Promise<LoadedDiff> {
+  async loadDiff(git: GitRepository, range: { from: Oid | null; to: Oid }, onQueued?: () => void): Promise<LoadedDiff> {
     // The blobs git's raw records name are read while git still writes the patches (the
     // records come first); used when the parsed diff names exactly those blobs, as it does
     // unless the output was cut. On a 450-file commit of heartwood the blobs took 25–32 ms
@@ -62,7 +62,7 @@ export class GitContentService {
       read.catch(() => undefined);
       early.blobs = { oids, read };
     };
-    const patchRead = git.diffPatch({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES, onBlobIds, onSent });
+    const patchRead = git.diffPatch({ ...range, maxBytes: DIFF_PATCH_MAX_BYTES, onBlobIds, onQueued });
     // The diff's blobs are read together (bulk: through cat-file, on git's core, while this
     // thread parses). On a repository's first page cat-file is not running yet: its start
     // overlaps git's diff instead of following it.

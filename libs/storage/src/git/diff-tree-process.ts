@@ -41,7 +41,7 @@ interface Pending {
 /** What a caller of {@link DiffTreeProcess.diff} is told while git works. */
 export interface DiffListeners {
   readonly onBlobIds?: (ids: readonly Oid[]) => void;
-  readonly onSent?: () => void;
+  readonly onQueued?: () => void;
 }
 
 /** A persistent diff-tree for one repository. */
@@ -67,12 +67,16 @@ export class DiffTreeProcess implements StoppableProcess {
    * @param maxBytes - answers longer than this are abandoned (null)
    * @param listeners - `onBlobIds`: told the blob ids of the raw records as soon as git has
    *   written them all, before the patches (at most once; see {@link RawRecordBlobIds});
-   *   `onSent`: told when the request is in git's input (the process runs and has it)
+   *   `onQueued`: told at once when the process runs, else once it has started and has the
+   *   request in its input
    */
   diff(range: { from: Oid; to: Oid }, maxBytes: number, listeners: DiffListeners = {}): Promise<Buffer | null> {
     if (this.closed || !isOid(range.from) || !isOid(range.to)) return Promise.resolve(null);
-    const run = this.queue.then(() => this.run(range, maxBytes, listeners));
+    // A running process needs nothing more from the caller's thread; a starting one does.
+    const running = this.session !== undefined;
+    const run = this.queue.then(() => this.run(range, maxBytes, running ? { ...listeners, onQueued: undefined } : listeners));
     this.queue = run.catch(() => undefined);
+    if (running) tellQueued(listeners.onQueued);
     return run;
   }
 
@@ -90,7 +94,7 @@ export class DiffTreeProcess implements StoppableProcess {
     this.stop();
   }
 
-  private run(range: { from: Oid; to: Oid }, maxBytes: number, { onBlobIds, onSent }: DiffListeners): Promise<Buffer | null> {
+  private run(range: { from: Oid; to: Oid }, maxBytes: number, { onBlobIds, onQueued }: DiffListeners): Promise<Buffer | null> {
     if (this.closed) return Promise.resolve(null);
     const session = this.session ?? this.start();
     if (session === undefined) return Promise.resolve(null);
@@ -114,7 +118,7 @@ export class DiffTreeProcess implements StoppableProcess {
           else resolve(output.subarray(header.length));
         },
       };
-      session.child.stdin.write(`${range.to} ${range.from}\n${markerText}`, () => tellSent(onSent));
+      session.child.stdin.write(`${range.to} ${range.from}\n${markerText}`, () => tellQueued(onQueued));
     });
   }
 
@@ -191,10 +195,10 @@ export class DiffTreeProcess implements StoppableProcess {
   }
 }
 
-/** Calls a caller's `onSent`; its failure must not reach the stream (an uncaught exception). */
-function tellSent(onSent: (() => void) | undefined): void {
+/** Calls a caller's `onQueued`; its failure must not reach the stream (an uncaught exception) or the caller of `diff`. */
+function tellQueued(onQueued: (() => void) | undefined): void {
   try {
-    onSent?.();
+    onQueued?.();
   } catch {
     // The caller's overlap is an optimisation: its failure ends nothing here.
   }

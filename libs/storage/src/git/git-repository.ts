@@ -44,11 +44,13 @@ export interface DiffPatchOptions {
    */
   readonly onBlobIds?: (ids: readonly Oid[]) => void;
   /**
-   * Told when git has the request (the long-lived diff process runs and the request is in its
-   * input): a caller with work of its own on this thread can do it now, while git computes.
-   * Not told when the diff goes to a process of its own (a root commit's, a cut one).
+   * Told once the diff needs no more turns of this thread to get under way: at once when the
+   * long-lived diff process is running (the request is written, or waits behind the ones before
+   * it), else once the process has started and has the request (starting it takes turns of
+   * the event loop). A caller with work of its own on this thread can do it then, while git
+   * computes. Not told when the diff goes to a process of its own (a root commit's, a cut one).
    */
-  readonly onSent?: () => void;
+  readonly onQueued?: () => void;
 }
 
 /** Input of {@link GitRepository.diffNumstat}: the same sides and cap as a patch. */

@@ -117,21 +117,30 @@ describe('diffPatch listeners', () => {
     }
   });
 
-  it('tells once that git has the request, before the patch is in', async () => {
+  it('tells once that the diff is under way: once the process started, then at once', async () => {
     const repo = openGitRepository(gitDir);
     try {
-      const told: boolean[] = [];
+      const told: string[] = [];
       let settled = false;
-      const patch = repo.diffPatch({ from: before, to: after, maxBytes: 1 << 20, onSent: () => told.push(settled) });
+      // The process starts with this request: told before the patch is in, not during the call.
+      const patch = repo.diffPatch({ from: before, to: after, maxBytes: 1 << 20, onQueued: () => told.push(settled ? 'after' : 'before') });
+      told.push('called');
       const { patch: bytes } = await patch.finally(() => (settled = true));
       expect(bytes.equals(gitRaw(gitDir, [...DIFF_ARGS, before, after]))).toBe(true);
-      expect(told).toEqual([false]);
+      expect(told).toEqual(['called', 'before']);
+      // Running now: told during the call, once.
+      told.length = 0;
+      const next = repo.diffPatch({ from: after, to: before, maxBytes: 1 << 20, onQueued: () => told.push('queued') });
+      // diffPatch is async: its body up to the first await runs in the call.
+      told.push('called');
+      await next;
+      expect(told).toEqual(['queued', 'called']);
     } finally {
       await repo.close();
     }
   });
 
-  it.each(['onBlobIds', 'onSent'] as const)('%s is not told for a spawned diff, and one that throws ends nothing', async (listener) => {
+  it.each(['onBlobIds', 'onQueued'] as const)('%s is not told for a spawned diff, and one that throws ends nothing', async (listener) => {
     const repo = openGitRepository(gitDir);
     try {
       // A root commit's diff is spawned git's: nothing early, the patch as before.
