@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const [
     { startServer, SHUTDOWN_GRACE_MS },
     { warmUp },
-    { evaluateCobsAhead, COBS_AHEAD_MAX_WAIT_MS, COBS_AHEAD_QUIET_MS, COBS_AHEAD_START_MAX_WAIT_MS, COBS_AHEAD_START_QUIET_MS },
+    { evaluateCobsAhead, COBS_AHEAD_PACING },
     { NestLogBridge },
     { RequestObserver },
     { CobStoreService },
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     }
     // Head times for listings sorted by activity, read in quiet moments: every process keeps
     // its own, so every worker reads them (worker 1 after its COB pass).
-    const quiet = (): Promise<void> => inFlight.whenQuiet({ quietMs: COBS_AHEAD_QUIET_MS, maxWaitMs: Number.POSITIVE_INFINITY });
+    const quiet = (): Promise<void> => inFlight.whenQuiet(COBS_AHEAD_PACING.repository);
     const readActivityAhead = (): void => {
       const started = performance.now();
       void server.app
@@ -199,11 +199,7 @@ async function main(): Promise<void> {
       home: server.home,
       access: server.app.get(RepositoryAccess),
       cobs,
-      pace: (step) =>
-        inFlight.whenQuiet({
-          quietMs: step === 'start' ? COBS_AHEAD_START_QUIET_MS : COBS_AHEAD_QUIET_MS,
-          maxWaitMs: step === 'object' ? COBS_AHEAD_MAX_WAIT_MS : step === 'start' ? COBS_AHEAD_START_MAX_WAIT_MS : Number.POSITIVE_INFINITY,
-        }),
+      pace: (step) => inFlight.whenQuiet(COBS_AHEAD_PACING[step]),
       signal: warming.signal,
       // The same bound as the persisted listings loaded before ready.
       maxObjects: cobs.warmUpObjects,

@@ -9,6 +9,7 @@
 import { isPublicSummary, type NodeHome } from '@forge-httpd/storage';
 import { mayHaveIssuesOrPatches } from '../cobs/cob-ref-dirs.js';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
+import type { QuietOptions } from '../platform/requests-in-flight.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 
 /**
@@ -17,38 +18,34 @@ import type { RepositoryAccess } from '../repository-access/repository-access.se
  */
 export const COBS_AHEAD_CONCURRENCY = 4;
 
-/**
- * When a step goes: no request in flight and none started for {@link COBS_AHEAD_QUIET_MS} (a
- * visitor's page and the requests it makes next go first; measured: stepping in every gap
- * between the requests of one client cut `/api/v1/node` at concurrency 1 on the full bench
- * home to 913 req/s while the pass ran, ~3,000 without). An object's step also goes after
- * {@link COBS_AHEAD_MAX_WAIT_MS} at the latest (a clone or a slow download in flight for
- * minutes does not hold the pass); a repository's only in a quiet moment, since its first
- * step may hold the thread for tens of milliseconds.
- */
-export const COBS_AHEAD_QUIET_MS = 20;
-export const COBS_AHEAD_MAX_WAIT_MS = 250;
-
-/**
- * The pass begins only once no request came for this long (the `start` step). Visitors who
- * arrive as a restarted server comes up (browsers retrying, a monitor) otherwise met its first
- * steps: right after `ready` on the full bench home, a first `/commits?parent=` page took
- * 7–18 ms (median 14.6, one of 98) with the pass running and 6.3–11 ms (median 8.3) without.
- * Its first steps are the busiest (a CPU profile showed the thread 110 ms without a pause
- * around the 10,000-issue tracker's first step: its 26,009 refs parsed and indexed, ~45 ms, and
- * a collection), and a step in hand is finished even when a request arrives meanwhile.
- */
-export const COBS_AHEAD_START_QUIET_MS = 500;
-
-/**
- * ...or this long after `ready` at the latest: a server that is never quiet for half a second
- * (a monitor, a crawler) still gets its listings evaluated ahead, and then in gaps of
- * {@link COBS_AHEAD_QUIET_MS}.
- */
-export const COBS_AHEAD_START_MAX_WAIT_MS = 2_000;
-
 /** Where the pass waits for its turn: once before it begins, before each repository and object. */
 export type CobsAheadStep = 'start' | 'repository' | 'object';
+
+/**
+ * When each step of the pass goes (for `CobsAheadOptions.pace`): once no request is in flight
+ * and none started for `quietMs`, or after `maxWaitMs` anyway.
+ *
+ * - `repository` and `object`: 20 ms of quiet (a visitor's page and the requests it makes next
+ *   go first; measured: stepping in every gap between the requests of one client cut
+ *   `/api/v1/node` at concurrency 1 on the full bench home to 913 req/s while the pass ran,
+ *   ~3,000 without). An object's step also goes after 250 ms at the latest (a clone or a slow
+ *   download in flight for minutes does not hold the pass); a repository's only in a quiet
+ *   moment, since its first step may hold the thread for tens of milliseconds.
+ * - `start`: 500 ms of quiet, or 2 s after `ready` at the latest. Visitors who arrive as a
+ *   restarted server comes up (browsers retrying, a monitor) otherwise met the pass's first
+ *   steps: right after `ready` on the full bench home, a first `/commits?parent=` page took
+ *   7–18 ms (median 14.6, one of 98) with the pass running and 6.3–11 ms (median 8.3) without.
+ *   Its first steps are the busiest (a CPU profile showed the thread 110 ms without a pause
+ *   around the 10,000-issue tracker's first step: its 26,009 refs parsed and indexed, ~45 ms,
+ *   and a collection), and a step in hand is finished even when a request arrives meanwhile.
+ *   The bound keeps a server that is never quiet for half a second (a monitor, a crawler)
+ *   evaluating ahead all the same.
+ */
+export const COBS_AHEAD_PACING: Readonly<Record<CobsAheadStep, QuietOptions>> = {
+  start: { quietMs: 500, maxWaitMs: 2_000 },
+  repository: { quietMs: 20, maxWaitMs: Number.POSITIVE_INFINITY },
+  object: { quietMs: 20, maxWaitMs: 250 },
+};
 
 /** What a background pass did. */
 export interface CobsAheadReport {

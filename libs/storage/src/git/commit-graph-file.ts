@@ -11,7 +11,7 @@
  * chain whose layers do not match) makes the reader answer null, and the caller asks git, which
  * reads the same files with its own checks.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { Oid } from './oid.js';
 import { statPart, statQuiet } from './stat-stamp.js';
@@ -145,8 +145,9 @@ export class CommitGraph {
   static synthetic(count: number): CommitGraph | null {
     const size = Math.max(1, Math.min(count, 1 << 24));
     const fanout = Buffer.alloc(FANOUT_BYTES);
-    // Ids are the position in the first four bytes (big-endian), so id order is position order;
-    // every id's first byte is 0 (size < 2^24), so every fanout entry counts them all.
+    // Ids as syntheticCommitId spells them (the position in the first four bytes), so id order
+    // is position order; every id's first byte is 0 (size ≤ 2^24), so every fanout entry
+    // counts them all.
     for (let byte = 0; byte < 256; byte++) fanout.writeUInt32BE(size, byte * 4);
     const ids = Buffer.alloc(size * HASH_BYTES);
     const data = Buffer.alloc(size * COMMIT_DATA_BYTES);
@@ -272,7 +273,7 @@ function readLayer(file: string, offset: number, bases: number, maxCommits: numb
     return null;
   }
   try {
-    const size = statSync(file).size;
+    const size = fstatSync(fd).size;
     const header = readAt(fd, 0, HEADER_BYTES, size);
     if (header === null || header.readUInt32BE(0) !== SIGNATURE || header[4] !== 1 || header[5] !== 1) return null;
     const chunkCount = header[6] ?? 0;
@@ -320,4 +321,12 @@ function readAt(fd: number, position: number, length: number, size: number): Buf
     done += read;
   }
   return buffer;
+}
+
+/**
+ * The id {@link CommitGraph.synthetic} gives the commit at `position`: the position in the
+ * first four bytes (big-endian), zeros after.
+ */
+export function syntheticCommitId(position: number): Oid {
+  return `${position.toString(16).padStart(8, '0')}${'0'.repeat(32)}` as Oid;
 }

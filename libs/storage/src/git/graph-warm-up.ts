@@ -5,11 +5,10 @@
  * history the masks took 7–11 ms in code not compiled yet against ~2 ms once it was. Run at
  * start-up (before the server says it is ready), it costs a few milliseconds once per process.
  */
-import { CommitGraph } from './commit-graph-file.js';
+import { CommitGraph, syntheticCommitId as syntheticId } from './commit-graph-file.js';
 import { countReachableInGraph, isAncestorInGraph, refsContainingInGraph } from './graph-containment.js';
 import { commitTimesInGraph } from './graph-history.js';
 import { reachabilityMasks } from './graph-reachability.js';
-import type { Oid } from './oid.js';
 
 /** Commits of the warm-up graph and how many times it is read: enough for the loops to be compiled. */
 const WARM_UP_COMMITS = 8_192;
@@ -45,9 +44,4 @@ export function warmUpCommitGraphCode(commits: number = WARM_UP_COMMITS, rounds:
     consistent &&= times !== null && times.length === size && (times[0] as number) > (times[size - 1] as number);
   }
   return consistent;
-}
-
-/** The id {@link CommitGraph.synthetic} gives the commit at `position`. */
-function syntheticId(position: number): Oid {
-  return `${position.toString(16).padStart(8, '0')}${'0'.repeat(32)}` as Oid;
 }

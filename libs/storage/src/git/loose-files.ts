@@ -15,6 +15,9 @@ import { isOid, type Oid } from './oid.js';
 import { isValidRefName } from './ref-name.js';
 import { isDirectory } from './stat-stamp.js';
 
+/** What {@link PackedRefsFile} reads when the repository has no `packed-refs` file. */
+const MISSING = Symbol('no packed-refs');
+
 /** Loose objects bigger than this (compressed) are left to git: the readers need small ones. */
 const MAX_COMPRESSED_BYTES = 256 * 1024;
 const MAX_OBJECT_BYTES = 1024 * 1024;
@@ -98,7 +101,7 @@ export class PackedRefsFile {
     const loose = readLooseRef(this.gitDir, name);
     if (loose !== null) return loose;
     const refs = this.current();
-    return refs === undefined ? undefined : (refs.get(name) ?? null);
+    return refs === undefined || refs === MISSING ? undefined : (refs.get(name) ?? null);
   }
 
   /**
@@ -108,10 +111,9 @@ export class PackedRefsFile {
    */
   entriesUnder(prefixes: readonly string[]): Array<{ name: string; oid: Oid }> | undefined {
     const refs = this.current();
-    if (refs === undefined) {
-      // Only a missing file (not one too big or unreadable) means no packed refs: a `stat`, not a read.
-      return isMissing(path.join(this.gitDir, 'packed-refs')) && isDirectory(path.join(this.gitDir, 'refs')) ? [] : undefined;
-    }
+    if (refs === undefined) return undefined;
+    // Only a missing file (not one too big or unreadable) means no packed refs.
+    if (refs === MISSING) return isDirectory(path.join(this.gitDir, 'refs')) ? [] : undefined;
     // Kept per version of the file: a tracker's `packed-refs` holds tens of thousands of COB
     // refs, and a commit page asks for the same few prefixes every time.
     const key = prefixes.join('\n');
@@ -122,17 +124,22 @@ export class PackedRefsFile {
     return entries;
   }
 
-  private current(): Map<string, Oid> | undefined {
+  /**
+   * The packed refs of the current version of the file; {@link MISSING} when there is no file,
+   * undefined when git must decide (too big, unreadable).
+   */
+  private current(): Map<string, Oid> | typeof MISSING | undefined {
     const file = path.join(this.gitDir, 'packed-refs');
     let stamp: string;
     try {
-      const stat = statSync(file);
+      const stat = statSync(file, { throwIfNoEntry: false });
+      // No packed-refs: the ref is absent, or the repository itself is being moved or
+      // removed. For a single ref git tells which (a null there would turn a vanishing
+      // repository's refs into absent ones and its pages into wrong answers instead of errors).
+      if (stat === undefined) return MISSING;
       if (stat.size > MAX_PACKED_REFS_BYTES) return undefined;
       stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
     } catch {
-      // No packed-refs: the ref is absent, or the repository itself is being moved or
-      // removed. git tells which (a null here would turn a vanishing repository's refs into
-      // absent ones and its pages into wrong answers instead of errors).
       return undefined;
     }
     if (stamp === this.stamp) return this.refs;
@@ -197,15 +204,6 @@ function listLooseRefsInto(gitDir: string, prefix: string, byName: Map<string, O
     byName.set(name, oid);
   }
   return true;
-}
-
-/** Whether `file` does not exist (false when it exists or cannot be looked at). */
-function isMissing(file: string): boolean {
-  try {
-    return statSync(file, { throwIfNoEntry: false }) === undefined;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -290,8 +290,7 @@ class CliGitRepository implements GitRepository {
 
   async countCommits(from: Oid): Promise<number> {
     checkOid(from);
-    const graph = this.commitGraph.current();
-    return (graph === null ? null : countReachableInGraph(graph, from)) ?? countCommits(this.gitDir, from);
+    return this.commitGraph.answer((graph) => countReachableInGraph(graph, from)) ?? countCommits(this.gitDir, from);
   }
 
   async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
@@ -322,8 +321,7 @@ class CliGitRepository implements GitRepository {
 
   async commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
     checkOid(from);
-    const graph = this.commitGraph.current();
-    const times = graph === null ? null : commitTimesInGraph(graph, from);
+    const times = this.commitGraph.answer((graph) => commitTimesInGraph(graph, from));
     return times === null ? commitTimes(this.gitDir, { from, sinceExclusive }) : times.filter((time) => time > sinceExclusive);
   }
 
@@ -340,9 +338,7 @@ class CliGitRepository implements GitRepository {
     checkOid(descendant);
     // Collaborative objects ask this for every merge they record: the commit-graph answers
     // without a process when it holds both commits.
-    const graph = this.commitGraph.current();
-    const answer = graph === null ? null : isAncestorInGraph(graph, ancestor, descendant);
-    return answer ?? isAncestor(this.gitDir, { ancestor, descendant });
+    return this.commitGraph.answer((graph) => isAncestorInGraph(graph, ancestor, descendant)) ?? isAncestor(this.gitDir, { ancestor, descendant });
   }
 
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
@@ -378,12 +374,12 @@ class CliGitRepository implements GitRepository {
    * tell (no graph, a commit or tip outside it, a ref git must read).
    */
   private containingFromFiles(commit: Oid, prefixes: readonly string[]): string[] | null {
-    const graph = this.commitGraph.current();
-    if (graph === null) return null;
-    const listed = listRefFiles(this.gitDir, prefixes, this.refFiles);
-    if (listed === undefined) return null;
-    const refs = listed.sort((a, b) => compareUtf8(a.name, b.name)).map((ref) => ({ name: ref.name, commit: ref.oid }));
-    return this.reachability.containingInGraph(commit, refs, graph);
+    return this.commitGraph.answer((graph) => {
+      const listed = listRefFiles(this.gitDir, prefixes, this.refFiles);
+      if (listed === undefined) return null;
+      const refs = listed.sort((a, b) => compareUtf8(a.name, b.name)).map((ref) => ({ name: ref.name, commit: ref.oid }));
+      return this.reachability.containingInGraph(commit, refs, graph);
+    });
   }
 
   /** The refs under `prefixes` in name order, each with the commit its tip stands for. */

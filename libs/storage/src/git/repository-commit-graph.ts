@@ -45,6 +45,15 @@ export class RepositoryCommitGraph implements BudgetedIndex {
     return graph;
   }
 
+  /**
+   * `question` answered from the graph, or null when there is no graph or it cannot answer
+   * (the caller then asks git).
+   */
+  answer<T>(question: (graph: CommitGraph) => T | null): T | null {
+    const graph = this.current();
+    return graph === null ? null : question(graph);
+  }
+
   /** Forgets the graph (budget eviction, repository closed). */
   drop(): void {
     this.graph = null;
