@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // forge-httpd command line: parse flags and environment once, then serve (bootstrap only).
+// First: the young generation is bounded while everything below loads.
+import { processYoungGeneration } from './platform/process-young-generation.js';
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { homedir } from 'node:os';
@@ -66,8 +68,10 @@ async function main(): Promise<void> {
     return;
   }
   // From the start, so the index build's garbage is bounded too.
-  const heapHeadroom = new HeapHeadroom(divideMemoryBudget(config.memoryBudgetMiB).heapHeadroomBytes);
+  const memoryBounds = divideMemoryBudget(config.memoryBudgetMiB);
+  const heapHeadroom = new HeapHeadroom(memoryBounds.heapHeadroomBytes);
   heapHeadroom.start();
+  processYoungGeneration.resize(memoryBounds.youngGenerationBytes);
   // Loaded only to serve, so --help and --version answer without loading Nest.
   const [
     { startServer, SHUTDOWN_GRACE_MS },
@@ -98,6 +102,7 @@ async function main(): Promise<void> {
     onWebConfigReload: () => logger.info({ event: 'reload' }, 'config.json web settings reloaded'),
     clusterWorker: worker !== undefined,
     heapHeadroom,
+    youngGeneration: processYoungGeneration,
   });
   const warming = new AbortController();
   let stopping = false;

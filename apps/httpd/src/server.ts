@@ -13,6 +13,7 @@ import { CobRejectionLog } from './cobs/cob-rejection-log.js';
 import { CobStoreService } from './cobs/cob-store.service.js';
 import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import type { HeapHeadroom } from './platform/heap-headroom.js';
+import type { YoungGenerationCap } from './platform/young-generation-cap.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import type { Registry } from 'prom-client';
 import { shareMetricsWithPrimary } from './telemetry/cluster-metrics.js';
@@ -70,6 +71,8 @@ export interface StartServerOptions {
   now?: () => number;
   /** The process's heap growth governor, shown in the metrics (the command line starts one). */
   heapHeadroom?: HeapHeadroom;
+  /** The process's young generation bound, shown in the metrics (the command line starts one). */
+  youngGeneration?: YoungGenerationCap;
   /** Packed objects a repository needs to get a commit-graph of ours (tests lower it). */
   commitGraphMinObjects?: number;
 }
@@ -90,7 +93,7 @@ async function listen(app: NestFastifyApplication, address: ListenAddress, share
 }
 
 /** The metrics of a built app (its providers hold the counters). */
-function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'requests' | 'readiness' | 'home' | 'heapHeadroom'>): Registry {
+function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'requests' | 'readiness' | 'home' | 'heapHeadroom' | 'youngGeneration'>): Registry {
   return createMetricsRegistry({
     ...parts,
     httpCaching: app.get(HttpCaching),
@@ -139,7 +142,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       readiness,
     });
     // Registered before listening, so the first request is counted too.
-    const registry = config.metricsListen === null ? null : registryOf(app, { requests, readiness, home, heapHeadroom: options.heapHeadroom });
+    const registry =
+      config.metricsListen === null
+        ? null
+        : registryOf(app, { requests, readiness, home, heapHeadroom: options.heapHeadroom, youngGeneration: options.youngGeneration });
     const address = await listen(app, config.listen, options.clusterWorker === true);
     if (options.clusterWorker === true && registry !== null) shareMetricsWithPrimary(registry);
     else if (config.metricsListen !== null && registry !== null) {

@@ -132,7 +132,7 @@ describeCli('forge-httpd command line', () => {
     }
   });
 
-  it('bounds its heap growth by --memory-budget and shows it in the metrics', async () => {
+  it('bounds its heap growth and young generation by --memory-budget and shows them in the metrics', async () => {
     const metricsPort = await freeTcpPort();
     const { child } = await serveCli(['--home', home, '--listen', '127.0.0.1:0', '--memory-budget', '96', '--metrics-listen', `127.0.0.1:${metricsPort}`]);
     try {
@@ -144,6 +144,11 @@ describeCli('forge-httpd command line', () => {
       // A small home: V8's own growth stays under the headroom, or at least a quarter is asked.
       const percent = gauge('forge_heap_growing_percent');
       expect(percent === 0 || (percent >= 25 && percent < 300)).toBe(true);
+      // An eighth of the budget; V8 alone grows it to 16–32 MiB while the server loads.
+      expect(gauge('forge_heap_young_generation_max_bytes')).toBe(12 * 1024 * 1024);
+      const young = gauge('forge_heap_young_generation_bytes');
+      expect(young).toBeGreaterThan(0);
+      expect(young).toBeLessThanOrEqual(12 * 1024 * 1024);
     } finally {
       expect(await stop(child, 'SIGTERM')).toBe(0);
     }

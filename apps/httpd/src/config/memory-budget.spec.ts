@@ -11,6 +11,12 @@ describe('divideMemoryBudget', () => {
     expect(bounds.lastCommitBytes).toBe(16 * MIB);
     expect(bounds.cobStoreBytes).toBe(36 * MIB);
     expect(bounds.heapHeadroomBytes).toBe(64 * MIB);
+    expect(bounds.youngGenerationBytes).toBe(16 * MIB);
+  });
+
+  it('never bounds the young generation below 8 MiB', () => {
+    expect(divideMemoryBudget(16).youngGenerationBytes).toBe(8 * MIB);
+    expect(divideMemoryBudget(1024).youngGenerationBytes).toBe(128 * MIB);
   });
 
   it.each([16, 128, 1024])('keeps the shares of %i MiB within the budget, with headroom left', (budget) => {
@@ -28,6 +34,6 @@ describe('divideMemoryBudget', () => {
   });
 
   it('turns the caches and the heap bound off with a budget of 0', () => {
-    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });

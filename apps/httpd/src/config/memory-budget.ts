@@ -30,6 +30,8 @@ export interface CacheBounds {
   readonly cobStoreBytes: number;
   /** Garbage the JS heap may hold between full collections (platform/heap-headroom.ts), not a cache. */
   readonly heapHeadroomBytes: number;
+  /** Largest young generation of the JS heap (platform/young-generation-cap.ts), not a cache; 0: V8's own. */
+  readonly youngGenerationBytes: number;
 }
 
 /**
@@ -58,6 +60,16 @@ const SHARES = {
 const HEAP_HEADROOM_SHARE = 1 / 2;
 
 /**
+ * The young generation's bound: an eighth of the budget (16 MiB by default, where V8 alone
+ * grows it to 32 MiB), never below 8 MiB, where scavenges would come too often. A flood of
+ * 6,000 distinct commit, tree and history pages on the full benchmark home peaked at 348–369 MB
+ * against 377–388 MB, pages/s within noise (tools/bench/README.md, "The young generation").
+ */
+const YOUNG_GENERATION_SHARE = 1 / 8;
+/** The smallest young generation bound any budget gives (the process starts with it). */
+export const YOUNG_GENERATION_MIN_BYTES = 8 * MIB;
+
+/**
  * Divides a memory budget between the big caches.
  * @param budgetMiB - the budget, in MiB (0 turns those caches off)
  * @returns each cache's bound
@@ -74,5 +86,6 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
     treeBytes: share(SHARES.treeBytes),
     cobStoreBytes: share(SHARES.cobStoreBytes),
     heapHeadroomBytes: share(HEAP_HEADROOM_SHARE),
+    youngGenerationBytes: bytes === 0 ? 0 : Math.max(YOUNG_GENERATION_MIN_BYTES, share(YOUNG_GENERATION_SHARE)),
   };
 }

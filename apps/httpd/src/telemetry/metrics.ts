@@ -5,6 +5,7 @@ import type { CobEvaluations } from '../cobs/cob-evaluations.js';
 import type { CobRejectionLog } from '../cobs/cob-rejection-log.js';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
 import type { HeapHeadroom } from '../platform/heap-headroom.js';
+import type { YoungGenerationCap } from '../platform/young-generation-cap.js';
 import type { HttpCaching } from '../response-cache/http-caching.js';
 import type { Readiness } from './readiness.js';
 import type { RequestObserver } from './request-observer.js';
@@ -23,6 +24,8 @@ export interface MetricSources {
   readiness: Readiness;
   /** The heap growth governor, when the process runs one. */
   heapHeadroom?: HeapHeadroom;
+  /** The young generation bound, when the process runs one. */
+  youngGeneration?: YoungGenerationCap;
 }
 
 /** Request latency buckets, in seconds: cached answers take well under a millisecond. */
@@ -45,6 +48,7 @@ export function createMetricsRegistry(sources: MetricSources): Registry {
   readStorageIndex(registry, sources);
   countCobs(registry, sources);
   if (sources.heapHeadroom !== undefined) readHeapHeadroom(registry, sources.heapHeadroom);
+  if (sources.youngGeneration !== undefined) readYoungGeneration(registry, sources.youngGeneration);
   return registry;
 }
 
@@ -238,6 +242,21 @@ function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
     collect() {
       this.set(headroom.liveBytes);
     },
+  });
+}
+
+function readYoungGeneration(registry: Registry, youngGeneration: YoungGenerationCap): void {
+  new Gauge({
+    name: 'forge_heap_young_generation_bytes',
+    help: "Size of the JS heap's young generation at the last collection (with --workers, summed)",
+    registers: [registry],
+    collect: readGauge(() => youngGeneration.sizeBytes),
+  });
+  new Gauge({
+    name: 'forge_heap_young_generation_max_bytes',
+    help: 'Largest young generation allowed (from --memory-budget; with --workers, summed)',
+    registers: [registry],
+    collect: readGauge(() => youngGeneration.capBytes),
   });
 }
 
