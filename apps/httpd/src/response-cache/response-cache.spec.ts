@@ -14,8 +14,10 @@ describe('ResponseCache', () => {
     const cache = new ResponseCache(20_000);
     const removed: string[] = [];
     cache.onRemove((gone) => removed.push(gone.key));
-    for (const key of ['a', 'b', 'c', 'd']) cache.set(entry(key, 2400));
+    // Past half the bound a key is kept on its second rendering (see the doorkeeper below).
+    for (const key of ['a', 'b', 'c', 'd', 'd']) cache.set(entry(key, 2400));
     expect(cache.get('a')).toBeDefined();
+    cache.set(entry('e', 2400));
     cache.set(entry('e', 2400));
     expect(removed).toEqual(['b']);
     expect(cache.stats()).toMatchObject({ entries: 4, evictions: 1, hits: 1 });
@@ -46,6 +48,32 @@ describe('ResponseCache', () => {
     const stored = cache.set({ ...entry('a', 0), body: pooled });
     expect(stored?.body.equals(pooled)).toBe(true);
     expect(stored?.body.buffer.byteLength).toBe(pooled.length);
+  });
+
+  it('past half its bound, keeps a new key only on its second rendering', () => {
+    // Entries of ~4.5 KB under a 20 KB bound: the third one passes half of it.
+    const cache = new ResponseCache(20_000);
+    for (const key of ['a', 'b', 'c']) expect(cache.set(entry(key, 2400))).not.toBeNull();
+    expect(cache.set(entry('once', 2400))).toBeNull();
+    expect(cache.set(entry('twice', 2400))).toBeNull();
+    expect(cache.get('twice')).toBeUndefined();
+    expect(cache.set(entry('twice', 2400))).not.toBeNull();
+    expect(cache.get('twice')).toBeDefined();
+    expect(cache.stats()).toMatchObject({ entries: 4, deferred: 2 });
+    // A page asked for once does not push out the ones asked for again.
+    for (let page = 0; page < 100; page += 1) cache.set(entry(`crawl-${page}`, 2400));
+    expect(cache.stats().entries).toBe(4);
+    expect(cache.stats().deferred).toBe(102);
+    expect(cache.get('a')).toBeDefined();
+  });
+
+  it('forgets the keys it has seen once after 65,536 of them, and then counts them as new', () => {
+    const cache = new ResponseCache(20_000);
+    for (const key of ['a', 'b', 'c']) cache.set(entry(key, 2400));
+    expect(cache.set(entry('old', 2400))).toBeNull();
+    for (let key = 0; key < 65_536; key += 1) cache.set(entry(`k${key}`, 2400));
+    expect(cache.set(entry('old', 2400))).toBeNull();
+    expect(cache.set(entry('old', 2400))).not.toBeNull();
   });
 
   it('stores nothing when its bound is 0', () => {

@@ -40,16 +40,32 @@ export interface ResponseCacheStats {
   bytes: number;
   maxBytes: number;
   evictions: number;
+  /** Answers not kept because the cache was past half its bound and their key was new. */
+  deferred: number;
 }
+
+/**
+ * Keys remembered by the admission filter (32-bit hashes, ~40 B each in a Set); forgotten all
+ * at once when full, so a key seen once long ago counts as new again.
+ */
+const ADMISSION_MEMORY_KEYS = 65_536;
 
 /**
  * A least-recently-used store of rendered responses bounded in bytes (a {@link BoundedCache}
  * weighted by each entry's bytes). Entries larger than a quarter of the bound are not kept
  * (one huge diff must not flush everything else).
+ *
+ * Past half its bound the cache keeps an answer only when its key was rendered before (a
+ * doorkeeper): a crawler or mirror asking for every commit once would otherwise fill the whole
+ * bound with pages nobody asks for again, pushing out the ones people come back to, and hold
+ * that memory (tools/bench/README.md, "Pages asked for once").
  */
 export class ResponseCache {
   private readonly entries: BoundedCache<string, CachedResponse>;
   private removed: (entry: CachedResponse) => void = () => undefined;
+  /** Hashes of keys rendered once while the cache was past half its bound. */
+  private readonly seenOnce = new Set<number>();
+  private deferred = 0;
 
   /** @param maxBytes - the bound; 0 disables the cache */
   constructor(readonly maxBytes: number = DEFAULT_RESPONSE_CACHE_BYTES) {
@@ -72,7 +88,7 @@ export class ResponseCache {
    */
   set(entry: Omit<CachedResponse, 'bytes' | 'variants' | 'wire'>): CachedResponse | null {
     const bytes = entry.body.length + entry.key.length * 2 + ENTRY_OVERHEAD_BYTES;
-    if (bytes > this.maxBytes / 4) return null;
+    if (bytes > this.maxBytes / 4 || !this.admits(entry.key)) return null;
     const stored: CachedResponse = { ...entry, body: ownBytes(entry.body), variants: new Map(), wire: new Map(), bytes };
     this.entries.set(entry.key, stored);
     return stored;
@@ -112,8 +128,26 @@ export class ResponseCache {
   /** Current counters and sizes. */
   stats(): ResponseCacheStats {
     const { hits, misses, evictions, entries, weight } = this.entries.stats();
-    return { hits, misses, evictions, entries, bytes: weight, maxBytes: this.maxBytes };
+    return { hits, misses, evictions, entries, bytes: weight, maxBytes: this.maxBytes, deferred: this.deferred };
   }
+
+  /** Whether a new answer of `key` is kept: always below half the bound, else on its second rendering. */
+  private admits(key: string): boolean {
+    if (this.entries.weight < this.maxBytes / 2) return true;
+    const hash = hashKey(key);
+    if (this.seenOnce.delete(hash)) return true;
+    if (this.seenOnce.size >= ADMISSION_MEMORY_KEYS) this.seenOnce.clear();
+    this.seenOnce.add(hash);
+    this.deferred += 1;
+    return false;
+  }
+}
+
+/** FNV-1a over the key's UTF-16 code units: a collision only admits an answer early. */
+function hashKey(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /**

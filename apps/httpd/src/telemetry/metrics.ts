@@ -107,6 +107,12 @@ function readResponseCache(registry: Registry, caching: HttpCaching): void {
     registers: [registry],
     collect: read((s) => s.evictions),
   });
+  new Counter({
+    name: 'forge_response_cache_deferred_total',
+    help: 'Answers not kept: the cache was past half its bound and their URL had not been rendered before',
+    registers: [registry],
+    collect: read((s) => s.deferred),
+  });
   new Gauge({ name: 'forge_response_cache_entries', help: 'Answers held', registers: [registry], collect: read((s) => s.entries) });
   new Gauge({
     name: 'forge_response_cache_bytes',
