@@ -79,6 +79,8 @@ describe('metrics listener', () => {
     expect(sample(after, `forge_http_request_duration_seconds_count{method="GET",route="${TREE_ROUTE}",status="200"}`)).toBe(sample(after, series));
     expect((sample(after, 'forge_response_cache_hits_total') ?? 0) - (sample(before, 'forge_response_cache_hits_total') ?? 0)).toBe(1);
     expect(sample(after, 'forge_response_cache_bytes')).toBeGreaterThan(0);
+    // Far below half its bound here: every answer is kept on its first rendering.
+    expect(sample(after, 'forge_response_cache_deferred_total')).toBe(0);
   });
 
   it('reports git processes, the storage index, COB evaluations and process metrics', async () => {

@@ -63,7 +63,8 @@ const HEAP_HEADROOM_SHARE = 1 / 2;
  * The young generation's bound: an eighth of the budget (16 MiB by default, where V8 alone
  * grows it to 32 MiB), never below 8 MiB, where scavenges would come too often. A flood of
  * 6,000 distinct commit, tree and history pages on the full benchmark home peaked at 348–369 MB
- * against 377–388 MB, pages/s within noise (tools/bench/README.md, "The young generation").
+ * against 377–388 MB, pages/s within noise (tools/bench/README.md, "The young generation, and
+ * pages asked for once").
  */
 const YOUNG_GENERATION_SHARE = 1 / 8;
 /** The smallest young generation bound any budget gives (the process starts with it). */
