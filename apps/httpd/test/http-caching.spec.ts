@@ -251,6 +251,40 @@ describe('visibility and freshness of cached answers', () => {
 });
 
 describe('the byte bound', () => {
+  it('past half a tiny bound, keeps pages asked for again and not pages asked for once', async () => {
+    const bound = 24 * 1024;
+    const small = await serve(built.home, bound);
+    try {
+      const names = ['tree', 'subtree', 'readme', 'stats', 'history', 'commit', 'blob'];
+      const urls = ids.flatMap((id) => names.map((name) => small.url + path(routes()[name]?.replaceAll(ids[1] ?? '', id) ?? '')));
+      const [hot, ...crawl] = urls;
+      if (hot === undefined) throw new Error('no URLs');
+      const hotBody = (await raw(hot)).body;
+      // A crawl: every other page asked for once, the hot page again in between.
+      for (const url of crawl) {
+        expect((await raw(url)).status).toBe(200);
+        expect((await raw(hot)).body.equals(hotBody)).toBe(true);
+      }
+      const afterCrawl = small.caching.stats();
+      expect(afterCrawl.deferred).toBeGreaterThan(0);
+      // Pages asked for once stop being kept past half the bound (an entry is at most a quarter).
+      expect(afterCrawl.bytes).toBeLessThan((bound * 3) / 4);
+      expect(afterCrawl.evictions).toBe(0);
+      // The hot page is answered from the cache, and a crawl page asked for again is kept.
+      await raw(hot);
+      expect(small.caching.stats().hits).toBe(afterCrawl.hits + 1);
+      // The second commit's tree: small enough to keep (the blob page is over a quarter of the bound).
+      const again = crawl[6] ?? '';
+      const body = (await raw(again)).body;
+      const hitsBefore = small.caching.stats().hits;
+      const third = await raw(again);
+      expect(third.body.equals(body)).toBe(true);
+      expect(small.caching.stats().hits).toBe(hitsBefore + 1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('holds with a tiny bound, evicting the least recently used answers', async () => {
     const bound = 16 * 1024;
     const small = await serve(built.home, bound);

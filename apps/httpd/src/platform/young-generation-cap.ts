@@ -68,7 +68,7 @@ export class YoungGenerationCap {
   }
 
   /**
-   * Changes the cap: the process starts with the default budget's, before the command line is read.
+   * Changes the cap: the process starts with the smallest one, before the command line is read.
    * @param capBytes - the new cap (0 stops capping)
    */
   resize(capBytes: number): void {
