@@ -250,13 +250,18 @@ describe('visibility and freshness of cached answers', () => {
   });
 });
 
+/** The tree, subtree, readme, stats, history, commit and blob pages of each commit, in that order. */
+function pageUrlsOfEveryCommit(base: string): string[] {
+  const names = ['tree', 'subtree', 'readme', 'stats', 'history', 'commit', 'blob'];
+  return ids.flatMap((id) => names.map((name) => base + path(routes()[name]?.replaceAll(ids[1] ?? '', id) ?? '')));
+}
+
 describe('the byte bound', () => {
   it('past half a tiny bound, keeps pages asked for again and not pages asked for once', async () => {
     const bound = 24 * 1024;
     const small = await serve(built.home, bound);
     try {
-      const names = ['tree', 'subtree', 'readme', 'stats', 'history', 'commit', 'blob'];
-      const urls = ids.flatMap((id) => names.map((name) => small.url + path(routes()[name]?.replaceAll(ids[1] ?? '', id) ?? '')));
+      const urls = pageUrlsOfEveryCommit(small.url);
       const [hot, ...crawl] = urls;
       if (hot === undefined) throw new Error('no URLs');
       const hotBody = (await raw(hot)).body;
@@ -289,8 +294,7 @@ describe('the byte bound', () => {
     const bound = 16 * 1024;
     const small = await serve(built.home, bound);
     try {
-      const names = ['tree', 'subtree', 'readme', 'stats', 'history', 'commit', 'blob'];
-      const urls = ids.flatMap((id) => names.map((name) => small.url + path(routes()[name]?.replaceAll(ids[1] ?? '', id) ?? '')));
+      const urls = pageUrlsOfEveryCommit(small.url);
       const bodies = new Map<string, Buffer>();
       for (const url of [...urls, ...urls, ...urls]) {
         const answer = await raw(url);
