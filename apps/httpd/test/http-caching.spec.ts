@@ -290,6 +290,26 @@ describe('the byte bound', () => {
     }
   });
 
+  it('past half a tiny bound, answers a burst of requests for a new page alike and keeps it', async () => {
+    const bound = 24 * 1024;
+    const small = await serve(built.home, bound);
+    try {
+      const urls = pageUrlsOfEveryCommit(small.url);
+      // The second commit's tree, asked for by eight clients at once after the others filled half the bound.
+      const burst = urls[7] ?? '';
+      for (const url of urls.filter((other) => other !== burst)) await raw(url);
+      expect(small.caching.stats().deferred).toBeGreaterThan(0);
+      const answers = await Promise.all(Array.from({ length: 8 }, () => raw(burst)));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+      expect(answers.every((answer) => answer.body.equals(answers[0]?.body ?? Buffer.alloc(0)))).toBe(true);
+      const hits = small.caching.stats().hits;
+      expect((await raw(burst)).body.equals(answers[0]?.body ?? Buffer.alloc(0))).toBe(true);
+      expect(small.caching.stats().hits).toBe(hits + 1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('holds with a tiny bound, evicting the least recently used answers', async () => {
     const bound = 16 * 1024;
     const small = await serve(built.home, bound);

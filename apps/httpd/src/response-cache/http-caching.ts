@@ -123,6 +123,7 @@ export class HttpCaching {
     if (entry !== undefined) return this.serve({ request, reply, key, entry, done });
     const running = this.pending.get(key.text);
     if (running === undefined) return this.beginMiss({ request, key, leader: true, done });
+    this.cache.noteAskedAgain(key.text);
     running.then((stored) => {
       if (stored === null) this.beginMiss({ request, key, leader: false, done });
       else this.serve({ request, reply, key, entry: stored, done });

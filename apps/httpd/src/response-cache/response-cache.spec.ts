@@ -67,6 +67,18 @@ describe('ResponseCache', () => {
     expect(cache.get('a')).toBeDefined();
   });
 
+  it('keeps a first rendering past half its bound when the key was asked for again meanwhile', () => {
+    const cache = new ResponseCache(20_000);
+    cache.noteAskedAgain('early');
+    for (const key of ['a', 'b', 'c']) cache.set(entry(key, 2400));
+    // Asked for again below half the bound: nothing to remember, every answer is kept there.
+    expect(cache.set(entry('early', 2400))).toBeNull();
+    cache.noteAskedAgain('burst');
+    cache.noteAskedAgain('burst');
+    expect(cache.set(entry('burst', 2400))).not.toBeNull();
+    expect(cache.stats().deferred).toBe(1);
+  });
+
   it('forgets the keys it has seen once after 65,536 of them, and then counts them as new', () => {
     const cache = new ResponseCache(20_000);
     for (const key of ['a', 'b', 'c']) cache.set(entry(key, 2400));

@@ -131,15 +131,28 @@ export class ResponseCache {
     return { hits, misses, evictions, entries, bytes: weight, maxBytes: this.maxBytes, deferred: this.deferred };
   }
 
+  /**
+   * Counts `key` as asked for again before its first rendering is done (a request waiting for
+   * it), so that rendering is kept past half the bound and the waiting requests are answered
+   * from it instead of each rendering the page again.
+   */
+  noteAskedAgain(key: string): void {
+    if (this.entries.weight >= this.maxBytes / 2) this.remember(hashKey(key));
+  }
+
   /** Whether a new answer of `key` is kept: always below half the bound, else on its second rendering. */
   private admits(key: string): boolean {
     if (this.entries.weight < this.maxBytes / 2) return true;
     const hash = hashKey(key);
     if (this.seenOnce.delete(hash)) return true;
-    if (this.seenOnce.size >= ADMISSION_MEMORY_KEYS) this.seenOnce.clear();
-    this.seenOnce.add(hash);
+    this.remember(hash);
     this.deferred += 1;
     return false;
+  }
+
+  private remember(hash: number): void {
+    if (this.seenOnce.size >= ADMISSION_MEMORY_KEYS) this.seenOnce.clear();
+    this.seenOnce.add(hash);
   }
 }
 
