@@ -256,12 +256,23 @@ function pageUrlsOfEveryCommit(base: string): string[] {
   return ids.flatMap((id) => names.map((name) => base + path(routes()[name]?.replaceAll(ids[1] ?? '', id) ?? '')));
 }
 
+/** Index, in {@link pageUrlsOfEveryCommit}, of the second commit's tree: small enough to keep under a tiny bound. */
+const SECOND_COMMIT_TREE = 7;
+
+/** Serves the built home with a response cache of `bound` bytes for `use`, then closes it. */
+async function withTinyBound(bound: number, use: (small: Awaited<ReturnType<typeof serve>>, urls: string[]) => Promise<void>): Promise<void> {
+  const small = await serve(built.home, bound);
+  try {
+    await use(small, pageUrlsOfEveryCommit(small.url));
+  } finally {
+    await small.close();
+  }
+}
+
 describe('the byte bound', () => {
   it('past half a tiny bound, keeps pages asked for again and not pages asked for once', async () => {
     const bound = 24 * 1024;
-    const small = await serve(built.home, bound);
-    try {
-      const urls = pageUrlsOfEveryCommit(small.url);
+    await withTinyBound(bound, async (small, urls) => {
       const [hot, ...crawl] = urls;
       if (hot === undefined) throw new Error('no URLs');
       const hotBody = (await raw(hot)).body;
@@ -278,25 +289,20 @@ describe('the byte bound', () => {
       // The hot page is answered from the cache, and a crawl page asked for again is kept.
       await raw(hot);
       expect(small.caching.stats().hits).toBe(afterCrawl.hits + 1);
-      // The second commit's tree: small enough to keep (the blob page is over a quarter of the bound).
-      const again = crawl[6] ?? '';
+      // The blob page is over a quarter of the bound, so never kept; a tree page is.
+      const again = urls[SECOND_COMMIT_TREE] ?? '';
       const body = (await raw(again)).body;
       const hitsBefore = small.caching.stats().hits;
       const third = await raw(again);
       expect(third.body.equals(body)).toBe(true);
       expect(small.caching.stats().hits).toBe(hitsBefore + 1);
-    } finally {
-      await small.close();
-    }
+    });
   });
 
   it('past half a tiny bound, answers a burst of requests for a new page alike and keeps it', async () => {
-    const bound = 24 * 1024;
-    const small = await serve(built.home, bound);
-    try {
-      const urls = pageUrlsOfEveryCommit(small.url);
-      // The second commit's tree, asked for by eight clients at once after the others filled half the bound.
-      const burst = urls[7] ?? '';
+    await withTinyBound(24 * 1024, async (small, urls) => {
+      // Asked for by eight clients at once after the others filled half the bound.
+      const burst = urls[SECOND_COMMIT_TREE] ?? '';
       for (const url of urls.filter((other) => other !== burst)) await raw(url);
       expect(small.caching.stats().deferred).toBeGreaterThan(0);
       const answers = await Promise.all(Array.from({ length: 8 }, () => raw(burst)));
@@ -305,16 +311,12 @@ describe('the byte bound', () => {
       const hits = small.caching.stats().hits;
       expect((await raw(burst)).body.equals(answers[0]?.body ?? Buffer.alloc(0))).toBe(true);
       expect(small.caching.stats().hits).toBe(hits + 1);
-    } finally {
-      await small.close();
-    }
+    });
   });
 
   it('holds with a tiny bound, evicting the least recently used answers', async () => {
     const bound = 16 * 1024;
-    const small = await serve(built.home, bound);
-    try {
-      const urls = pageUrlsOfEveryCommit(small.url);
+    await withTinyBound(bound, async (small, urls) => {
       const bodies = new Map<string, Buffer>();
       for (const url of [...urls, ...urls, ...urls]) {
         const answer = await raw(url);
@@ -323,8 +325,6 @@ describe('the byte bound', () => {
         expect(small.caching.stats().bytes).toBeLessThanOrEqual(bound);
       }
       expect(Math.min(small.caching.stats().evictions, small.caching.stats().entries)).toBeGreaterThan(0);
-    } finally {
-      await small.close();
-    }
+    });
   });
 });

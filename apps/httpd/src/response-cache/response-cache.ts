@@ -137,17 +137,22 @@ export class ResponseCache {
    * from it instead of each rendering the page again.
    */
   noteAskedAgain(key: string): void {
-    if (this.entries.weight >= this.maxBytes / 2) this.remember(hashKey(key));
+    if (this.pastHalf()) this.remember(hashKey(key));
   }
 
   /** Whether a new answer of `key` is kept: always below half the bound, else on its second rendering. */
   private admits(key: string): boolean {
-    if (this.entries.weight < this.maxBytes / 2) return true;
+    if (!this.pastHalf()) return true;
     const hash = hashKey(key);
     if (this.seenOnce.delete(hash)) return true;
     this.remember(hash);
     this.deferred += 1;
     return false;
+  }
+
+  /** Past half the bound, new keys need a second asking to be kept. */
+  private pastHalf(): boolean {
+    return this.entries.weight >= this.maxBytes / 2;
   }
 
   private remember(hash: number): void {
