@@ -5,6 +5,7 @@
 import { constants, inflateSync } from 'node:zlib';
 import { PackFormatError } from './errors.js';
 import { readDeltaHeader, type DeltaHeader } from './pack-delta.js';
+import { inflateEntry } from './entry-inflater.js';
 import { openByteSource, SHARED_READ_BYTES, type ByteSource } from './pack-index.js';
 
 /** Pack entry types as stored (3 bits of the entry header). */
@@ -152,34 +153,19 @@ export class PackFile {
       entry.dataAt + available <= entry.bytes.length
         ? entry.bytes.subarray(entry.dataAt, entry.dataAt + available)
         : this.source.read(offset + entry.dataAt, available);
-    let data: Buffer;
+    let data: Buffer | null;
     try {
-      data = inflateSync(compressed, { maxOutputLength: Math.max(entry.size, 1), chunkSize: inflateChunk(entry.size) });
+      data = inflateEntry(compressed, entry.size);
     } catch {
       throw new PackFormatError('pack entry does not inflate');
     }
-    if (data.length !== entry.size) throw new PackFormatError('pack entry size does not match');
+    if (data === null) throw new PackFormatError('pack entry size does not match');
     return data;
   }
 
   close(): void {
     this.source.close();
   }
-}
-
-/** Largest output chunk of one inflate (bigger entries inflate into several, then joined). */
-const MAX_INFLATE_CHUNK = 1024 * 1024;
-/** zlib's smallest output chunk. */
-const MIN_INFLATE_CHUNK = 64;
-
-/**
- * The output chunk for an entry of `size` bytes: its own size and one byte more (a chunk
- * filled exactly makes zlib take another and join them). With zlib's default 16 KiB chunk a
- * commit of a few hundred bytes came back as a view of a 16 KiB buffer, and a cache holding it
- * held all of it; a big blob came back in 16 KiB pieces joined by a copy.
- */
-function inflateChunk(size: number): number {
-  return Math.min(MAX_INFLATE_CHUNK, Math.max(MIN_INFLATE_CHUNK, size + 1));
 }
 
 function byteAt(bytes: Buffer, at: number): number {
