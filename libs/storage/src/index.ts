@@ -27,6 +27,7 @@ export type {
   WalkCommitsOptions,
 } from './git/git-repository.js';
 export type { ChunkedReadOptions, CommitRange } from './git/walk-commits-until.js';
+export { OidList } from './git/oid-list.js';
 export { RANGE_CHUNK_COMMITS } from './git/walk-commits-until.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';

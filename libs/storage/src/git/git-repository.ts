@@ -4,6 +4,7 @@
  */
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type { Oid } from './oid.js';
+import type { OidList } from './oid-list.js';
 import type { ChunkedReadOptions, CommitRange } from './walk-commits-until.js';
 
 /** A reference and the object it points to (symbolic refs resolved). */
@@ -125,13 +126,13 @@ export interface GitRepository {
   /** Commits newest first, like `git log`. */
   walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]>;
   /** The ids of the commits {@link walkCommits} returns, without reading the commits. */
-  listCommitOids(options: WalkCommitsOptions): Promise<Oid[]>;
+  listCommitOids(options: WalkCommitsOptions): Promise<OidList>;
   /**
    * Reads commits listed by {@link listCommitOids} a chunk at a time, each chunk when asked
    * for (a reader that stops early reads nothing more); the chunks share the long-walk slots
    * of {@link openCommitRange}.
    */
-  readCommitsInChunks(oids: readonly Oid[], options?: Pick<ChunkedReadOptions, 'signal'>): AsyncIterable<readonly GitCommit[]>;
+  readCommitsInChunks(oids: OidList, options?: Pick<ChunkedReadOptions, 'signal'>): AsyncIterable<readonly GitCommit[]>;
   /**
    * The history of `from` in `walkCommits` order up to (excluding) the first commit equal to
    * `stop`; all of it when `stop` never comes (the commit list of a range page).

@@ -6,6 +6,7 @@ import { openGitRepository } from './open-git-repository.js';
 import { readGitProcessCounts } from './git-process-counts.js';
 import { longWalks, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
 import { waitUntil } from '../wait-until.testing.js';
+import { OidList } from './oid-list.js';
 
 let tmp: string;
 
@@ -129,7 +130,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     };
     const range = await openCommitRange(counted, { from, stop: '0'.repeat(40) as Oid }, 3);
     expect(range.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 3));
-    expect(range.rest).toEqual(expected.slice(3));
+    expect(range.rest.toArray()).toEqual(expected.slice(3));
     const afterOpen = reads;
     const seen: string[] = range.first.map((commit) => commit.oid);
     for await (const chunk of readInChunks(counted, range.rest, { size: 10 })) {
@@ -141,15 +142,15 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     expect(seen).toEqual(expected.slice(0, 23));
     expect(reads - afterOpen).toBe(20);
     const whole = await openCommitRange(repo, { from, stop: expected[40] as Oid }, 3);
-    expect([...whole.first.map((commit) => commit.oid), ...whole.rest]).toEqual(expected.slice(0, 40));
+    expect([...whole.first.map((commit) => commit.oid), ...whole.rest.toArray()]).toEqual(expected.slice(0, 40));
     const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3);
-    expect(near.rest).toEqual([]);
+    expect(near.rest.length).toBe(0);
     expect(near.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 2));
   });
 
   it('reads no chunk after the signal aborts, not even one already waiting for its slot', async () => {
     const from = commits[commits.length - 1] as Oid;
-    const oids = revList(gitDir, [from]) as Oid[];
+    const oids = OidList.of(revList(gitDir, [from]) as Oid[]);
     let reads = 0;
     const counted = {
       readCommit: (oid: Oid) => {

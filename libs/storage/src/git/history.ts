@@ -8,6 +8,7 @@ import type { Contributor, WalkCommitsOptions } from './git-repository.js';
 import { runGit } from './run-git.js';
 import { streamGitLines } from './stream-git-lines.js';
 import { splitTreePath } from './tree-path.js';
+import { OidList } from './oid-list.js';
 
 /**
  * Lists the ids of the commits {@link GitRepository.walkCommits} returns, newest first in
@@ -22,16 +23,17 @@ import { splitTreePath } from './tree-path.js';
  * @returns commit ids
  * @throws InvalidOidError for malformed ids; GitCommandError when git fails (e.g. unknown start)
  */
-export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions): Promise<Oid[]> {
+export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions): Promise<OidList> {
   const { skip = 0, maxCount = Number.POSITIVE_INFINITY, since, until } = options;
   checkCount(skip);
   if (maxCount !== Number.POSITIVE_INFINITY) checkCount(maxCount);
-  if (maxCount === 0) return [];
+  if (maxCount === 0) return OidList.EMPTY;
   const revisions = revisionArguments(options.from, options.exclude ?? []);
   if (since === undefined && until === undefined) {
     const limits = [`--skip=${skip}`, ...(Number.isFinite(maxCount) ? [`--max-count=${maxCount}`] : [])];
     const { stdout } = await runGit({ gitDir, args: ['rev-list', ...limits, ...revisions] });
-    return splitLines(stdout.toString('latin1')) as Oid[];
+    // Straight from the bytes: a whole history's ids never become strings all at once.
+    return OidList.fromLines(stdout) ?? OidList.of(splitLines(stdout.toString('latin1')) as Oid[]);
   }
   const oids: Oid[] = [];
   let toSkip = skip;
@@ -42,7 +44,7 @@ export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions
     else oids.push(oid);
     return oids.length >= maxCount ? 'stop' : undefined;
   });
-  return oids;
+  return OidList.of(oids);
 }
 
 /**

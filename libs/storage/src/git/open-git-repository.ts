@@ -17,6 +17,7 @@ import type {
   WalkCommitsOptions,
 } from './git-repository.js';
 import { commitTimes, commitTimesOf, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
+import type { OidList } from './oid-list.js';
 import { LastCommitIndex } from './last-commit-index.js';
 import { listRefFiles, PackedRefsFile } from './loose-files.js';
 import { ObjectFiles, threadLoad } from './object-files.js';
@@ -234,7 +235,7 @@ class CliGitRepository implements GitRepository {
     const oids = await walkCommitOids(this.gitDir, options);
     // Requests are pipelined through the one cat-file process.
     return Promise.all(
-      oids.map(async (oid) => {
+      oids.toArray().map(async (oid) => {
         const commit = await this.readCommit(oid);
         if (commit === null) throw new GitObjectFormatError(`commit ${oid} listed by rev-list is unreadable`);
         return commit;
@@ -271,12 +272,11 @@ class CliGitRepository implements GitRepository {
     return commit;
   }
 
-  listCommitOids(options: WalkCommitsOptions): Promise<Oid[]> {
+  listCommitOids(options: WalkCommitsOptions): Promise<OidList> {
     return walkCommitOids(this.gitDir, options);
   }
 
-  readCommitsInChunks(oids: readonly Oid[], options: Pick<ChunkedReadOptions, 'signal'> = {}): AsyncIterable<readonly GitCommit[]> {
-    for (const oid of oids) checkOid(oid);
+  readCommitsInChunks(oids: OidList, options: Pick<ChunkedReadOptions, 'signal'> = {}): AsyncIterable<readonly GitCommit[]> {
     return readInChunks(this, oids, { signal: options.signal });
   }
 

@@ -14,6 +14,7 @@ import type { GitCommit } from './git-objects.js';
 import type { GitRepository } from './git-repository.js';
 import type { Oid } from './oid.js';
 import { Semaphore } from './semaphore.js';
+import { OidList } from './oid-list.js';
 
 /** Commits listed by the cat-file walk before rev-list takes over (each read waits for the previous one). */
 export const IN_MEMORY_WALK_LIMIT = 256;
@@ -46,7 +47,7 @@ export interface CommitRange {
   /** The first commits, in order: the whole range when `rest` is empty. */
   readonly first: readonly GitCommit[];
   /** The ids of the commits after `first`, in order, to read with {@link readInChunks}. */
-  readonly rest: readonly Oid[];
+  readonly rest: OidList;
 }
 
 /** Options of {@link readInChunks}. */
@@ -74,11 +75,11 @@ export interface ChunkedReadOptions {
  */
 export async function openCommitRange(git: CommitSource, range: { from: Oid; stop: Oid }, near = IN_MEMORY_WALK_LIMIT): Promise<CommitRange> {
   const walked = await walkNear(git, range, near);
-  if (walked.complete) return { first: walked.commits, rest: [] };
+  if (walked.complete) return { first: walked.commits, rest: OidList.EMPTY };
   if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
   const listed = await longWalks.run(() => git.listCommitOids({ from: range.from, skip: walked.commits.length }));
   const end = listed.indexOf(range.stop);
-  const rest = end < 0 ? listed : listed.slice(0, end);
+  const rest = end < 0 ? listed : listed.take(end);
   return { first: walked.commits, rest };
 }
 
@@ -111,7 +112,7 @@ export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; st
  */
 export async function* readInChunks(
   git: Pick<GitRepository, 'readCommit'>,
-  oids: readonly Oid[],
+  oids: OidList,
   options: ChunkedReadOptions = {},
 ): AsyncGenerator<readonly GitCommit[]> {
   const { size = RANGE_CHUNK_COMMITS, signal } = options;
