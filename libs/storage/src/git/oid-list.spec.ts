@@ -1,5 +1,5 @@
 import { OidList } from './oid-list.js';
-import type { Oid } from './oid.js';
+import { InvalidOidError, type Oid } from './oid.js';
 
 const ids = Array.from({ length: 600 }, (_, n) => (n * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40) as Oid);
 
@@ -11,6 +11,7 @@ describe('OidList', () => {
     expect(list.slice(256, 512)).toEqual(ids.slice(256, 512));
     expect(list.slice(590, 700)).toEqual(ids.slice(590));
     expect(list.slice(700)).toEqual([]);
+    expect(() => OidList.of([ids[0] as Oid, 'zz' as Oid])).toThrow(InvalidOidError);
   });
 
   it('reads rev-list output straight from its bytes, and refuses anything else', () => {

@@ -8,7 +8,7 @@
  * 1 MB, and ids become strings only a chunk at a time (tools/bench/README.md, "Long ranges
  * and their ids").
  */
-import { isOid, type Oid } from './oid.js';
+import { InvalidOidError, isOid, type Oid } from './oid.js';
 
 const RAW_BYTES = 20;
 const HEX_LINE_BYTES = 41;
@@ -20,10 +20,17 @@ export class OidList {
 
   private constructor(private readonly raw: Buffer) {}
 
-  /** The list of `oids`, in their order. */
+  /**
+   * The list of `oids`, in their order.
+   * @throws InvalidOidError when one is not 40 lower-case hex digits
+   */
   static of(oids: readonly Oid[]): OidList {
     const raw = Buffer.allocUnsafeSlow(oids.length * RAW_BYTES);
-    oids.forEach((oid, at) => raw.write(oid, at * RAW_BYTES, RAW_BYTES, 'hex'));
+    oids.forEach((oid, at) => {
+      // `write` would stop silently at the first byte that is not hex.
+      if (!isOid(oid)) throw new InvalidOidError();
+      raw.write(oid, at * RAW_BYTES, RAW_BYTES, 'hex');
+    });
     return new OidList(raw);
   }
 
