@@ -26,7 +26,7 @@ export type {
   RefEntry,
   WalkCommitsOptions,
 } from './git/git-repository.js';
-export type { ChunkedReadOptions, CommitRange } from './git/walk-commits-until.js';
+export type { ChunkedReadOptions, CommitRange } from './git/commit-range.js';
 export { OidList } from './git/oid-list.js';
 export { RANGE_CHUNK_COMMITS } from './git/walk-commits-until.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';

@@ -5,7 +5,7 @@
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
 import type { Oid } from './oid.js';
 import type { OidList } from './oid-list.js';
-import type { ChunkedReadOptions, CommitRange } from './walk-commits-until.js';
+import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
 
 /** A reference and the object it points to (symbolic refs resolved). */
 export interface RefEntry {

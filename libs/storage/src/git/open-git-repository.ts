@@ -35,15 +35,8 @@ import { commitTimesInGraph } from './graph-history.js';
 import { RepositoryCommitGraph } from './repository-commit-graph.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
-import {
-  type ChunkedReadOptions,
-  type CommitRange,
-  IN_MEMORY_WALK_LIMIT,
-  openCommitRange,
-  readInChunks,
-  walkCommitsUntil,
-  walkNear,
-} from './walk-commits-until.js';
+import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
+import { IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, walkCommitsUntil, walkNear } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {

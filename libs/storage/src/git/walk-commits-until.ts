@@ -15,6 +15,7 @@ import type { GitRepository } from './git-repository.js';
 import type { Oid } from './oid.js';
 import { Semaphore } from './semaphore.js';
 import { OidList } from './oid-list.js';
+import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
 
 /** Commits listed by the cat-file walk before rev-list takes over (each read waits for the previous one). */
 export const IN_MEMORY_WALK_LIMIT = 256;
@@ -41,26 +42,6 @@ export const RANGE_CHUNK_COMMITS = 256;
 
 /** What {@link openCommitRange} reads through. */
 export type CommitSource = Pick<GitRepository, 'readCommit' | 'listCommitOids'>;
-
-/** The commits of a range: the first ones read, the ids of the rest (of a long range) to read. */
-export interface CommitRange {
-  /** The first commits, in order: the whole range when `rest` is empty. */
-  readonly first: readonly GitCommit[];
-  /** The ids of the commits after `first`, in order, to read with {@link readInChunks}. */
-  readonly rest: OidList;
-}
-
-/** Options of {@link readInChunks}. */
-export interface ChunkedReadOptions {
-  /** Commits per chunk ({@link RANGE_CHUNK_COMMITS}). */
-  readonly size?: number;
-  /**
-   * Once aborted, no further chunk is read, also not one already waiting for its slot (a
-   * generator's `return()` waits for the read under way, so a reader that left would still
-   * pay for one chunk per waiting page; under a flood those waits queued up by the hundred).
-   */
-  readonly signal?: AbortSignal;
-}
 
 /**
  * Opens the range: walks the near part in memory and, past `limits.near`, lists the ids of the rest
