@@ -80,8 +80,7 @@ export class YoungGenerationCap {
 
   /** Stops following collections and gives the growth back to V8. */
   stop(): void {
-    this.observer?.disconnect();
-    this.observer = null;
+    this.unobserve();
     if (this.factor !== V8_GROWTH_FACTOR && !this.refused) this.setFactor(V8_GROWTH_FACTOR);
   }
 
@@ -108,11 +107,15 @@ export class YoungGenerationCap {
     } catch {
       // A V8 that refuses flags once started: its own growth stays, the server goes on.
       this.refused = true;
-      this.observer?.disconnect();
-      this.observer = null;
+      this.unobserve();
       return false;
     }
     this.factor = factor;
     return true;
+  }
+
+  private unobserve(): void {
+    this.observer?.disconnect();
+    this.observer = null;
   }
 }

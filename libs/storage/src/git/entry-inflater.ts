@@ -51,9 +51,8 @@ const MAX_FALLBACK_CHUNK = 1024 * 1024;
  * @throws InflateError when the data is not a whole zlib stream
  */
 export function inflateEntry(compressed: Buffer, size: number): Buffer | null {
-  if (shared === undefined || shared?.destroyed === true) shared = openStream();
-  if (shared === null) return inflateOnce(compressed, size);
-  const stream = shared;
+  const stream = sharedStream();
+  if (stream === null) return inflateOnce(compressed, size);
   // One byte of room more than declared tells "more than declared" from "exactly that".
   const output = Buffer.allocUnsafe(size + 1);
   // Z_FINISH: zlib ends the stream, or reports why not.
@@ -68,8 +67,13 @@ export function inflateEntry(compressed: Buffer, size: number): Buffer | null {
 
 /** Whether entries go through one reused stream (else through `zlib.inflateSync`): for diagnostics and tests. */
 export function inflatesThroughOneStream(): boolean {
+  return sharedStream() !== null;
+}
+
+/** The reused stream, opened again after an error destroyed it; null when this Node's cannot be driven. */
+function sharedStream(): DrivableStream | null {
   if (shared === undefined || shared?.destroyed === true) shared = openStream();
-  return shared !== null;
+  return shared;
 }
 
 function openStream(): DrivableStream | null {

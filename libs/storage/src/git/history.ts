@@ -32,8 +32,11 @@ export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions
   if (since === undefined && until === undefined) {
     const limits = [`--skip=${skip}`, ...(Number.isFinite(maxCount) ? [`--max-count=${maxCount}`] : [])];
     const { stdout } = await runGit({ gitDir, args: ['rev-list', ...limits, ...revisions] });
-    // Straight from the bytes: a whole history's ids never become strings all at once.
-    return OidList.fromLines(stdout) ?? OidList.of(splitLines(stdout.toString('latin1')) as Oid[]);
+    // Straight from the bytes: a whole history's ids never become strings all at once. Output
+    // that is not one id per line was refused before as well (the ids were checked on reading).
+    const oids = OidList.fromLines(stdout);
+    if (oids === null) throw new InvalidOidError();
+    return oids;
   }
   const oids: Oid[] = [];
   let toSkip = skip;
@@ -160,8 +163,4 @@ function parseTimestampLine(line: string): { oid: Oid; time: number } {
 
 function checkCount(value: number): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new RangeError('skip/maxCount must be non-negative integers');
-}
-
-function splitLines(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '');
 }
