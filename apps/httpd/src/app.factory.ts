@@ -9,8 +9,10 @@ import { GIT_HTTP_PATHS } from './git-http/git-http.controller.js';
 import { INFO_PATHS } from './info/info.controller.js';
 import { RAW_PATHS } from './raw/raw.controller.js';
 import { HttpCaching } from './response-cache/http-caching.js';
+import { SLICE_UNITS } from './response-cache/text-encoding.js';
 import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
+import { serializeJson } from './platform/utf8-json.js';
 import type { GlobalsOptions } from './globals.module.js';
 import { installReadiness, Readiness } from './telemetry/readiness.js';
 import { frontHitRecord, RequestLogController, SOCKET_BYTES_AT_START } from './telemetry/request-log-controller.js';
@@ -93,6 +95,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   fastify.server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   fastify.server.on('connect', refuseConnect);
   installHttpHooks(fastify);
+  // File contents serialized from their own bytes (platform/utf8-json.ts). Fastify hands what
+  // this returns to the onSend hooks as it is, and sends a Buffer as it sends a string.
+  fastify.setReplySerializer((payload) => serializeJson(payload, SLICE_UNITS) as unknown as string);
   // After the CORS hooks (vary order), before Nest's own hooks (a cache hit skips them).
   httpCaching.install(adapter.getInstance());
   const readiness = options.readiness ?? new Readiness();

@@ -10,6 +10,8 @@ const T = 1_700_000_000;
 const NOT_FOUND = '{"error":"Not Found","code":404}';
 const MAIN_C = ['#include <stdio.h>', '', 'int main(void)', '{', ...Array.from({ length: 12 }, (_, i) => `    step(${i});`), '}', ''].join('\n');
 const GUIDE = Array.from({ length: 20 }, (_, i) => `Guide line ${i + 1}\n`).join('');
+/** Text whose JSON escaping differs by character class: quotes, controls, C1, separators, astral. */
+const ESCAPES = 'quote " backslash \\ tab \t cr \r formfeed \f bell \u0007 unit \u001f del \u007f c1 \u0085 é ē \u2028 \u2029 😀 𝄞\n';
 const HUGE = Array.from({ length: 150_000 }, (_, i) => `line ${String(i).padStart(58, '.')}\n`).join('');
 
 const COMMITS: ScratchCommit[] = [
@@ -72,6 +74,16 @@ const COMMITS: ScratchCommit[] = [
       { path: 'a-before.txt', content: 'before\n' },
       { path: 'huge.txt', content: HUGE },
       { path: 'z-after.txt', content: 'after\n' },
+    ],
+  },
+  {
+    message: 'Escapes\n',
+    time: T + 900,
+    changes: [
+      { path: 'escapes.txt', content: ESCAPES },
+      { path: 'bom.txt', content: `\ufeff${ESCAPES}` },
+      { path: 'nul.txt', content: 'a\u0000b\n' },
+      { path: 'latin1.txt', content: Buffer.from('caf\xe9\nstill latin1\n', 'latin1') },
     ],
   },
 ];
@@ -166,6 +178,27 @@ describe('GET /repos/{rid}/commits/{sha}', () => {
     ]);
     expect(response.text).toContain('"diff":{"type":"plain","hunks":[],"stats":{"additions":150000,"deletions":0},"eof":"noneMissing","tooLarge":true}');
     expect(diff.stats).toEqual({ filesChanged: 3, insertions: 150_002, deletions: 0 });
+  });
+
+  it.each([
+    ['the commit endpoint', () => `/commits/${ids[9]}`],
+    ['the diff endpoint', () => `/diff/${ids[8]}/${ids[9]}`],
+  ])('writes file contents exactly as JSON.stringify would on %s, base64 when not UTF-8', async (_, path) => {
+    const response = await getJson(`${base()}${path()}`);
+    // Three control characters in ~80 printable ones: binary by git's heuristic, text all the same.
+    const expected = [
+      [await blobOid(9, 'escapes.txt'), true, ESCAPES],
+      [await blobOid(9, 'bom.txt'), true, `\ufeff${ESCAPES}`],
+      [await blobOid(9, 'nul.txt'), true, 'a\u0000b\n'],
+      [await blobOid(9, 'latin1.txt'), false, Buffer.from('caf\xe9\nstill latin1\n', 'latin1').toString('base64')],
+      [await blobOid(8, 'latin1.txt'), false, Buffer.from('caf\xe9\nno final newline', 'latin1').toString('base64')],
+    ] as const;
+    const { files } = response.body as CommitDetail;
+    expect(Object.keys(files)).toEqual(expected.map(([id]) => id).sort());
+    for (const [id, binary, content] of expected) {
+      expect(files[id]).toEqual({ id, binary, content });
+      expect(response.text).toContain(`{"id":"${id}","binary":${binary},"content":${JSON.stringify(content)}}`);
+    }
   });
 
   it('lists the local and remote branches that contain the commit, heads first', async () => {

@@ -1,5 +1,6 @@
 import type { Blob, Commit } from '@forge-httpd/api-types';
-import { toBlobContent } from '../git-content/blob-content.mapper.js';
+import { isBinaryContent } from '@forge-httpd/diff';
+import { withBlobContent } from '../git-content/blob-content.mapper.js';
 
 /**
  * A file → wire Blob (docs/radicle-httpd.md §4.5), keys `binary, name, content, path, lastCommit`.
@@ -7,7 +8,7 @@ import { toBlobContent } from '../git-content/blob-content.mapper.js';
  * @returns the wire blob; `name` is the last path segment
  */
 export function toBlob(input: { path: string; bytes: Buffer; lastCommit: Commit }): Blob {
-  const { binary, content } = toBlobContent(input.bytes);
   const name = input.path.slice(input.path.lastIndexOf('/') + 1);
-  return { binary, name, content, path: input.path, lastCommit: input.lastCommit };
+  const head = withBlobContent({ binary: isBinaryContent(input.bytes), name }, input.bytes);
+  return Object.assign(head, { path: input.path, lastCommit: input.lastCommit });
 }

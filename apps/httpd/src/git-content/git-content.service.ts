@@ -11,7 +11,6 @@ import {
   type NumstatRecord,
 } from '@forge-httpd/diff';
 import type { GitCommit, GitRepository, Oid, ReadOptions } from '@forge-httpd/storage';
-import { toBlobContent } from './blob-content.mapper.js';
 import type { DiffBlobData } from './diff.mapper.js';
 import { CommitNotFoundError } from './errors.js';
 
@@ -101,7 +100,7 @@ export class GitContentService {
     const contents = await Promise.all(chosen.map((oid) => git.readBlob(oid, BULK)));
     return chosen.flatMap((oid, index) => {
       const bytes = contents[index];
-      return bytes === null || bytes === undefined ? [] : [{ id: oid, ...toBlobContent(bytes) }];
+      return bytes === null || bytes === undefined ? [] : [{ id: oid, bytes }];
     });
   }
 }

@@ -1,0 +1,111 @@
+/**
+ * JSON answers that carry file contents (a commit's `files` map, a blob) as the UTF-8 bytes git
+ * gave, without turning them into JavaScript strings and back.
+ *
+ * A content field is an accessor ({@link defineUtf8Text}): read by code, it decodes the bytes
+ * (once); read by {@link serializeJson}, it hands the bytes over and leaves a placeholder in the
+ * text. Each placeholder is then replaced by the bytes escaped as JSON through a one-byte
+ * (latin1) view: JSON.stringify escapes only `"`, `\` and characters below U+0020, all ASCII,
+ * and passes bytes 0x80–0xFF through, so the view's escaped text, written back as latin1, is
+ * exactly the UTF-8 bytes of `JSON.stringify(decoded)`. On 400 commit answers of heartwood
+ * (74 MB) that took 250–268 ms against 407–466 ms for decoding, stringifying and encoding: no
+ * two-byte strings (half of those answers hold a character past U+00FF somewhere) and no
+ * UTF-8 encoding pass over the contents (tools/bench/README.md, "File contents as bytes").
+ */
+import { isUtf8 } from 'node:buffer';
+
+/** What a content field stands for in the text while {@link serializeJson} runs. */
+const PLACEHOLDER = '\u0000forge-utf8\u0001';
+const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
+
+/** The bytes handed over by content fields during the current serialization; null outside one. */
+let handedOver: Buffer[] | null = null;
+
+/**
+ * Defines `target[key]` as the text of `bytes`, which must be valid UTF-8 (see
+ * {@link isUtf8Text}): an enumerable accessor, so key order and `JSON.stringify` are as for a
+ * plain string property.
+ * @param target - the object (the field goes after the keys it already has)
+ * @param key - the field's name
+ * @param bytes - the text's UTF-8 bytes
+ * @returns `target`, with the field
+ */
+export function defineUtf8Text<T extends object>(target: T, key: string, bytes: Buffer): T {
+  let decoded: string | undefined;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get(): string {
+      if (handedOver !== null) {
+        handedOver.push(bytes);
+        return PLACEHOLDER;
+      }
+      decoded ??= bytes.toString('utf8');
+      return decoded;
+    },
+  });
+  return target;
+}
+
+/** True when `bytes` can be a {@link defineUtf8Text} field (valid UTF-8). */
+export function isUtf8Text(bytes: Buffer): boolean {
+  return isUtf8(bytes);
+}
+
+/**
+ * `JSON.stringify(value)`, as UTF-8 bytes when content fields were met and the rest of the text
+ * is at most `maxSyncUnits` long; as a string otherwise (no fields, or a long rest: the caller
+ * encodes that in slices, and the fields are decoded into it as before).
+ * @param value - the answer
+ * @param maxSyncUnits - longest rest (UTF-16 units) encoded in this call
+ * @returns the JSON text or its bytes
+ */
+export function serializeJson(value: unknown, maxSyncUnits: number): string | Buffer {
+  const outer = handedOver;
+  const fields: Buffer[] = [];
+  handedOver = fields;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    handedOver = outer;
+  }
+  if (fields.length === 0) return text;
+  const at = placeholderOffsets(text, fields.length);
+  // Another string of the answer that reads like the placeholder: the fields decode instead.
+  if (at === null) return JSON.stringify(value);
+  if (text.length - fields.length * PLACEHOLDER_JSON.length > maxSyncUnits)
+    return spliced(
+      text,
+      at,
+      fields.map((bytes) => JSON.stringify(bytes.toString('utf8'))),
+    );
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const [index, offset] of at.entries()) {
+    parts.push(Buffer.from(text.slice(from, offset), 'utf8'), Buffer.from(JSON.stringify((fields[index] as Buffer).toString('latin1')), 'latin1'));
+    from = offset + PLACEHOLDER_JSON.length;
+  }
+  parts.push(Buffer.from(text.slice(from), 'utf8'));
+  return Buffer.concat(parts);
+}
+
+/** Where the `count` placeholders are, in order; null unless there are exactly that many. */
+function placeholderOffsets(text: string, count: number): number[] | null {
+  const offsets: number[] = [];
+  for (let offset = text.indexOf(PLACEHOLDER_JSON); offset >= 0; offset = text.indexOf(PLACEHOLDER_JSON, offset + PLACEHOLDER_JSON.length)) {
+    if (offsets.length === count) return null;
+    offsets.push(offset);
+  }
+  return offsets.length === count ? offsets : null;
+}
+
+function spliced(text: string, at: readonly number[], pieces: readonly string[]): string {
+  let result = '';
+  let from = 0;
+  for (const [index, offset] of at.entries()) {
+    result += text.slice(from, offset) + (pieces[index] as string);
+    from = offset + PLACEHOLDER_JSON.length;
+  }
+  return result + text.slice(from);
+}
