@@ -80,14 +80,21 @@ export function serializeJson(value: unknown, maxSyncUnits: number): string | Bu
       at,
       fields.map((bytes) => JSON.stringify(bytes.toString('utf8'))),
     );
-  const parts: Buffer[] = [];
+  // Pieces of the rest as UTF-8, fields as escaped one-byte texts written as latin1: measured
+  // first, then written into one buffer (no per-piece buffers, no concatenating copy).
+  const pieces: string[] = [];
   let from = 0;
   for (const [index, offset] of at.entries()) {
-    parts.push(Buffer.from(text.slice(from, offset), 'utf8'), Buffer.from(JSON.stringify((fields[index] as Buffer).toString('latin1')), 'latin1'));
+    pieces.push(text.slice(from, offset), JSON.stringify((fields[index] as Buffer).toString('latin1')));
     from = offset + PLACEHOLDER_JSON.length;
   }
-  parts.push(Buffer.from(text.slice(from), 'utf8'));
-  return Buffer.concat(parts);
+  pieces.push(text.slice(from));
+  let length = 0;
+  for (const [index, piece] of pieces.entries()) length += index % 2 === 0 ? Buffer.byteLength(piece, 'utf8') : piece.length;
+  const bytes = Buffer.allocUnsafe(length);
+  let written = 0;
+  for (const [index, piece] of pieces.entries()) written += bytes.write(piece, written, index % 2 === 0 ? 'utf8' : 'latin1');
+  return bytes;
 }
 
 /** Where the `count` placeholders are, in order; null unless there are exactly that many. */
