@@ -1,6 +1,5 @@
 import type { Blob, Commit } from '@forge-httpd/api-types';
-import { isBinaryContent } from '@forge-httpd/diff';
-import { withBlobContent } from '../git-content/blob-content.mapper.js';
+import { toBlobContent, withContent } from '../git-content/blob-content.mapper.js';
 
 /**
  * A file → wire Blob (docs/radicle-httpd.md §4.5), keys `binary, name, content, path, lastCommit`.
@@ -9,6 +8,7 @@ import { withBlobContent } from '../git-content/blob-content.mapper.js';
  */
 export function toBlob(input: { path: string; bytes: Buffer; lastCommit: Commit }): Blob {
   const name = input.path.slice(input.path.lastIndexOf('/') + 1);
-  const head = withBlobContent({ binary: isBinaryContent(input.bytes), name }, input.bytes);
+  const { binary, content } = toBlobContent(input.bytes);
+  const head = withContent({ binary, name }, content);
   return Object.assign(head, { path: input.path, lastCommit: input.lastCommit });
 }

@@ -1,6 +1,6 @@
 import type * as Api from '@forge-httpd/api-types';
-import { formatHunkHeader, isBinaryContent, summarizeDiff, type DiffContent, type DiffLine, type DiffSide, type FileDiff, type Hunk } from '@forge-httpd/diff';
-import { withBlobContent } from './blob-content.mapper.js';
+import { formatHunkHeader, summarizeDiff, type DiffContent, type DiffLine, type DiffSide, type FileDiff, type Hunk } from '@forge-httpd/diff';
+import { type BlobContent, withContent } from './blob-content.mapper.js';
 
 /**
  * Parsed diff → wire Diff (docs/radicle-httpd.md §6.1–6.3). The two endpoints differ only in the key
@@ -12,9 +12,8 @@ import { withBlobContent } from './blob-content.mapper.js';
 export type LineKeyOrder = 'typeFirst' | 'typeLast';
 
 /** A blob of the `files` map, as the service loaded it. */
-export interface DiffBlobData {
-  id: string;
-  bytes: Buffer;
+export interface DiffBlobData extends BlobContent {
+  readonly id: string;
 }
 
 /**
@@ -35,7 +34,7 @@ export function toDiff(files: readonly FileDiff[], order: LineKeyOrder): Api.Dif
 export function toDiffFiles(blobs: readonly DiffBlobData[]): Api.DiffFiles {
   const files: Api.DiffFiles = {};
   for (const blob of [...blobs].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    files[blob.id] = withBlobContent({ id: blob.id, binary: isBinaryContent(blob.bytes) }, blob.bytes);
+    files[blob.id] = withContent({ id: blob.id, binary: blob.binary }, blob.content);
   }
   return files;
 }

@@ -11,6 +11,7 @@ import {
   type NumstatRecord,
 } from '@forge-httpd/diff';
 import type { GitCommit, GitRepository, Oid, ReadOptions } from '@forge-httpd/storage';
+import { toBlobContent } from './blob-content.mapper.js';
 import type { DiffBlobData } from './diff.mapper.js';
 import { CommitNotFoundError } from './errors.js';
 
@@ -98,9 +99,13 @@ export class GitContentService {
       }
     }
     const contents = await Promise.all(chosen.map((oid) => git.readBlob(oid, BULK)));
+    // Escaped for JSON here: the blobs of a diff usually arrive while git still writes the
+    // patch, and this thread would wait for it anyway (platform/utf8-json.ts).
     return chosen.flatMap((oid, index) => {
       const bytes = contents[index];
-      return bytes === null || bytes === undefined ? [] : [{ id: oid, bytes }];
+      if (bytes === null || bytes === undefined) return [];
+      const { binary, content } = toBlobContent(bytes);
+      return [{ id: oid, binary, content: typeof content === 'string' ? content : content.prepare() }];
     });
   }
 }

@@ -1,4 +1,4 @@
-import { defineUtf8Text, isUtf8Text, serializeJson } from './utf8-json.js';
+import { defineUtf8Text, isUtf8Text, serializeJson, Utf8Text } from './utf8-json.js';
 
 /** Texts whose escaping differs between ASCII, control, C1, separator and astral characters. */
 const TEXTS = [
@@ -20,9 +20,11 @@ function answers(texts: readonly string[]): { plain: unknown; fielded: unknown }
   const plain = { id: 'x', files: texts.map((text, index) => ({ id: String(index), binary: false, content: text, after: index })) };
   const fielded = {
     id: 'x',
-    files: texts.map((text, index) =>
-      Object.assign(defineUtf8Text({ id: String(index), binary: false }, 'content', Buffer.from(text, 'utf8')), { after: index }),
-    ),
+    // Every other text is escaped ahead (as a diff's blobs are), the rest while serializing.
+    files: texts.map((text, index) => {
+      const field = new Utf8Text(Buffer.from(text, 'utf8'));
+      return Object.assign(defineUtf8Text({ id: String(index), binary: false }, 'content', index % 2 === 0 ? field.prepare() : field), { after: index });
+    }),
   };
   return { plain, fielded };
 }
@@ -46,7 +48,7 @@ describe('serializeJson', () => {
   });
 
   it('decodes a field read by code, the same text every time', () => {
-    const field = defineUtf8Text({}, 'content', Buffer.from('grüße 😀', 'utf8')) as { content: string };
+    const field = defineUtf8Text({}, 'content', new Utf8Text(Buffer.from('grüße 😀', 'utf8')).prepare()) as { content: string };
     expect(field.content).toBe('grüße 😀');
     expect(field.content).toBe('grüße 😀');
     expect(JSON.stringify(field)).toBe('{"content":"grüße 😀"}');

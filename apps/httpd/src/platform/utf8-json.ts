@@ -18,36 +18,63 @@ import { isUtf8 } from 'node:buffer';
 const PLACEHOLDER = '\u0000forge-utf8\u0001';
 const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
 
-/** The bytes handed over by content fields during the current serialization; null outside one. */
-let handedOver: Buffer[] | null = null;
+/** The texts handed over by content fields during the current serialization; null outside one. */
+let handedOver: Utf8Text[] | null = null;
+
+/** A text held as its UTF-8 bytes, which must be valid UTF-8 (see {@link isUtf8Text}). */
+export class Utf8Text {
+  private json: string | undefined;
+  private decoded: string | undefined;
+
+  constructor(readonly bytes: Buffer) {}
+
+  /**
+   * The text as JSON writes it (quoted and escaped) in a one-byte string whose characters are
+   * the UTF-8 bytes; made once.
+   */
+  jsonBytesText(): string {
+    this.json ??= JSON.stringify(this.bytes.toString('latin1'));
+    return this.json;
+  }
+
+  /**
+   * Escapes now what {@link serializeJson} would escape later: called where the thread would
+   * otherwise wait (a diff's blobs arrive while git still writes the patch).
+   */
+  prepare(): this {
+    this.jsonBytesText();
+    return this;
+  }
+
+  /** The text itself, decoded once. */
+  toString(): string {
+    this.decoded ??= this.bytes.toString('utf8');
+    return this.decoded;
+  }
+}
 
 /**
- * Defines `target[key]` as the text of `bytes`, which must be valid UTF-8 (see
- * {@link isUtf8Text}): an enumerable accessor, so key order and `JSON.stringify` are as for a
- * plain string property.
+ * Defines `target[key]` as `text`: an enumerable accessor that reads as a string, so key order
+ * and `JSON.stringify` are as for a plain string property.
  * @param target - the object (the field goes after the keys it already has)
  * @param key - the field's name
- * @param bytes - the text's UTF-8 bytes
+ * @param text - the text
  * @returns `target`, with the field
  */
-export function defineUtf8Text<T extends object>(target: T, key: string, bytes: Buffer): T {
-  let decoded: string | undefined;
+export function defineUtf8Text<T extends object>(target: T, key: string, text: Utf8Text): T {
   Object.defineProperty(target, key, {
     enumerable: true,
     configurable: true,
     get(): string {
-      if (handedOver !== null) {
-        handedOver.push(bytes);
-        return PLACEHOLDER;
-      }
-      decoded ??= bytes.toString('utf8');
-      return decoded;
+      if (handedOver === null) return text.toString();
+      handedOver.push(text);
+      return PLACEHOLDER;
     },
   });
   return target;
 }
 
-/** True when `bytes` can be a {@link defineUtf8Text} field (valid UTF-8). */
+/** True when `bytes` can be a {@link Utf8Text} (valid UTF-8). */
 export function isUtf8Text(bytes: Buffer): boolean {
   return isUtf8(bytes);
 }
@@ -62,7 +89,7 @@ export function isUtf8Text(bytes: Buffer): boolean {
  */
 export function serializeJson(value: unknown, maxSyncUnits: number): string | Buffer {
   const outer = handedOver;
-  const fields: Buffer[] = [];
+  const fields: Utf8Text[] = [];
   handedOver = fields;
   let text: string;
   try {
@@ -78,14 +105,14 @@ export function serializeJson(value: unknown, maxSyncUnits: number): string | Bu
     return spliced(
       text,
       at,
-      fields.map((bytes) => JSON.stringify(bytes.toString('utf8'))),
+      fields.map((field) => JSON.stringify(field.toString())),
     );
   // Pieces of the rest as UTF-8, fields as escaped one-byte texts written as latin1: measured
   // first, then written into one buffer (no per-piece buffers, no concatenating copy).
   const pieces: string[] = [];
   let from = 0;
   for (const [index, offset] of at.entries()) {
-    pieces.push(text.slice(from, offset), JSON.stringify((fields[index] as Buffer).toString('latin1')));
+    pieces.push(text.slice(from, offset), (fields[index] as Utf8Text).jsonBytesText());
     from = offset + PLACEHOLDER_JSON.length;
   }
   pieces.push(text.slice(from));
