@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { openGitRepository, type DiffPatchOptions, type GitRepository, type Oid, type ReadOptions } from '@forge-httpd/storage';
 import { join } from 'node:path';
+import type { ServerConfig } from '../src/config/server-config.js';
+import { GitContentCache } from '../src/git-content/git-content-cache.js';
 import { GitContentService } from '../src/git-content/git-content.service.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
 
@@ -10,6 +12,11 @@ import { makeTempDir, removeTempDir } from './support/temp-dir.js';
 let tmp: string | undefined;
 beforeAll(async () => (tmp = await makeTempDir()));
 afterAll(() => removeTempDir(tmp));
+
+/** The service as the server builds it, its caches bounded by `memoryBudgetMiB` (0: none). */
+function contentService(memoryBudgetMiB: number): GitContentService {
+  return new GitContentService(new GitContentCache({ memoryBudgetMiB } as ServerConfig));
+}
 
 /** The real repository, with the order in which its patch came in and its blob reads started. */
 function recorded(git: GitRepository, options: { early: boolean }): { git: GitRepository; events: string[] } {
@@ -59,7 +66,8 @@ describe('a diff page reads its blobs early', () => {
   it('starts the blob reads before the patch is in, and answers what a read after it answers', async () => {
     const gitDir = join(tmp as string, 'repo.git');
     const range = twoCommits(gitDir);
-    const service = new GitContentService();
+    // No blob cache: every page reads its blobs.
+    const service = contentService(0);
     const repository = openGitRepository(gitDir);
     try {
       // Twice each: the long-lived diff process answers the second (the first may be spawned git's).
@@ -78,6 +86,29 @@ describe('a diff page reads its blobs early', () => {
       expect(early.events.filter((event) => event === 'blob')).toHaveLength(answer.blobs.length);
       // Without the early ids, the reads follow the patch.
       expect(late.events.slice(-2 * answer.blobs.length - 1)[0]).toBe('patch');
+    } finally {
+      await repository.close();
+    }
+  });
+});
+
+describe('a diff page reuses the blobs pages before it prepared', () => {
+  it('reads neither header nor content of a blob it has ready, and answers the same', async () => {
+    const gitDir = join(tmp as string, 'reuse.git');
+    const range = twoCommits(gitDir);
+    const repository = openGitRepository(gitDir);
+    try {
+      const expected = await contentService(0).loadDiff(repository, range);
+      const service = contentService(128);
+      const first = recorded(repository, { early: true });
+      await service.loadDiff(first.git, range);
+      expect(first.events.filter((event) => event === 'blob')).toHaveLength(12);
+      // The next commit's page shows the second commit's blobs as its old side.
+      const again = recorded(repository, { early: true });
+      const answer = await service.loadDiff(again.git, range);
+      expect(again.events).toEqual(['patch']);
+      expect(answer).toEqual(expected);
+      expect(answer.blobs.map((blob) => String(blob.content))).toEqual(expected.blobs.map((blob) => String(blob.content)));
     } finally {
       await repository.close();
     }

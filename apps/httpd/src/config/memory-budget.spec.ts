@@ -5,7 +5,8 @@ const MIB = 1024 * 1024;
 describe('divideMemoryBudget', () => {
   it('gives the default budget room for a 50,000-commit history and a 12,000-object tracker', () => {
     const bounds = divideMemoryBudget(DEFAULT_MEMORY_BUDGET_MIB);
-    expect(bounds.responseBytes).toBe(48 * MIB);
+    expect(bounds.responseBytes).toBe(44 * MIB);
+    expect(bounds.diffBlobBytes).toBe(4 * MIB);
     expect(bounds.urlIndexBytes).toBe(4 * MIB);
     expect(bounds.reachabilityCommits).toBeGreaterThanOrEqual(160_000);
     expect(bounds.lastCommitBytes).toBe(16 * MIB);
@@ -28,12 +29,13 @@ describe('divideMemoryBudget', () => {
       bounds.lastCommitBytes +
       bounds.commitTimesBytes +
       bounds.treeBytes +
+      bounds.diffBlobBytes +
       bounds.cobStoreBytes;
     expect(bytes).toBeLessThanOrEqual(budget * MIB);
     expect(bytes).toBeGreaterThan(budget * MIB * 0.9);
   });
 
   it('turns the caches and the heap bound off with a budget of 0', () => {
-    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });

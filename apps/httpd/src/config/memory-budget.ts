@@ -8,8 +8,8 @@ const MIB = 1024 * 1024;
 
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
- * operator sizes the server with one number. The default budget gives 48 MiB of rendered
- * answers, 36 MiB of evaluated issues and patches (a 12,000-object tracker takes ~30 MB),
+ * operator sizes the server with one number. The default budget gives 44 MiB of rendered
+ * answers, 4 MiB of blobs ready for diff pages, 36 MiB of evaluated issues and patches (a 12,000-object tracker takes ~30 MB),
  * 4 MiB of URL index and ~167,000 indexed commits; the last-commit indexes get 16 MiB (a
  * 50,000-commit history takes ~9.5 MB).
  */
@@ -26,6 +26,8 @@ export interface CacheBounds {
   readonly commitTimesBytes: number;
   /** Tree answers (`/tree`). */
   readonly treeBytes: number;
+  /** Blobs of diff pages' `files` maps, escaped for JSON (commit and diff pages). */
+  readonly diffBlobBytes: number;
   /** Estimated bytes of the COB stores of all repositories together (evaluated issues, patches, their ref indexes). */
   readonly cobStoreBytes: number;
   /** Garbage the JS heap may hold between full collections (platform/heap-headroom.ts), not a cache. */
@@ -39,15 +41,18 @@ export interface CacheBounds {
  * (verdicts, stamps, opened repositories: a few MiB together). The COB stores got their share
  * from the rendered answers, the URL index, reachability, commit times and trees (which had
  * 1/2, 1/16, 0.15, 1/16, 1/16): evaluated issues and patches were the one memo that grew with
- * the repositories served (tools/bench/README.md, "Memory per repository served").
+ * the repositories served (tools/bench/README.md, "Memory per repository served"). The diff
+ * pages' blobs took theirs from the rendered answers (3/8 before), which a crawl of pages asked
+ * for once does not fill (tools/bench/README.md, "File contents as bytes").
  */
 const SHARES = {
-  responseBytes: 3 / 8,
+  responseBytes: 11 / 32,
   urlIndexBytes: 1 / 32,
   reachability: 0.1,
   lastCommitBytes: 1 / 8,
   commitTimesBytes: 1 / 32,
   treeBytes: 1 / 32,
+  diffBlobBytes: 1 / 32,
   cobStoreBytes: 9 / 32,
 } as const;
 
@@ -85,6 +90,7 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
     lastCommitBytes: share(SHARES.lastCommitBytes),
     commitTimesBytes: share(SHARES.commitTimesBytes),
     treeBytes: share(SHARES.treeBytes),
+    diffBlobBytes: share(SHARES.diffBlobBytes),
     cobStoreBytes: share(SHARES.cobStoreBytes),
     heapHeadroomBytes: share(HEAP_HEADROOM_SHARE),
     youngGenerationBytes: bytes === 0 ? 0 : Math.max(YOUNG_GENERATION_MIN_BYTES, share(YOUNG_GENERATION_SHARE)),

@@ -10,9 +10,10 @@ import {
   type FileDiff,
   type NumstatRecord,
 } from '@forge-httpd/diff';
-import type { GitCommit, GitRepository, Oid, ReadOptions } from '@forge-httpd/storage';
+import type { GitCommit, GitObjectInfo, GitRepository, Oid, ReadOptions } from '@forge-httpd/storage';
 import { toBlobContent } from './blob-content.mapper.js';
 import type { DiffBlobData } from './diff.mapper.js';
+import { GitContentCache, type PreparedBlob } from './git-content-cache.js';
 import { CommitNotFoundError } from './errors.js';
 
 /** A bounded diff: parsed files and the blobs that fit in the `files` map. */
@@ -29,6 +30,8 @@ const BLOB_HEADER_BATCH = 256;
 /** Git reads shared by the commit, diff, tree and blob routes. */
 @Injectable()
 export class GitContentService {
+  constructor(private readonly cache: GitContentCache) {}
+
   /**
    * Reads a commit.
    * @param options - `sequential` when it is the first step of a walk that reads it again
@@ -83,31 +86,47 @@ export class GitContentService {
   }
 
   private async loadBlobs(git: GitRepository, oids: readonly Oid[]): Promise<DiffBlobData[]> {
-    // Which blobs fit is decided from the object headers alone (a skipped blob is never
-    // loaded); headers and then contents are requested together as bulk reads, pipelined
-    // through the one cat-file process instead of one round trip after another.
-    const chosen: Oid[] = [];
+    // Which blobs fit is decided from the sizes alone (a skipped blob is never loaded): those
+    // of blobs prepared before, and object headers for the rest. Headers and then contents are
+    // requested together as bulk reads, pipelined through the one cat-file process instead of
+    // one round trip after another.
+    const key = (oid: Oid): string => GitContentCache.diffBlobKey(git.gitDir, oid);
+    const chosen: Array<{ oid: Oid; prepared: PreparedBlob | undefined }> = [];
     let budget = DIFF_FILES_TOTAL_MAX_BYTES;
     choose: for (let start = 0; start < oids.length; start += BLOB_HEADER_BATCH) {
-      const batch = oids.slice(start, start + BLOB_HEADER_BATCH);
-      const infos = await Promise.all(batch.map((oid) => git.readObjectInfo(oid, BULK)));
-      for (const [index, info] of infos.entries()) {
-        if (info === null || info.type !== 'blob' || info.size > DIFF_FILES_BLOB_MAX_BYTES) continue;
-        if (info.size > budget) break choose;
-        budget -= info.size;
-        chosen.push(batch[index] as Oid);
+      const batch = oids.slice(start, start + BLOB_HEADER_BATCH).map((oid) => ({ oid, prepared: this.cache.diffBlobs.get(key(oid)) }));
+      const sizes = await Promise.all(batch.map(({ oid, prepared }) => prepared?.size ?? git.readObjectInfo(oid, BULK).then(blobSize)));
+      for (const [index, size] of sizes.entries()) {
+        if (size === null || size > DIFF_FILES_BLOB_MAX_BYTES) continue;
+        if (size > budget) break choose;
+        budget -= size;
+        chosen.push(batch[index] as (typeof batch)[number]);
       }
     }
-    const contents = await Promise.all(chosen.map((oid) => git.readBlob(oid, BULK)));
-    // Escaped for JSON here: the blobs of a diff usually arrive while git still writes the
-    // patch, and this thread would wait for it anyway (platform/utf8-json.ts).
-    return chosen.flatMap((oid, index) => {
-      const bytes = contents[index];
-      if (bytes === null || bytes === undefined) return [];
-      const { binary, content } = toBlobContent(bytes);
-      return [{ id: oid, binary, content: typeof content === 'string' ? content : content.prepare() }];
+    const blobs = await Promise.all(chosen.map(({ oid, prepared }) => prepared ?? this.readPrepared(git, oid, key(oid))));
+    return chosen.flatMap(({ oid }, index) => {
+      const blob = blobs[index];
+      return blob === null || blob === undefined ? [] : [{ id: oid, ...blob.content }];
     });
   }
+
+  /**
+   * Reads a blob and escapes it for JSON at once: the blobs of a diff usually arrive while git
+   * still writes the patch, and this thread would wait for it anyway (platform/utf8-json.ts).
+   */
+  private async readPrepared(git: GitRepository, oid: Oid, key: string): Promise<PreparedBlob | null> {
+    const bytes = await git.readBlob(oid, BULK);
+    if (bytes === null) return null;
+    const { binary, content } = toBlobContent(bytes);
+    const prepared = { size: bytes.length, content: { binary, content: typeof content === 'string' ? content : content.prepare() } };
+    this.cache.diffBlobs.set(key, prepared);
+    return prepared;
+  }
+}
+
+/** A blob's size from its object header; null when it is absent or not a blob. */
+function blobSize(info: GitObjectInfo | null): number | null {
+  return info === null || info.type !== 'blob' ? null : info.size;
 }
 
 function sameIds(a: readonly Oid[], b: readonly Oid[]): boolean {

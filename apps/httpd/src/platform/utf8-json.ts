@@ -23,33 +23,43 @@ let handedOver: Utf8Text[] | null = null;
 
 /** A text held as its UTF-8 bytes, which must be valid UTF-8 (see {@link isUtf8Text}). */
 export class Utf8Text {
-  private json: string | undefined;
-  private decoded: string | undefined;
+  private bytes: Buffer | undefined;
+  private json: Buffer | undefined;
 
-  constructor(readonly bytes: Buffer) {}
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
 
   /**
-   * The text as JSON writes it (quoted and escaped) in a one-byte string whose characters are
-   * the UTF-8 bytes; made once.
+   * The UTF-8 bytes of the text as JSON writes it (quoted and escaped); made once. Kept as a
+   * buffer, outside the JavaScript heap: a prepared text waits for its answer (or in a cache),
+   * and as a string it would be copied by every young-generation collection it lived through.
    */
-  jsonBytesText(): string {
-    this.json ??= JSON.stringify(this.bytes.toString('latin1'));
+  jsonBytes(): Buffer {
+    this.json ??= Buffer.from(JSON.stringify((this.bytes as Buffer).toString('latin1')), 'latin1');
     return this.json;
   }
 
   /**
    * Escapes now what {@link serializeJson} would escape later: called where the thread would
-   * otherwise wait (a diff's blobs arrive while git still writes the patch).
+   * otherwise wait (a diff's blobs arrive while git still writes the patch). The bytes are let
+   * go; code that reads the text gets it from the JSON form.
    */
   prepare(): this {
-    this.jsonBytesText();
+    this.jsonBytes();
+    this.bytes = undefined;
     return this;
   }
 
-  /** The text itself, decoded once. */
+  /** Bytes this text holds (its UTF-8 form, its JSON form or both). */
+  get heldBytes(): number {
+    return (this.bytes?.length ?? 0) + (this.json?.length ?? 0);
+  }
+
+  /** The text itself (decoded on every call: only tests and tools read it). */
   toString(): string {
-    this.decoded ??= this.bytes.toString('utf8');
-    return this.decoded;
+    if (this.bytes !== undefined) return this.bytes.toString('utf8');
+    return JSON.parse(this.jsonBytes().toString('utf8')) as string;
   }
 }
 
@@ -107,20 +117,26 @@ export function serializeJson(value: unknown, maxSyncUnits: number): string | Bu
       at,
       fields.map((field) => JSON.stringify(field.toString())),
     );
-  // Pieces of the rest as UTF-8, fields as escaped one-byte texts written as latin1: measured
-  // first, then written into one buffer (no per-piece buffers, no concatenating copy).
-  const pieces: string[] = [];
+  // The rest's pieces as UTF-8 and the fields' JSON bytes, measured first, then written into
+  // one buffer (no per-piece buffers, no concatenating copy).
+  const rest: string[] = [];
+  const json: Buffer[] = [];
   let from = 0;
   for (const [index, offset] of at.entries()) {
-    pieces.push(text.slice(from, offset), (fields[index] as Utf8Text).jsonBytesText());
+    rest.push(text.slice(from, offset));
+    json.push((fields[index] as Utf8Text).jsonBytes());
     from = offset + PLACEHOLDER_JSON.length;
   }
-  pieces.push(text.slice(from));
+  rest.push(text.slice(from));
   let length = 0;
-  for (const [index, piece] of pieces.entries()) length += index % 2 === 0 ? Buffer.byteLength(piece, 'utf8') : piece.length;
+  for (const piece of rest) length += Buffer.byteLength(piece, 'utf8');
+  for (const piece of json) length += piece.length;
   const bytes = Buffer.allocUnsafe(length);
   let written = 0;
-  for (const [index, piece] of pieces.entries()) written += bytes.write(piece, written, index % 2 === 0 ? 'utf8' : 'latin1');
+  for (const [index, piece] of rest.entries()) {
+    written += bytes.write(piece, written, 'utf8');
+    written += json[index]?.copy(bytes, written) ?? 0;
+  }
   return bytes;
 }
 
