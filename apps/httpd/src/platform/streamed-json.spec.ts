@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { streamedJson, streamedJsonArray } from './streamed-json.js';
+import { defineUtf8Text, Utf8Text } from './utf8-json.js';
 
 async function* chunksOf(...chunks: unknown[][]): AsyncGenerator<unknown[]> {
   for (const chunk of chunks) yield chunk;
@@ -21,6 +22,13 @@ describe('streamedJson', () => {
     expect(file.getHeaders().type).toBe('application/json; charset=utf-8');
     const empty = streamedJson({ head: {}, listKey: 'list', items: () => chunksOf() });
     expect(await readAll(empty.getStream())).toBe('{"list":[]}');
+  });
+
+  it('writes file contents of the head from their bytes', async () => {
+    const text = 'ünï "q"\n\u0001 😀';
+    const file = defineUtf8Text({ id: 'f' }, 'content', new Utf8Text(Buffer.from(text)).prepare());
+    const streamed = streamedJson({ head: { files: { f: file } }, listKey: 'commits', items: () => chunksOf(...items) });
+    expect(await readAll(streamed.getStream())).toBe(JSON.stringify({ files: { f: { id: 'f', content: text } }, commits: items.flat() }));
   });
 
   it('writes a top-level array the same way', async () => {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { StreamableFile } from '@nestjs/common';
+import { serializeJson } from './utf8-json.js';
 
 /** Content type of every JSON answer, streamed or not (what Fastify sets for a serialized object). */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -30,8 +31,10 @@ export interface StreamedJsonObject {
  * @returns what a controller returns for Nest to stream
  */
 export function streamedJson(answer: StreamedJsonObject): StreamableFile {
-  const opening = JSON.stringify(answer.head);
-  const prefix = `${opening === '{}' ? '{' : `${opening.slice(0, -1)},`}${JSON.stringify(answer.listKey)}:[`;
+  // The head's file contents are written from their bytes (utf8-json.ts), in one go as before.
+  const opening = serializeJson(answer.head, Number.POSITIVE_INFINITY);
+  const members = (typeof opening === 'string' ? Buffer.from(opening) : opening).subarray(0, -1);
+  const prefix = Buffer.concat([members, Buffer.from(`${members.length > 1 ? ',' : ''}${JSON.stringify(answer.listKey)}:[`)]);
   return streamed((signal) => jsonChunks({ prefix, items: answer.items, suffix: ']}' }, signal));
 }
 
@@ -53,8 +56,11 @@ function streamed(write: (signal: AbortSignal) => AsyncGenerator<Buffer>): Strea
   return new StreamableFile(stream, { type: JSON_CONTENT_TYPE });
 }
 
-async function* jsonChunks({ prefix, items, suffix }: { prefix: string; items: ChunkSource; suffix: string }, signal: AbortSignal): AsyncGenerator<Buffer> {
-  yield Buffer.from(prefix);
+async function* jsonChunks(
+  { prefix, items, suffix }: { prefix: Buffer | string; items: ChunkSource; suffix: string },
+  signal: AbortSignal,
+): AsyncGenerator<Buffer> {
+  yield Buffer.isBuffer(prefix) ? prefix : Buffer.from(prefix);
   let separator = '';
   for await (const chunk of items(signal)) {
     if (chunk.length === 0) continue;
