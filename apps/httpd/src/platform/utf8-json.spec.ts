@@ -70,6 +70,14 @@ describe('serializeJson', () => {
   });
 });
 
+describe('Utf8Text', () => {
+  it('keeps its JSON form in a buffer of its own, never in a slice of the shared pool', () => {
+    const json = new Utf8Text(Buffer.from('short "text"\n')).prepare().jsonBytes();
+    expect(json.toString('utf8')).toBe(JSON.stringify('short "text"\n'));
+    expect([json.byteOffset, json.buffer.byteLength]).toEqual([0, json.length]);
+  });
+});
+
 describe('isUtf8Text', () => {
   it('accepts UTF-8 and refuses other bytes', () => {
     expect(isUtf8Text(Buffer.from('é 😀', 'utf8'))).toBe(true);

@@ -36,7 +36,13 @@ export class Utf8Text {
    * and as a string it would be copied by every young-generation collection it lived through.
    */
   jsonBytes(): Buffer {
-    this.json ??= Buffer.from(JSON.stringify((this.bytes as Buffer).toString('latin1')), 'latin1');
+    if (this.json === undefined) {
+      const text = JSON.stringify((this.bytes as Buffer).toString('latin1'));
+      // A buffer of its own: `Buffer.from` puts short texts in a slice of a shared 8 KiB pool,
+      // which a kept text would keep alive whole (texts are kept in the diff blob cache).
+      this.json = Buffer.allocUnsafeSlow(text.length);
+      this.json.write(text, 'latin1');
+    }
     return this.json;
   }
 
