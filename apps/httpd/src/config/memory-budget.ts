@@ -9,9 +9,9 @@ const MIB = 1024 * 1024;
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
  * operator sizes the server with one number. The default budget gives 44 MiB of rendered
- * answers, 4 MiB of blobs ready for diff pages, 36 MiB of evaluated issues and patches (a 12,000-object tracker takes ~30 MB),
- * 4 MiB of URL index and ~167,000 indexed commits; the last-commit indexes get 16 MiB (a
- * 50,000-commit history takes ~9.5 MB).
+ * answers, 36 MiB of evaluated issues and patches (a 12,000-object tracker takes ~30 MB),
+ * 4 MiB of URL index, 4 MiB of blobs ready for diff pages and ~167,000 indexed commits; the
+ * last-commit indexes get 16 MiB (a 50,000-commit history takes ~9.5 MB).
  */
 export interface CacheBounds {
   /** Rendered immutable answers and their compressed variants. */

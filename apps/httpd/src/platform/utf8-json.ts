@@ -2,12 +2,12 @@
  * JSON answers that carry file contents (a commit's `files` map, a blob) as the UTF-8 bytes git
  * gave, without turning them into JavaScript strings and back.
  *
- * A content field is an accessor ({@link defineUtf8Text}): read by code, it decodes the bytes
- * (once); read by {@link serializeJson}, it hands the bytes over and leaves a placeholder in the
- * text. Each placeholder is then replaced by the bytes escaped as JSON through a one-byte
- * (latin1) view: JSON.stringify escapes only `"`, `\` and characters below U+0020, all ASCII,
- * and passes bytes 0x80–0xFF through, so the view's escaped text, written back as latin1, is
- * exactly the UTF-8 bytes of `JSON.stringify(decoded)`. On 400 commit answers of heartwood
+ * A content field is an accessor ({@link defineUtf8Text}) over a {@link Utf8Text}: read by code,
+ * it decodes; read by {@link serializeJson}, it hands the text over and leaves a placeholder in
+ * the answer's text. Each placeholder is then replaced by the bytes escaped as JSON through a
+ * one-byte (latin1) view: JSON.stringify escapes only `"`, `\` and characters below U+0020, all
+ * ASCII, and passes bytes 0x80–0xFF through, so the view's escaped text, written back as latin1,
+ * is exactly the UTF-8 bytes of `JSON.stringify(decoded)`. On 400 commit answers of heartwood
  * (74 MB) that took 250–268 ms against 407–466 ms for decoding, stringifying and encoding: no
  * two-byte strings (half of those answers hold a character past U+00FF somewhere) and no
  * UTF-8 encoding pass over the contents (tools/bench/README.md, "File contents as bytes").
