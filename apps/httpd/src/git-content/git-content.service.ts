@@ -95,7 +95,9 @@ export class GitContentService {
     let budget = DIFF_FILES_TOTAL_MAX_BYTES;
     choose: for (let start = 0; start < oids.length; start += BLOB_HEADER_BATCH) {
       const batch = oids.slice(start, start + BLOB_HEADER_BATCH).map((oid) => ({ oid, prepared: this.cache.diffBlobs.get(key(oid)) }));
-      const sizes = await Promise.all(batch.map(({ oid, prepared }) => prepared?.size ?? git.readObjectInfo(oid, BULK).then(blobSize)));
+      const sizes = await Promise.all(
+        batch.map(({ oid, prepared }) => (prepared === undefined ? git.readObjectInfo(oid, BULK).then(blobSize) : Promise.resolve(prepared.size))),
+      );
       for (const [index, size] of sizes.entries()) {
         if (size === null || size > DIFF_FILES_BLOB_MAX_BYTES) continue;
         if (size > budget) break choose;
@@ -103,7 +105,9 @@ export class GitContentService {
         chosen.push(batch[index] as (typeof batch)[number]);
       }
     }
-    const blobs = await Promise.all(chosen.map(({ oid, prepared }) => prepared ?? this.readPrepared(git, oid, key(oid))));
+    const blobs = await Promise.all(
+      chosen.map(({ oid, prepared }) => (prepared === undefined ? this.readPrepared(git, oid, key(oid)) : Promise.resolve(prepared))),
+    );
     return chosen.flatMap(({ oid }, index) => {
       const blob = blobs[index];
       return blob === null || blob === undefined ? [] : [{ id: oid, ...blob.content }];
