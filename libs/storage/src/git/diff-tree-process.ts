@@ -31,10 +31,12 @@ interface Session {
 interface Pending {
   readonly marker: Buffer;
   readonly maxBytes: number;
+  /** Bytes of the `<to>\0` header before git's own output. */
+  readonly headerBytes: number;
   readonly chunks: Buffer[];
   size: number;
-  /** Reads the raw records for `onBlobIds` until they end (then undefined). */
-  blobIds: { readonly reader: RawRecordBlobIds; readonly deliver: (ids: readonly Oid[]) => void } | undefined;
+  /** Reads the raw records for the listeners until they end (then undefined). */
+  blobIds: { readonly reader: RawRecordBlobIds; readonly listeners: DiffListeners } | undefined;
   readonly done: (output: Buffer | null) => void;
 }
 
@@ -42,6 +44,12 @@ interface Pending {
 export interface DiffListeners {
   readonly onBlobIds?: (ids: readonly Oid[]) => void;
   readonly onQueued?: () => void;
+  /**
+   * Told the whole raw section (every record and the empty field that ends them) as soon as
+   * git has written it, after `onBlobIds`. Answering true abandons the diff: the process is
+   * stopped at once (the next request starts another) and `diff` answers null.
+   */
+  readonly onRawRecords?: (records: Buffer) => boolean;
 }
 
 /** A persistent diff-tree for one repository. */
@@ -94,7 +102,7 @@ export class DiffTreeProcess implements StoppableProcess {
     this.stop();
   }
 
-  private run(range: { from: Oid; to: Oid }, maxBytes: number, { onBlobIds, onQueued }: DiffListeners): Promise<Buffer | null> {
+  private run(range: { from: Oid; to: Oid }, maxBytes: number, { onBlobIds, onQueued, onRawRecords }: DiffListeners): Promise<Buffer | null> {
     if (this.closed) return Promise.resolve(null);
     const session = this.session ?? this.start();
     if (session === undefined) return Promise.resolve(null);
@@ -107,9 +115,13 @@ export class DiffTreeProcess implements StoppableProcess {
       this.pending = {
         marker: Buffer.from(markerText, 'latin1'),
         maxBytes: maxBytes + header.length + markerText.length,
+        headerBytes: header.length,
         chunks: [],
         size: 0,
-        blobIds: onBlobIds === undefined ? undefined : { reader: new RawRecordBlobIds(header.length), deliver: onBlobIds },
+        blobIds:
+          onBlobIds === undefined && onRawRecords === undefined
+            ? undefined
+            : { reader: new RawRecordBlobIds(header.length), listeners: { onBlobIds, onRawRecords } },
         done: (output) => {
           this.pending = undefined;
           this.idleTimer = setTimeout(() => this.stop(), this.options.idleMs);
@@ -159,6 +171,8 @@ export class DiffTreeProcess implements StoppableProcess {
       return;
     }
     this.readBlobIds(pending, chunk);
+    // Abandoned by its caller (onRawRecords): the process is stopped.
+    if (this.pending !== pending) return;
     const { marker } = pending;
     if (pending.size < marker.length) return;
     const tail = chunk.length >= marker.length ? chunk : Buffer.concat(pending.chunks).subarray(-marker.length);
@@ -172,14 +186,21 @@ export class DiffTreeProcess implements StoppableProcess {
     if (blobIds === undefined) return;
     // The header's id is checked when the answer is complete; a wrong one makes it null, and
     // the caller's early reads are then only wasted.
-    const ids = blobIds.reader.push(chunk);
+    const { reader, listeners } = blobIds;
+    const ids = reader.push(chunk);
     if (ids === null) return;
     pending.blobIds = undefined;
+    let abandon = false;
     try {
-      blobIds.deliver(ids);
+      listeners.onBlobIds?.(ids);
+      const end = reader.recordsEnd;
+      if (listeners.onRawRecords !== undefined && end !== null) {
+        abandon = listeners.onRawRecords(Buffer.concat(pending.chunks, pending.size).subarray(pending.headerBytes, end));
+      }
     } catch {
       // The caller's early reads are an optimisation: its failure must not end this answer.
     }
+    if (abandon) this.stop();
   }
 
   private stop(): void {

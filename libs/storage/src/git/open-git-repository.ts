@@ -3,6 +3,7 @@ import { compareUtf8 } from '@forge-httpd/identity';
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
 import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './diff-patch.js';
 import { DiffTreeProcess } from './diff-tree-process.js';
+import { assembleExactMoves, type ExactMovesPlan, planExactMoves, WITHOUT_MOVES } from './exact-moves.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
@@ -96,7 +97,10 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
   return new CliGitRepository(
     gitDir,
     new CatFileProcess(gitDir, { idleMs, log: options.log }),
-    new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+    {
+      whole: new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+      withoutMoves: new DiffTreeProcess(gitDir, { args: [...DIFF_TREE_OPTIONS.slice(1), WITHOUT_MOVES], idleMs }),
+    },
     new ReachabilityIndex(gitDir, reachability),
     new RepositoryCommitGraph(gitDir, reachability),
     new LastCommitIndex(gitDir, options.lastCommits),
@@ -114,7 +118,8 @@ class CliGitRepository implements GitRepository {
   constructor(
     readonly gitDir: string,
     private readonly catFile: CatFileProcess,
-    private readonly diffTree: DiffTreeProcess,
+    /** The long-lived diffs: the whole output, and one without renames and copies (exact-moves.ts). */
+    private readonly diffTree: { readonly whole: DiffTreeProcess; readonly withoutMoves: DiffTreeProcess },
     private readonly reachability: ReachabilityIndex,
     private readonly commitGraph: RepositoryCommitGraph,
     private readonly lastCommits: LastCommitIndex,
@@ -398,8 +403,18 @@ class CliGitRepository implements GitRepository {
     // Commit against commit: the long-lived diff-tree answers (null: anything unusual, such
     // as a root commit's empty-tree side, an empty diff or a cut one, goes to a spawned git).
     if (options.from !== null && Number.isSafeInteger(options.maxBytes)) {
-      const patch = await this.diffTree.diff({ from: options.from, to: options.to }, options.maxBytes, options);
+      const range = { from: options.from, to: options.to };
+      let moves: ExactMovesPlan | null = null;
+      const onRawRecords = (records: Buffer): boolean => (moves = planExactMoves(records)) !== null;
+      const patch = await this.diffTree.whole.diff(range, options.maxBytes, { ...options, onRawRecords });
       if (patch !== null) return { patch, truncated: false };
+      // Many files moved unchanged: git's whole answer was abandoned for one without them.
+      const plan = moves as ExactMovesPlan | null;
+      if (plan !== null) {
+        const filtered = await this.diffTree.withoutMoves.diff(range, options.maxBytes);
+        const assembled = filtered === null ? null : assembleExactMoves(plan, filtered);
+        if (assembled !== null && assembled.length <= options.maxBytes) return { patch: assembled, truncated: false };
+      }
     }
     return diffPatch(this.gitDir, options);
   }
@@ -413,7 +428,8 @@ class CliGitRepository implements GitRepository {
     this.reachability.drop();
     this.commitGraph.drop();
     this.lastCommits.drop();
-    this.diffTree.close();
+    this.diffTree.whole.close();
+    this.diffTree.withoutMoves.close();
     this.catFile.close();
     this.objectFiles.close();
   }

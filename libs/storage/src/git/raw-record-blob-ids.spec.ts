@@ -79,6 +79,8 @@ describe('RawRecordBlobIds', () => {
         if (ids !== null) answers.push(ids);
       }
       expect(answers).toEqual([expected]);
+      // Where the records end (the patch starts), whatever the chunks.
+      expect(reader.recordsEnd).toBe(output.indexOf('\0\0diff --git') + 2);
     }
   });
 
@@ -88,9 +90,11 @@ describe('RawRecordBlobIds', () => {
     expect(recordsEnd).toBeGreaterThan(2);
     const reader = new RawRecordBlobIds(5);
     expect(reader.push(Buffer.from('head'))).toBeNull();
+    expect(reader.recordsEnd).toBeNull();
     expect(reader.push(Buffer.concat([Buffer.from('\0'), output.subarray(0, recordsEnd - 1)]))).toBeNull();
     expect(reader.push(output.subarray(recordsEnd - 1, recordsEnd))).toEqual(rawBlobIds(before, after));
     expect(reader.push(output.subarray(recordsEnd))).toBeNull();
+    expect(reader.recordsEnd).toBe(5 + recordsEnd);
   });
 
   it('gives up quietly on output that is not raw records', () => {

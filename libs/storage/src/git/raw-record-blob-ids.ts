@@ -18,14 +18,23 @@ const NOT_BLOB_MODES = new Set(['160000', '040000']);
 /** Reads raw records from the output of one diff as it arrives. */
 export class RawRecordBlobIds {
   private rest: Buffer = Buffer.alloc(0);
+  /** Offset in the whole output of `rest`'s first byte. */
+  private restOffset: number;
   private skip: number;
   private pathsLeft = 0;
   private finished = false;
+  private end: number | null = null;
   private readonly ids = new Set<Oid>();
 
   /** @param skipBytes - bytes before the first record (a header of the caller's own) */
   constructor(skipBytes: number) {
     this.skip = skipBytes;
+    this.restOffset = skipBytes;
+  }
+
+  /** Offset in the whole output just past the empty field that ended the records; null until then. */
+  get recordsEnd(): number | null {
+    return this.end;
   }
 
   /**
@@ -55,6 +64,7 @@ export class RawRecordBlobIds {
       }
       if (field.length === 0) {
         this.finished = true;
+        this.end = this.restOffset + at;
         return [...this.ids];
       }
       if (!this.record(field.toString('latin1'))) {
@@ -64,6 +74,7 @@ export class RawRecordBlobIds {
     }
     // Only the unfinished field is kept, copied so the caller's chunk is not pinned.
     this.rest = Buffer.from(buffer.subarray(at));
+    this.restOffset += at;
     return null;
   }
 
