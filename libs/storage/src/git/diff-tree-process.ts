@@ -9,7 +9,9 @@
  *
  * Anything unusual — no or another header (an error, an empty diff, a tree instead of a
  * commit), output past the byte cap, a crash — makes `diff()` return null and the caller
- * spawn git as before; a process whose output was cut is stopped. Requests run one at a time.
+ * spawn git as before; a process whose output was cut is stopped, as is one whose caller
+ * abandons an answer once it has seen its raw records (`onRawRecords`, exact-moves.ts).
+ * Requests run one at a time.
  */
 import { randomBytes } from 'node:crypto';
 import type { GitChildProcess } from './git-child-process.js';
@@ -31,8 +33,8 @@ interface Session {
 interface Pending {
   readonly marker: Buffer;
   readonly maxBytes: number;
-  /** Bytes of the `<to>\0` header before git's own output. */
-  readonly headerBytes: number;
+  /** The `<to>\0` header before git's own output. */
+  readonly header: Buffer;
   readonly chunks: Buffer[];
   size: number;
   /** Reads the raw records for the listeners until they end (then undefined). */
@@ -115,7 +117,7 @@ export class DiffTreeProcess implements StoppableProcess {
       this.pending = {
         marker: Buffer.from(markerText, 'latin1'),
         maxBytes: maxBytes + header.length + markerText.length,
-        headerBytes: header.length,
+        header,
         chunks: [],
         size: 0,
         blobIds:
@@ -194,8 +196,10 @@ export class DiffTreeProcess implements StoppableProcess {
     try {
       listeners.onBlobIds?.(ids);
       const end = reader.recordsEnd;
-      if (listeners.onRawRecords !== undefined && end !== null) {
-        abandon = listeners.onRawRecords(Buffer.concat(pending.chunks, pending.size).subarray(pending.headerBytes, end));
+      const output = listeners.onRawRecords === undefined || end === null ? null : Buffer.concat(pending.chunks, pending.size);
+      // Only records of this request (its header checked) can abandon it.
+      if (output !== null && output.subarray(0, pending.header.length).equals(pending.header)) {
+        abandon = listeners.onRawRecords?.(output.subarray(pending.header.length, end ?? 0)) ?? false;
       }
     } catch {
       // The caller's early reads are an optimisation: its failure must not end this answer.

@@ -120,6 +120,14 @@ describe('exact moves', () => {
       // The stopped process starts again for the next diff.
       const next = await repository.diffPatch({ from: to, to: small, maxBytes });
       expect(next.patch.equals(wholeDiff(to, small).whole)).toBe(true);
+      // A commit that only moves files needs no second diff at all.
+      const moved = commitOf([...AFTER, ...folder('moved', 80), { path: 'one-more.txt', content: '1\n' }], small);
+      expect(planExactMoves(wholeDiff(small, moved).records)?.keptRecords).toHaveLength(0);
+      const beforeMove = readGitProcessCounts();
+      const onlyMoves = await repository.diffPatch({ from: small, to: moved, maxBytes });
+      expect(onlyMoves.patch.equals(wholeDiff(small, moved).whole)).toBe(true);
+      const afterMove = readGitProcessCounts();
+      expect([afterMove.command.spawned, afterMove['cat-file'].spawned]).toEqual([beforeMove.command.spawned, beforeMove['cat-file'].spawned]);
     } finally {
       await repository.close();
     }

@@ -26,7 +26,11 @@ const NEXT_SECTION = Buffer.from('\ndiff --git ', 'latin1');
 export interface ExactMovesPlan {
   /** The whole raw section: every record and the empty field that ends them. */
   readonly records: Buffer;
-  /** The records other than exact moves and the ending empty field: what the filtered diff writes first. */
+  /**
+   * What the diff without renames and copies writes first: the other records and the ending
+   * empty field, or nothing when every record is an exact move (git writes nothing for an
+   * empty diff, and this plan needs no git then).
+   */
   readonly keptRecords: Buffer;
   /** Per record in order: the section written here (an exact move), or how many sections git writes (2 for a type change). */
   readonly sections: ReadonlyArray<Buffer | number>;
@@ -77,14 +81,14 @@ export function planExactMoves(records: Buffer): ExactMovesPlan | null {
     at = end;
   }
   if (moves < EXACT_MOVES_WORTH_SPLITTING) return null;
-  kept.push(Buffer.from([NUL]));
+  if (kept.length > 0) kept.push(Buffer.from([NUL]));
   return { records, keptRecords: Buffer.concat(kept), sections };
 }
 
 /**
  * git's whole output from the output of the same diff without renames and copies.
  * @param plan - what the whole diff's raw records said
- * @param filtered - the output of the diff with {@link WITHOUT_MOVES}
+ * @param filtered - the output of the diff with {@link WITHOUT_MOVES} (empty when the plan keeps no record)
  * @returns the raw section, then every file's section in record order; null when the filtered
  *   output does not start with the kept records or has another number of sections
  */

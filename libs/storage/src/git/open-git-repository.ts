@@ -411,7 +411,7 @@ class CliGitRepository implements GitRepository {
       // Many files moved unchanged: git's whole answer was abandoned for one without them.
       const plan = moves as ExactMovesPlan | null;
       if (plan !== null) {
-        const filtered = await this.diffTree.withoutMoves.diff(range, options.maxBytes);
+        const filtered = plan.keptRecords.length === 0 ? Buffer.alloc(0) : await this.diffTree.withoutMoves.diff(range, options.maxBytes);
         const assembled = filtered === null ? null : assembleExactMoves(plan, filtered);
         if (assembled !== null && assembled.length <= options.maxBytes) return { patch: assembled, truncated: false };
       }
