@@ -19,15 +19,14 @@ function treeBytes(tree: Tree): number {
   return bytes;
 }
 
-/** A blob of a diff's `files` map, ready to serialize: its size (the map's bound counts it) and content. */
-export interface PreparedBlob {
+/** A blob of a diff's `files` map, ready to serialize, with its size (the map's bound counts it). */
+export interface PreparedBlob extends BlobContent {
   readonly size: number;
-  readonly content: BlobContent;
 }
 
 /** Estimated bytes of a prepared blob: its buffers or its base64 text, and the objects. */
 function preparedBlobBytes(blob: PreparedBlob): number {
-  const { content } = blob.content;
+  const { content } = blob;
   return 200 + (typeof content === 'string' ? content.length : content.heldBytes);
 }
 

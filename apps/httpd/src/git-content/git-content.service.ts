@@ -110,7 +110,7 @@ export class GitContentService {
     );
     return chosen.flatMap(({ oid }, index) => {
       const blob = blobs[index];
-      return blob === null || blob === undefined ? [] : [{ id: oid, ...blob.content }];
+      return blob === null || blob === undefined ? [] : [{ id: oid, binary: blob.binary, content: blob.content }];
     });
   }
 
@@ -122,7 +122,7 @@ export class GitContentService {
     const bytes = await git.readBlob(oid, BULK);
     if (bytes === null) return null;
     const { binary, content } = toBlobContent(bytes);
-    const prepared = { size: bytes.length, content: { binary, content: typeof content === 'string' ? content : content.prepare() } };
+    const prepared = { size: bytes.length, binary, content: typeof content === 'string' ? content : content.prepare() };
     this.cache.diffBlobs.set(key, prepared);
     return prepared;
   }

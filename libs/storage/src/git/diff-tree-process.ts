@@ -38,7 +38,7 @@ interface Pending {
   readonly chunks: Buffer[];
   size: number;
   /** Reads the raw records for the listeners until they end (then undefined). */
-  blobIds: { readonly reader: RawRecordBlobIds; readonly listeners: DiffListeners } | undefined;
+  rawRecords: { readonly reader: RawRecordBlobIds; readonly listeners: DiffListeners } | undefined;
   readonly done: (output: Buffer | null) => void;
 }
 
@@ -120,7 +120,7 @@ export class DiffTreeProcess implements StoppableProcess {
         header,
         chunks: [],
         size: 0,
-        blobIds:
+        rawRecords:
           onBlobIds === undefined && onRawRecords === undefined
             ? undefined
             : { reader: new RawRecordBlobIds(header.length), listeners: { onBlobIds, onRawRecords } },
@@ -172,7 +172,7 @@ export class DiffTreeProcess implements StoppableProcess {
       this.stop();
       return;
     }
-    this.readBlobIds(pending, chunk);
+    this.readRawRecords(pending, chunk);
     // Abandoned by its caller (onRawRecords): the process is stopped.
     if (this.pending !== pending) return;
     const { marker } = pending;
@@ -183,23 +183,22 @@ export class DiffTreeProcess implements StoppableProcess {
     pending.done(output.subarray(0, output.length - marker.length));
   }
 
-  private readBlobIds(pending: Pending, chunk: Buffer): void {
-    const blobIds = pending.blobIds;
-    if (blobIds === undefined) return;
-    // The header's id is checked when the answer is complete; a wrong one makes it null, and
-    // the caller's early reads are then only wasted.
-    const { reader, listeners } = blobIds;
+  private readRawRecords(pending: Pending, chunk: Buffer): void {
+    const rawRecords = pending.rawRecords;
+    if (rawRecords === undefined) return;
+    const { reader, listeners } = rawRecords;
     const ids = reader.push(chunk);
-    if (ids === null) return;
-    pending.blobIds = undefined;
+    const end = reader.recordsEnd;
+    if (ids === null || end === null) return;
+    pending.rawRecords = undefined;
     let abandon = false;
     try {
+      // Early reads need no checked header: a wrong one makes the answer null when it is
+      // complete, and the reads were only wasted. Abandoning needs it checked first.
       listeners.onBlobIds?.(ids);
-      const end = reader.recordsEnd;
-      const output = listeners.onRawRecords === undefined || end === null ? null : Buffer.concat(pending.chunks, pending.size);
-      // Only records of this request (its header checked) can abandon it.
-      if (output !== null && output.subarray(0, pending.header.length).equals(pending.header)) {
-        abandon = listeners.onRawRecords?.(output.subarray(pending.header.length, end ?? 0)) ?? false;
+      if (listeners.onRawRecords !== undefined) {
+        const output = Buffer.concat(pending.chunks, pending.size);
+        if (output.subarray(0, pending.header.length).equals(pending.header)) abandon = listeners.onRawRecords(output.subarray(pending.header.length, end));
       }
     } catch {
       // The caller's early reads are an optimisation: its failure must not end this answer.

@@ -90,7 +90,7 @@ describe('exact moves', () => {
       () => [...folder('old', 69), { path: 'old/changed.txt', content: SOURCE }],
     ],
     [
-      'a path git quotes among them',
+      'a path that is not plain ASCII among them',
       () => [...folder('new', 69), { path: 'new/caf\u00e9.txt', content: 'quoted\n' }],
       () => [...folder('old', 69), { path: 'old/caf\u00e9.txt', content: 'quoted\n' }],
     ],

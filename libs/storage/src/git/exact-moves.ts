@@ -100,7 +100,11 @@ export function assembleExactMoves(plan: ExactMovesPlan, filtered: Buffer): Buff
     if (!patch.subarray(0, SECTION_START.length).equals(SECTION_START)) return null;
     // Every line of a section's body starts with a space, `+`, `-`, `\`, `@` or a header
     // keyword, never with `diff --git `: such a line starts the next section.
-    for (let start = 0; start >= 0; start = patch.indexOf(NEXT_SECTION, start + 1)) starts.push(start === 0 ? 0 : start + 1);
+    for (let start = 0; start >= 0;) {
+      starts.push(start);
+      const newline = patch.indexOf(NEXT_SECTION, start);
+      start = newline < 0 ? -1 : newline + 1;
+    }
   }
   const parts: Buffer[] = [plan.records];
   let next = 0;
@@ -116,7 +120,11 @@ export function assembleExactMoves(plan: ExactMovesPlan, filtered: Buffer): Buff
   return next === starts.length ? Buffer.concat(parts) : null;
 }
 
-/** A path git writes as it is (no C-style quoting): printable ASCII other than `"` and `\`. */
+/**
+ * A path git writes as it is (no C-style quoting) whatever its `core.quotePath`: printable ASCII
+ * other than `"` and `\`. Other bytes are left to git (with `core.quotePath=false`, as this
+ * library runs it, git writes non-ASCII as it is, but controls, `"`, `\` and DEL quoted).
+ */
 function plainPath(path: Buffer): boolean {
   for (const byte of path) if (byte < 0x20 || byte > 0x7e || byte === 0x22 || byte === 0x5c) return false;
   return path.length > 0;

@@ -404,19 +404,23 @@ class CliGitRepository implements GitRepository {
     // as a root commit's empty-tree side, an empty diff or a cut one, goes to a spawned git).
     if (options.from !== null && Number.isSafeInteger(options.maxBytes)) {
       const range = { from: options.from, to: options.to };
-      let moves: ExactMovesPlan | null = null;
-      const onRawRecords = (records: Buffer): boolean => (moves = planExactMoves(records)) !== null;
+      const moves: { plan: ExactMovesPlan | null } = { plan: null };
+      const onRawRecords = (records: Buffer): boolean => (moves.plan = planExactMoves(records)) !== null;
       const patch = await this.diffTree.whole.diff(range, options.maxBytes, { ...options, onRawRecords });
       if (patch !== null) return { patch, truncated: false };
       // Many files moved unchanged: git's whole answer was abandoned for one without them.
-      const plan = moves as ExactMovesPlan | null;
-      if (plan !== null) {
-        const filtered = plan.keptRecords.length === 0 ? Buffer.alloc(0) : await this.diffTree.withoutMoves.diff(range, options.maxBytes);
-        const assembled = filtered === null ? null : assembleExactMoves(plan, filtered);
-        if (assembled !== null && assembled.length <= options.maxBytes) return { patch: assembled, truncated: false };
-      }
+      const assembled = moves.plan === null ? null : await this.diffWithoutMoves(range, options.maxBytes, moves.plan);
+      if (assembled !== null) return { patch: assembled, truncated: false };
     }
     return diffPatch(this.gitDir, options);
+  }
+
+  /** git's whole output for a diff of many exact moves (exact-moves.ts); null: git is asked as for anything unusual. */
+  private async diffWithoutMoves(range: { from: Oid; to: Oid }, maxBytes: number, plan: ExactMovesPlan): Promise<Buffer | null> {
+    // Moves alone: git would write nothing, and the plan holds everything.
+    const filtered = plan.keptRecords.length === 0 ? Buffer.alloc(0) : await this.diffTree.withoutMoves.diff(range, maxBytes);
+    const assembled = filtered === null ? null : assembleExactMoves(plan, filtered);
+    return assembled !== null && assembled.length <= maxBytes ? assembled : null;
   }
 
   diffNumstat(options: DiffNumstatOptions): Promise<DiffPatch> {
