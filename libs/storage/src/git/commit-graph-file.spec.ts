@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CommitGraph } from './commit-graph-file.js';
+import { CommitGraph, graphHasChangedPaths } from './commit-graph-file.js';
 import { git, importLinearCommits, makeTempBareRepository, removeTempDir } from './git-cli.testing.js';
 import { countReachableInGraph, isAncestorInGraph, refsContainingInGraph } from './graph-containment.js';
 import { readGitProcessCounts } from './git-process-counts.js';
@@ -178,6 +178,34 @@ describe('CommitGraph', () => {
     expect(CommitGraph.read(dir)).toBeNull();
     writeFileSync(file, 'not a graph');
     expect(CommitGraph.read(dir)).toBeNull();
+  });
+
+  it('tells whether a graph, single or split, has changed-path Bloom filters in every layer', () => {
+    const objects = (dir: string): string => path.join(dir, 'objects');
+    expect(graphHasChangedPaths(objects(gitDir))).toBe(false);
+    const single = copyRepository('filters-single');
+    git(single, ['commit-graph', 'write', '--reachable', '--changed-paths']);
+    expect(graphHasChangedPaths(objects(single))).toBe(true);
+    const none = copyRepository('filters-none');
+    rmSync(path.join(none, 'objects', 'info', 'commit-graph'));
+    expect(graphHasChangedPaths(objects(none))).toBeUndefined();
+
+    // A chain whose base has filters and whose newer layer does not, then one with them in both.
+    const chained = copyRepository('filters-chain');
+    rmSync(path.join(chained, 'objects', 'info', 'commit-graph'));
+    git(chained, ['commit-graph', 'write', '--reachable', '--split=no-merge', '--changed-paths']);
+    expect(graphHasChangedPaths(objects(chained))).toBe(true);
+    importLinearCommits(chained, { branch: 'refs/heads/later', commits: 3, from: commits[0], time: 1_800_000_000 });
+    git(chained, ['-c', 'commitGraph.changedPathsVersion=0', 'commit-graph', 'write', '--reachable', '--split=no-merge', '--no-changed-paths']);
+    const chainFile = path.join(chained, 'objects', 'info', 'commit-graphs', 'commit-graph-chain');
+    expect(readFileSync(chainFile, 'latin1').trim().split('\n')).toHaveLength(2);
+    expect(graphHasChangedPaths(objects(chained))).toBe(false);
+
+    // A chain naming anything but layer hashes is not followed (its names become paths).
+    writeFileSync(chainFile, '../../../../etc/passwd\n');
+    expect(graphHasChangedPaths(objects(chained))).toBe(false);
+    writeFileSync(path.join(single, 'objects', 'info', 'commit-graph'), 'not a graph');
+    expect(graphHasChangedPaths(objects(single))).toBe(false);
   });
 
   it('answers by a walk when the graph has no levels (older writers)', () => {

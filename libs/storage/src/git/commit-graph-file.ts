@@ -35,7 +35,7 @@ export const GRAPH_BYTES_PER_COMMIT = 36;
 /** Commit time of the first commit of {@link CommitGraph.synthetic} (2020-09-13). */
 const SYNTHETIC_EPOCH = 1_600_000_000;
 
-const CHUNK = { fanout: 0x4f494446, ids: 0x4f49444c, data: 0x43444154, edges: 0x45444745 } as const;
+const CHUNK = { fanout: 0x4f494446, ids: 0x4f49444c, data: 0x43444154, edges: 0x45444745, bloomIndexes: 0x42494458, bloomData: 0x42444154 } as const;
 
 /** One file of a graph as read (a chain has several, the base first). */
 interface Layer {
@@ -239,6 +239,24 @@ function readLayersIn(objectDir: string, maxCommits: number): Layer[] | null | u
     return layer === null ? null : [layer];
   }
   if (statQuiet(chain) === undefined) return undefined;
+  const layerFiles = readChainLayerFiles(objectDir, chain);
+  if (layerFiles === null) return null;
+  const layers: Layer[] = [];
+  let offset = 0;
+  for (const [index, file] of layerFiles.entries()) {
+    const layer = readLayer(file, offset, index, maxCommits);
+    if (layer === null) return null;
+    layers.push(layer);
+    offset += layer.count;
+  }
+  return layers;
+}
+
+/**
+ * The layer files a split chain lists, base first; null when the list cannot be read or names
+ * anything but layer hashes (its names become paths, so nothing else is accepted).
+ */
+function readChainLayerFiles(objectDir: string, chain: string): string[] | null {
   let hashes: string[];
   try {
     hashes = readFileSync(chain, 'latin1')
@@ -248,15 +266,7 @@ function readLayersIn(objectDir: string, maxCommits: number): Layer[] | null | u
     return null;
   }
   if (hashes.length === 0 || hashes.length > MAX_CHAIN_LAYERS || !hashes.every((hash) => /^[0-9a-f]{40}$/.test(hash))) return null;
-  const layers: Layer[] = [];
-  let offset = 0;
-  for (const [index, hash] of hashes.entries()) {
-    const layer = readLayer(path.join(objectDir, 'info', 'commit-graphs', `graph-${hash}.graph`), offset, index, maxCommits);
-    if (layer === null) return null;
-    layers.push(layer);
-    offset += layer.count;
-  }
-  return layers;
+  return hashes.map((hash) => path.join(objectDir, 'info', 'commit-graphs', `graph-${hash}.graph`));
 }
 
 /**
@@ -274,19 +284,8 @@ function readLayer(file: string, offset: number, bases: number, maxCommits: numb
   }
   try {
     const size = fstatSync(fd).size;
-    const header = readAt(fd, 0, HEADER_BYTES, size);
-    if (header === null || header.readUInt32BE(0) !== SIGNATURE || header[4] !== 1 || header[5] !== 1) return null;
-    const chunkCount = header[6] ?? 0;
-    if ((header[7] ?? 0) !== bases) return null;
-    const table = readAt(fd, HEADER_BYTES, (chunkCount + 1) * CHUNK_ENTRY_BYTES, size);
-    if (table === null) return null;
-    const chunks = new Map<number, { start: number; end: number }>();
-    for (let i = 0; i < chunkCount; i++) {
-      const start = Number(table.readBigUInt64BE(i * CHUNK_ENTRY_BYTES + 4));
-      const end = Number(table.readBigUInt64BE((i + 1) * CHUNK_ENTRY_BYTES + 4));
-      if (end < start || end > size) return null;
-      chunks.set(table.readUInt32BE(i * CHUNK_ENTRY_BYTES), { start, end });
-    }
+    const chunks = readChunkTable(fd, size, bases);
+    if (chunks === null) return null;
     const chunk = (id: number): Buffer | null => {
       const range = chunks.get(id);
       return range === undefined ? null : readAt(fd, range.start, range.end - range.start, size);
@@ -308,6 +307,62 @@ function readLayer(file: string, offset: number, bases: number, maxCommits: numb
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A graph file's header checked and its chunk table read: each chunk's id with its byte range.
+ * @param bases - how many layers lie below the file (its header must say the same)
+ * @returns null when the header or the table is not what git writes
+ */
+function readChunkTable(fd: number, size: number, bases: number): Map<number, { start: number; end: number }> | null {
+  const header = readAt(fd, 0, HEADER_BYTES, size);
+  if (header === null || header.readUInt32BE(0) !== SIGNATURE || header[4] !== 1 || header[5] !== 1) return null;
+  const chunkCount = header[6] ?? 0;
+  if ((header[7] ?? 0) !== bases) return null;
+  const table = readAt(fd, HEADER_BYTES, (chunkCount + 1) * CHUNK_ENTRY_BYTES, size);
+  if (table === null) return null;
+  const chunks = new Map<number, { start: number; end: number }>();
+  for (let i = 0; i < chunkCount; i++) {
+    const start = Number(table.readBigUInt64BE(i * CHUNK_ENTRY_BYTES + 4));
+    const end = Number(table.readBigUInt64BE((i + 1) * CHUNK_ENTRY_BYTES + 4));
+    if (end < start || end > size) return null;
+    chunks.set(table.readUInt32BE(i * CHUNK_ENTRY_BYTES), { start, end });
+  }
+  return chunks;
+}
+
+/**
+ * Whether the commit-graph in an object directory carries changed-path Bloom filters in every
+ * layer, which git uses to skip the commits that cannot have changed a path (`rev-list -- path`
+ * without reading their trees). Reads headers and chunk tables only.
+ * @returns undefined when the directory holds no graph; false when one cannot be read
+ */
+export function graphHasChangedPaths(objectDir: string): boolean | undefined {
+  const { single, chain } = graphFilesIn(objectDir);
+  let files: string[];
+  if (statQuiet(single) !== undefined) files = [single];
+  else if (statQuiet(chain) === undefined) return undefined;
+  else {
+    const layerFiles = readChainLayerFiles(objectDir, chain);
+    if (layerFiles === null) return false;
+    files = layerFiles;
+  }
+  return files.every((file, bases) => {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      return false;
+    }
+    try {
+      const chunks = readChunkTable(fd, fstatSync(fd).size, bases);
+      return chunks !== null && chunks.has(CHUNK.bloomIndexes) && chunks.has(CHUNK.bloomData);
+    } catch {
+      return false;
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 /** `length` bytes at `position` of an open file, or null when they are not all there. */

@@ -1,14 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
 import { Storage } from '../home/storage.js';
 import { CommitGraphOverlays } from './commit-graph-overlays.js';
 import { GitCommandError } from './errors.js';
-import { gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { git, gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import type { Oid } from './oid.js';
 import { openGitRepository } from './open-git-repository.js';
+import { overlayEnvironment, overlayObjectDirectory } from './overlay-object-directories.js';
 import { runGit } from './run-git.js';
 
 let tmp: string;
@@ -58,9 +60,9 @@ describe('CommitGraphOverlays', () => {
     await expect(verifyThroughServerGit(gitDir, path.join(root, 'repo'))).rejects.toBeInstanceOf(GitCommandError);
   });
 
-  it('leaves alone a repository with a commit-graph of its own, and one with fewer objects than the bound', async () => {
+  it('leaves alone a repository whose own commit-graph has Bloom filters, and one with fewer objects than the bound', async () => {
     const own = await buildTrickyHistory(path.join(tmp, 'own'), { seed: 4, commits: 20 });
-    gitRaw(own.gitDir, ['commit-graph', 'write', '--reachable']);
+    gitRaw(own.gitDir, ['commit-graph', 'write', '--reachable', '--changed-paths']);
     const small = await buildTrickyHistory(path.join(tmp, 'small'), { seed: 5, commits: 60 });
     const objects = Number(/in-pack: (\d+)/.exec(gitRaw(small.gitDir, ['count-objects', '-v']).toString())?.[1]);
     expect(objects).toBeGreaterThan(0);
@@ -72,6 +74,53 @@ describe('CommitGraphOverlays', () => {
     expect(overlays.stats()).toEqual({ written: 0, inUse: 0 });
     expect(await exists(graphFile(root, 'own'))).toBe(false);
     expect(await exists(graphFile(root, 'small'))).toBe(false);
+    await overlays.close();
+  });
+
+  it('puts one with Bloom filters before a storage graph without them, for reading git only, and stops once the storage has them', async () => {
+    const { gitDir, commits } = await buildTrickyHistory(path.join(tmp, 'before'), { seed: 12, commits: 60 });
+    gitRaw(gitDir, ['commit-graph', 'write', '--reachable']);
+    const root = path.join(tmp, 'before-graphs');
+    const storageBefore = await listFiles(gitDir);
+    const overlays = new CommitGraphOverlays({ root, minObjects: 1 });
+    overlays.consider('repo', gitDir);
+    await overlays.idle();
+    expect(overlays.stats()).toEqual({ written: 1, inUse: 1 });
+    expect(await listFiles(gitDir)).toEqual(storageBefore);
+    expect(overlayEnvironment(gitDir)).toEqual({
+      GIT_OBJECT_DIRECTORY: path.join(root, 'repo'),
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(gitDir, 'objects'),
+    });
+    // A clone's upload-pack keeps the storage's own object directory first; the in-process
+    // reader keeps the storage's graph.
+    expect(overlayEnvironment(gitDir, 'packing')).toEqual({});
+    expect(overlayObjectDirectory(gitDir)).toBeUndefined();
+
+    // git, given the server's environment for this repository, skips commits by their filters.
+    const tip = commits[commits.length - 1] as Oid;
+    const definitelyNot = (env: Record<string, string>): number | undefined => {
+      let skipped: number | undefined;
+      for (const [at, file] of TRICKY_PATHS.entries()) {
+        const trace = path.join(tmp, `trace-${Object.keys(env).length}-${at}.json`);
+        const out = git(gitDir, ['rev-list', '-1', tip, '--', file], { env: { ...env, GIT_TRACE2_EVENT: trace } });
+        expect(out).toBe(git(gitDir, ['rev-list', '-1', tip, '--', file]));
+        const events = readFileSync(trace, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { category?: string; value?: { definitely_not: number } });
+        const statistics = events.find((event) => event.category === 'bloom')?.value;
+        if (statistics !== undefined) skipped = (skipped ?? 0) + statistics.definitely_not;
+      }
+      return skipped;
+    };
+    expect(definitelyNot({})).toBeUndefined();
+    expect(definitelyNot(overlayEnvironment(gitDir))).toBeGreaterThan(0);
+
+    // The storage's graph gains filters (gc with changed paths): ours is no longer read.
+    gitRaw(gitDir, ['commit-graph', 'write', '--reachable', '--changed-paths']);
+    overlays.consider('repo', gitDir);
+    expect(overlays.stats().inUse).toBe(0);
+    expect(overlayEnvironment(gitDir)).toEqual({});
     await overlays.close();
   });
 
@@ -156,30 +205,37 @@ describe('Storage.prepareCommitGraphs', () => {
 describe('history answers with a commit-graph of ours equal those without (random history with merges, equal times, clock skew)', () => {
   let plain: { gitDir: string; commits: Oid[] };
   let graphed: { gitDir: string; commits: Oid[] };
+  /** With a storage graph without Bloom filters, ours placed before it. */
+  let filtered: { gitDir: string; commits: Oid[] };
   let overlays: CommitGraphOverlays;
 
   beforeAll(async () => {
     plain = await buildTrickyHistory(path.join(tmp, 'plain'), { seed: 8, commits: 150 });
     graphed = await buildTrickyHistory(path.join(tmp, 'graphed'), { seed: 8, commits: 150 });
+    filtered = await buildTrickyHistory(path.join(tmp, 'filtered'), { seed: 8, commits: 150 });
+    gitRaw(filtered.gitDir, ['commit-graph', 'write', '--reachable']);
     overlays = new CommitGraphOverlays({ root: path.join(tmp, 'answers-graphs'), minObjects: 1 });
     overlays.consider('repo', graphed.gitDir);
+    overlays.consider('filtered', filtered.gitDir);
     await overlays.idle();
   }, 60_000);
   afterAll(() => overlays.close());
 
   /** The same questions on a fresh reader of each repository (no in-memory index answers for git). */
-  async function both<T>(ask: (repo: GitRepository) => Promise<T>): Promise<[T, T]> {
-    const [a, b] = [openGitRepository(plain.gitDir), openGitRepository(graphed.gitDir)];
+  async function all<T>(ask: (repo: GitRepository) => Promise<T>): Promise<[T, T, T]> {
+    const [a, b, c] = [openGitRepository(plain.gitDir), openGitRepository(graphed.gitDir), openGitRepository(filtered.gitDir)];
     try {
-      return [await ask(a), await ask(b)];
+      return [await ask(a), await ask(b), await ask(c)];
     } finally {
-      await Promise.all([a.close(), b.close()]);
+      await Promise.all([a.close(), b.close(), c.close()]);
     }
   }
 
-  it('is the same history, and the graph is in use', () => {
+  it('is the same history, and the graphs are in use', () => {
     expect(graphed.commits).toEqual(plain.commits);
-    expect(overlays.stats()).toEqual({ written: 1, inUse: 1 });
+    expect(filtered.commits).toEqual(plain.commits);
+    expect(overlays.stats()).toEqual({ written: 2, inUse: 2 });
+    expect(overlayEnvironment(filtered.gitDir)['GIT_OBJECT_DIRECTORY']).toBe(path.join(tmp, 'answers-graphs', 'filtered'));
   });
 
   it('answers branch containment, ancestry and merge bases the same', async () => {
@@ -194,8 +250,9 @@ describe('history answers with a commit-graph of ours equal those without (rando
       }
       return answers;
     };
-    const [a, b] = await both(ask);
+    const [a, b, c] = await all(ask);
     expect(b).toEqual(a);
+    expect(c).toEqual(a);
   });
 
   it('walks history, counts, and finds the last commit touching each path the same', async () => {
@@ -210,7 +267,8 @@ describe('history answers with a commit-graph of ours equal those without (rando
       }
       return answers;
     };
-    const [a, b] = await both(ask);
+    const [a, b, c] = await all(ask);
     expect(b).toEqual(a);
+    expect(c).toEqual(a);
   });
 });

@@ -45,7 +45,7 @@ const TOP_LEVEL_CONFIG = ['-c', 'uploadpack.hideRefs=refs/namespaces/'];
  */
 export function uploadPack(pool: GitServerPool, request: UploadPackRequest): Readable {
   // A commit-graph of ours, where the server keeps one, shortens the walk that counts a clone's objects.
-  const env = overlayEnvironment(request.gitDir);
+  const env = overlayEnvironment(request.gitDir, 'packing');
   if (request.protocolVersion !== 0) env['GIT_PROTOCOL'] = `version=${request.protocolVersion}`;
   if (request.namespace !== undefined) env['GIT_NAMESPACE'] = request.namespace;
   const args = [
