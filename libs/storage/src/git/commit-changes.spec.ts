@@ -29,7 +29,7 @@ describe('CommitChanges.appendInSlices', () => {
     const watch = (): void => {
       if (done) return;
       turnsDuringAppend += 1;
-      heldEarly ||= sliced.has(head) || sliced.has(root);
+      heldEarly ||= sliced.has(head) || sliced.has(root) || sliced.lastCommitTouching(head, 'README') !== undefined;
       setImmediate(watch);
     };
     setImmediate(watch);
@@ -52,6 +52,18 @@ describe('CommitChanges.appendInSlices', () => {
     let slices = 0;
     expect(await changes.appendInSlices(history, { sliceMs: 0, keepGoing: () => (slices += 1) < 2 })).toBe(false);
     expect(changes.has(head)).toBe(false);
+    expect(changes.lastCommitTouching(head, 'README')).toBeUndefined();
+  });
+
+  it('leaves the batch unheld when stopped at its last slice, while its ids are being keyed', async () => {
+    let total = 0;
+    expect(await new CommitChanges().appendInSlices(history, { sliceMs: 0, keepGoing: () => ((total += 1), true) })).toBe(true);
+    const changes = new CommitChanges();
+    let slices = 0;
+    expect(await changes.appendInSlices(history, { sliceMs: 0, keepGoing: () => (slices += 1) < total })).toBe(false);
+    expect(slices).toBe(total);
+    expect(changes.has(head)).toBe(false);
+    expect(changes.has(root)).toBe(false);
     expect(changes.lastCommitTouching(head, 'README')).toBeUndefined();
   });
 
