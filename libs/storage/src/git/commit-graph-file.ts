@@ -276,14 +276,7 @@ function readChainLayerFiles(objectDir: string, chain: string): string[] | null 
  * @param maxCommits - commits of the whole graph read at most
  */
 function readLayer(file: string, offset: number, bases: number, maxCommits: number): Layer | null {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
+  return readGraphFile(file, null, (fd, size) => {
     const chunks = readChunkTable(fd, size, bases);
     if (chunks === null) return null;
     const chunk = (id: number): Buffer | null => {
@@ -302,8 +295,21 @@ function readLayer(file: string, offset: number, bases: number, maxCommits: numb
     const edges = chunks.has(CHUNK.edges) ? chunk(CHUNK.edges) : null;
     if (chunks.has(CHUNK.edges) && edges === null) return null;
     return { offset, count, fanout, ids, data, edges };
+  });
+}
+
+/** `read` given an open graph file and its size (closed afterwards); `failed` when it cannot be opened or read. */
+function readGraphFile<T>(file: string, failed: T, read: (fd: number, size: number) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
   } catch {
-    return null;
+    return failed;
+  }
+  try {
+    return read(fd, fstatSync(fd).size);
+  } catch {
+    return failed;
   } finally {
     closeSync(fd);
   }
@@ -347,22 +353,12 @@ export function graphHasChangedPaths(objectDir: string): boolean | undefined {
     if (layerFiles === null) return false;
     files = layerFiles;
   }
-  return files.every((file, bases) => {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch {
-      return false;
-    }
-    try {
-      const chunks = readChunkTable(fd, fstatSync(fd).size, bases);
+  return files.every((file, bases) =>
+    readGraphFile(file, false, (fd, size) => {
+      const chunks = readChunkTable(fd, size, bases);
       return chunks !== null && chunks.has(CHUNK.bloomIndexes) && chunks.has(CHUNK.bloomData);
-    } catch {
-      return false;
-    } finally {
-      closeSync(fd);
-    }
-  });
+    }),
+  );
 }
 
 /** `length` bytes at `position` of an open file, or null when they are not all there. */
