@@ -194,3 +194,41 @@ describe("the storage's own commit-graph, read in process", () => {
     }
   }, 60_000);
 });
+
+describe('a commit-graph of ours with Bloom filters, before a storage graph without them', () => {
+  it('is written, read first by git, and every history page and a clone answer as without it', async () => {
+    const home = join(dir, 'home-gc-graph');
+    await cp(built.home, home, { recursive: true });
+    const storedGitDir = join(home, 'storage', ridDirectoryName(rid()));
+    // As `git gc` leaves a node's storage: a commit-graph without changed-path filters.
+    await execGit({ gitDir: storedGitDir, args: ['commit-graph', 'write', '--reachable'] });
+    const before = await listFiles(storedGitDir);
+    const cache = join(dir, 'cache-bloom');
+    const ours = join(cache, COMMIT_GRAPHS_DIR, ridDirectoryName(rid()), 'info', 'commit-graph');
+    const first = await startTestServer({ home, cacheDir: cache, commitGraphMinObjects: 1 });
+    try {
+      // Opening the repository writes nothing (that write would share the cores with its first
+      // pages); the background pass the server runs after start-up does.
+      expect((await getJson(`${first.baseUrl}/api/v1/repos/${rid()}/commits/${history[3]}`)).status).toBe(200);
+      expect(await waitForFile(ours, 500)).toBe(false);
+      expect(await first.server.home.storage.prepareCommitGraphs()).toBeGreaterThan(0);
+      expect(await waitForFile(ours, 20_000)).toBe(true);
+    } finally {
+      await first.close();
+    }
+    // After a restart it is used at once.
+    const [withOurs, plain] = [await startTestServer({ home, cacheDir: cache, commitGraphMinObjects: 1 }), await startTestServer({ home })];
+    try {
+      const [a, b] = [await answers(withOurs), await answers(plain)];
+      expect(Object.values(a).every((answer) => (answer as { status: number }).status === 200)).toBe(true);
+      expect(a).toEqual(b);
+      const clone = join(dir, 'clone-bloom.git');
+      await runGitClient(['clone', '--quiet', '--bare', `${withOurs.baseUrl}/${rid()}.git`, clone], dir);
+      expect(Number((await runGitClient(['rev-list', '--count', '--all'], clone)).stdout.trim())).toBe(history.length);
+      await runGitClient(['fsck', '--strict'], clone);
+    } finally {
+      await Promise.all([withOurs.close(), plain.close()]);
+    }
+    expect(await listFiles(storedGitDir)).toEqual(before);
+  }, 60_000);
+});

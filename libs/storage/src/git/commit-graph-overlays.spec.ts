@@ -83,7 +83,11 @@ describe('CommitGraphOverlays', () => {
     const root = path.join(tmp, 'before-graphs');
     const storageBefore = await listFiles(gitDir);
     const overlays = new CommitGraphOverlays({ root, minObjects: 1 });
+    // Opened: nothing written (the start-up pass writes it, away from the first pages).
     overlays.consider('repo', gitDir);
+    await overlays.idle();
+    expect(overlays.stats()).toEqual({ written: 0, inUse: 0 });
+    overlays.consider('repo', gitDir, 'pass');
     await overlays.idle();
     expect(overlays.stats()).toEqual({ written: 1, inUse: 1 });
     expect(await listFiles(gitDir)).toEqual(storageBefore);
@@ -116,12 +120,19 @@ describe('CommitGraphOverlays', () => {
     expect(definitelyNot({})).toBeUndefined();
     expect(definitelyNot(overlayEnvironment(gitDir))).toBeGreaterThan(0);
 
+    // Opened again after a restart: the one written is used at once.
+    await overlays.close();
+    const restarted = new CommitGraphOverlays({ root, minObjects: 1 });
+    restarted.consider('repo', gitDir);
+    expect(restarted.stats()).toEqual({ written: 0, inUse: 1 });
+    expect(overlayEnvironment(gitDir)['GIT_OBJECT_DIRECTORY']).toBe(path.join(root, 'repo'));
+
     // The storage's graph gains filters (gc with changed paths): ours is no longer read.
     gitRaw(gitDir, ['commit-graph', 'write', '--reachable', '--changed-paths']);
-    overlays.consider('repo', gitDir);
-    expect(overlays.stats().inUse).toBe(0);
+    restarted.consider('repo', gitDir);
+    expect(restarted.stats().inUse).toBe(0);
     expect(overlayEnvironment(gitDir)).toEqual({});
-    await overlays.close();
+    await restarted.close();
   });
 
   it('uses an existing one at once, and writes it again only after a new pack, once it is old enough', async () => {
@@ -216,7 +227,7 @@ describe('history answers with a commit-graph of ours equal those without (rando
     gitRaw(filtered.gitDir, ['commit-graph', 'write', '--reachable']);
     overlays = new CommitGraphOverlays({ root: path.join(tmp, 'answers-graphs'), minObjects: 1 });
     overlays.consider('repo', graphed.gitDir);
-    overlays.consider('filtered', filtered.gitDir);
+    overlays.consider('filtered', filtered.gitDir, 'pass');
     await overlays.idle();
   }, 60_000);
   afterAll(() => overlays.close());

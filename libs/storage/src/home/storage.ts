@@ -181,7 +181,7 @@ export class Storage {
     const rids = await this.listRepositoryIds();
     for (const [at, rid] of rids.entries()) {
       if (at % PREPARE_SLICE === PREPARE_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
-      overlays.consider(ridDirectoryName(rid), this.gitDirOf(rid));
+      overlays.consider(ridDirectoryName(rid), this.gitDirOf(rid), 'pass');
     }
     await overlays.idle();
     return rids.length;
