@@ -232,18 +232,11 @@ function graphFilesIn(objectDir: string): { single: string; chain: string } {
 
 /** The graph layers in one object directory: undefined when it has none, null when it has one that cannot be read. */
 function readLayersIn(objectDir: string, maxCommits: number): Layer[] | null | undefined {
-  const { single, chain } = graphFilesIn(objectDir);
-  // git prefers the single file when both exist.
-  if (statQuiet(single) !== undefined) {
-    const layer = readLayer(single, 0, 0, maxCommits);
-    return layer === null ? null : [layer];
-  }
-  if (statQuiet(chain) === undefined) return undefined;
-  const layerFiles = readChainLayerFiles(objectDir, chain);
-  if (layerFiles === null) return null;
+  const files = graphLayerFilesIn(objectDir);
+  if (files === undefined || files === null) return files;
   const layers: Layer[] = [];
   let offset = 0;
-  for (const [index, file] of layerFiles.entries()) {
+  for (const [index, file] of files.entries()) {
     const layer = readLayer(file, offset, index, maxCommits);
     if (layer === null) return null;
     layers.push(layer);
@@ -253,10 +246,15 @@ function readLayersIn(objectDir: string, maxCommits: number): Layer[] | null | u
 }
 
 /**
- * The layer files a split chain lists, base first; null when the list cannot be read or names
- * anything but layer hashes (its names become paths, so nothing else is accepted).
+ * The files of the graph in one object directory, base layer first: the single file (git
+ * prefers it when both exist), else the layers a split chain lists. Undefined when there is no
+ * graph; null when the chain's list cannot be read or names anything but layer hashes (its
+ * names become paths, so nothing else is accepted).
  */
-function readChainLayerFiles(objectDir: string, chain: string): string[] | null {
+function graphLayerFilesIn(objectDir: string): string[] | null | undefined {
+  const { single, chain } = graphFilesIn(objectDir);
+  if (statQuiet(single) !== undefined) return [single];
+  if (statQuiet(chain) === undefined) return undefined;
   let hashes: string[];
   try {
     hashes = readFileSync(chain, 'latin1')
@@ -344,15 +342,9 @@ function readChunkTable(fd: number, size: number, bases: number): Map<number, { 
  * @returns undefined when the directory holds no graph; false when one cannot be read
  */
 export function graphHasChangedPaths(objectDir: string): boolean | undefined {
-  const { single, chain } = graphFilesIn(objectDir);
-  let files: string[];
-  if (statQuiet(single) !== undefined) files = [single];
-  else if (statQuiet(chain) === undefined) return undefined;
-  else {
-    const layerFiles = readChainLayerFiles(objectDir, chain);
-    if (layerFiles === null) return false;
-    files = layerFiles;
-  }
+  const files = graphLayerFilesIn(objectDir);
+  if (files === undefined) return undefined;
+  if (files === null) return false;
   return files.every((file, bases) =>
     readGraphFile(file, false, (fd, size) => {
       const chunks = readChunkTable(fd, size, bases);
