@@ -75,10 +75,15 @@ export interface StartServerOptions {
   youngGeneration?: YoungGenerationCap;
   /** Packed objects a repository needs to get a commit-graph of ours (tests lower it). */
   commitGraphMinObjects?: number;
+  /** Commits a last-commit index needs to be kept in the cache directory (tests lower it). */
+  lastCommitMinCommits?: number;
 }
 
 /** Where, in the cache directory, commit-graphs are kept for repositories that have none. */
 export const COMMIT_GRAPHS_DIR = 'commit-graphs';
+
+/** Where, in the cache directory, last-commit-per-path indexes are kept across restarts. */
+export const LAST_COMMITS_DIR = 'last-commits';
 
 async function listen(app: NestFastifyApplication, address: ListenAddress, shared: boolean): Promise<ListenAddress> {
   if (address.kind === 'unix') {
@@ -124,6 +129,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     lastCommitBytes: bounds.lastCommitBytes,
     commitGraphDir: config.cacheDir === null ? null : path.resolve(config.cacheDir, COMMIT_GRAPHS_DIR),
     commitGraphMinObjects: options.commitGraphMinObjects,
+    lastCommitDir: config.cacheDir === null ? null : path.resolve(config.cacheDir, LAST_COMMITS_DIR),
+    lastCommitMinCommits: options.lastCommitMinCommits,
   }).catch((error: unknown) => {
     releaseSpawnHelper();
     throw error;

@@ -27,6 +27,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Packed objects a repository needs to get a commit-graph in `cacheDir` (default: the server's). */
   commitGraphMinObjects?: number;
+  /** Commits a last-commit index needs to be kept in `cacheDir` (default: the server's). */
+  lastCommitMinCommits?: number;
   /** `--memory-budget` in MiB (default: the server's). */
   memoryBudgetMiB?: number;
 }
@@ -89,6 +91,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     requests: new RequestObserver(requestLogger),
     now: options.now,
     commitGraphMinObjects: options.commitGraphMinObjects,
+    lastCommitMinCommits: options.lastCommitMinCommits,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;

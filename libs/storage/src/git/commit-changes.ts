@@ -6,9 +6,10 @@
  * it goes stale; new histories are appended in batches (one batch = commits whose parents are
  * in the batch or already here).
  */
+import type { CommitChangesSnapshot, StoredCommitChanges } from './commit-changes-file.js';
 import { DateOrderQueue } from './date-order-queue.js';
 import type { Oid } from './oid.js';
-import { ThreadSlices } from './thread-slices.js';
+import { runInSlices } from './thread-slices.js';
 
 /** One commit of a batch: paths are latin1 strings of the path bytes. */
 export interface CommitChangesEntry {
@@ -59,6 +60,49 @@ export class CommitChanges {
     return id !== undefined && id < this.published ? id : undefined;
   }
 
+  /** Commits held and visible. */
+  get commits(): number {
+    return this.published;
+  }
+
+  /** The visible commits' arrays, to be written now (commit-changes-file.ts): they change with the next append. */
+  snapshot(): CommitChangesSnapshot {
+    const { published: commits, oids, times, edgeStart, edgeParent, changeStart, changePaths, paths } = this;
+    return { commits, oids, times, edgeStart, edgeParent, changeStart, changePaths, paths };
+  }
+
+  /**
+   * A new instance holding a checked file's commits, built in slices of about `sliceMs` like
+   * {@link appendInSlices}. Null when the file names a commit or a path twice, or a tip it
+   * does not hold, or when `keepGoing` says to stop between slices.
+   */
+  static async restoreInSlices(stored: StoredCommitChanges, options: { sliceMs: number; keepGoing?: () => boolean }): Promise<CommitChanges | null> {
+    const restored = new CommitChanges();
+    return (await runInSlices(restored.restoreSteps(stored), options))?.value === true ? restored : null;
+  }
+
+  private *restoreSteps(stored: StoredCommitChanges): Generator<void, boolean, void> {
+    for (const [id, path] of stored.paths.entries()) {
+      if (this.internPath(path) !== id) return false;
+      if (id % STEP_ENTRIES === STEP_ENTRIES - 1) yield;
+    }
+    // The start arrays hold their leading 0 already.
+    yield* copyInSteps(stored.times, this.times);
+    yield* copyInSteps(stored.edgeStart.subarray(1), this.edgeStart);
+    yield* copyInSteps(stored.edgeParent, this.edgeParent);
+    yield* copyInSteps(stored.changeStart.subarray(1), this.changeStart);
+    yield* copyInSteps(stored.changePaths, this.changePaths);
+    for (let id = 0; id < stored.commits; id += 1) {
+      const oid = stored.oidBytes.toString('hex', id * 20, id * 20 + 20) as Oid;
+      if (this.ids.has(oid)) return false;
+      this.oids.push(oid);
+      this.ids.set(oid, id);
+      if (id % STEP_ENTRIES === STEP_ENTRIES - 1) yield;
+    }
+    this.published = this.oids.length;
+    return stored.tips.every((tip) => this.has(tip));
+  }
+
   /**
    * Appends a batch. Every parent must be in the batch or already held; otherwise nothing
    * is appended and false is returned. Done in slices of about `sliceMs` of this thread, each
@@ -68,15 +112,7 @@ export class CommitChanges {
    * `keepGoing` says so between slices (the index was dropped meanwhile).
    */
   async appendInSlices(batch: readonly CommitChangesEntry[], options: { sliceMs: number; keepGoing?: () => boolean }): Promise<boolean> {
-    const steps = this.appendSteps(batch);
-    const slices = new ThreadSlices(options.sliceMs);
-    for (;;) {
-      const step = steps.next();
-      if (step.done === true) return step.value;
-      if (!slices.due()) continue;
-      await slices.turn();
-      if (options.keepGoing?.() === false) return false;
-    }
+    return (await runInSlices(this.appendSteps(batch), options))?.value ?? false;
   }
 
   /** The work of an append, pausing (yield) every {@link STEP_ENTRIES} entries. */
@@ -184,6 +220,14 @@ export class CommitChanges {
       }
     }
     return id;
+  }
+}
+
+/** Pushes every element of `from` onto `into`, pausing every few thousand. */
+function* copyInSteps(from: ArrayLike<number>, into: number[]): Generator<void, void, void> {
+  for (let at = 0; at < from.length; at += 1) {
+    into.push(from[at] as number);
+    if (at % (STEP_ENTRIES * 16) === STEP_ENTRIES * 16 - 1) yield;
   }
 }
 

@@ -8,11 +8,15 @@
  * a moved branch only adds commits.
  * Indexes of all repositories share one budget; past it the least recently used is dropped.
  */
-import { CommitChanges } from './commit-changes.js';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { decodeCommitChanges, encodeCommitChanges } from './commit-changes-file.js';
+import { BYTES_PER_CHANGE, BYTES_PER_COMMIT, CommitChanges } from './commit-changes.js';
 import { IndexBudget, type BudgetedIndex } from './index-budget.js';
 import type { Oid } from './oid.js';
 import { readCommitChanges } from './read-commit-changes.js';
-import { INDEX_SLICE_MS } from './thread-slices.js';
+import { INDEX_SLICE_MS, runInSlices } from './thread-slices.js';
 
 /** Estimated heap bytes of every index together: about 150,000 commits with their changes. */
 export const DEFAULT_LAST_COMMIT_BUDGET = 32 * 1024 * 1024;
@@ -25,6 +29,22 @@ const MAX_EXCLUDED_TIPS = 64;
 
 const sharedBudget = new IndexBudget(DEFAULT_LAST_COMMIT_BUDGET);
 
+/**
+ * Where an index is kept across restarts (commit-changes-file.ts), and from what size: a
+ * small history is read again from git in milliseconds, and a node has thousands of them.
+ */
+export interface LastCommitFile {
+  readonly file: string;
+  /** Commits an index needs before it is written. */
+  readonly minCommits: number;
+}
+
+/** Commits an index needs before it is kept across restarts, by default. */
+export const DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS = 1000;
+
+/** How long after a history was read its index is written (later reads in that time are written with it). */
+const SAVE_DELAY_MS = 2000;
+
 /** One repository's last-commit-per-path index. */
 export class LastCommitIndex implements BudgetedIndex {
   private changes = new CommitChanges();
@@ -34,10 +54,21 @@ export class LastCommitIndex implements BudgetedIndex {
   private running: Promise<void> | null = null;
   /** Set when a history did not fit the budget: git answers for this repository from then on. */
   private tooLarge = false;
+  /** Whether the kept file was looked at since the index was last empty. */
+  private restoreTried = false;
+  /** Commits in the kept file (as far as this process knows), and a write planned. */
+  private savedCommits = 0;
+  private saveTimer: NodeJS.Timeout | null = null;
 
+  /**
+   * @param gitDir - the repository
+   * @param budget - shared with the other repositories' indexes
+   * @param kept - where the index is kept across restarts (none: it is not)
+   */
   constructor(
     private readonly gitDir: string,
     private readonly budget: IndexBudget = sharedBudget,
+    private readonly kept: LastCommitFile | null = null,
   ) {}
 
   /** Estimated heap bytes held (what the budget counts). */
@@ -68,7 +99,16 @@ export class LastCommitIndex implements BudgetedIndex {
   drop(): void {
     this.changes = new CommitChanges();
     this.tips = [];
+    this.restoreTried = false;
     this.budget.release(this);
+  }
+
+  /** Writes a planned save now (e.g. before the process exits); resolves when written. */
+  async flush(): Promise<void> {
+    if (this.saveTimer === null) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    await this.save();
   }
 
   private request(tip: Oid): void {
@@ -80,6 +120,10 @@ export class LastCommitIndex implements BudgetedIndex {
   }
 
   private async drain(): Promise<void> {
+    if (!this.restoreTried) {
+      this.restoreTried = true;
+      await this.restore().catch(() => undefined);
+    }
     while (this.wanted.size > 0 && !this.tooLarge) {
       const tips = [...this.wanted].filter((tip) => !this.changes.has(tip));
       this.wanted.clear();
@@ -97,9 +141,66 @@ export class LastCommitIndex implements BudgetedIndex {
       if (!current() || !(await changes.appendInSlices(batch, { sliceMs: INDEX_SLICE_MS, keepGoing: current })) || !current()) return;
       this.tips = [...this.tips, ...tips].slice(-MAX_EXCLUDED_TIPS);
       this.budget.use(this, changes.size);
+      this.planSave();
     } catch (error) {
       if ((error as { code?: unknown }).code === 'COMMIT_CHANGES_OVER_LIMIT') this.tooLarge = true;
       throw error;
     }
   }
+
+  /**
+   * Takes the kept file's commits when this index holds none yet: a few hundred ms of this
+   * thread, in slices, for 50,000 commits, where reading them from git took seconds. A file
+   * that does not check out, or does not fit the budget, is left to be written over.
+   */
+  private async restore(): Promise<void> {
+    if (this.kept === null || this.changes.commits > 0) return;
+    const before = this.changes;
+    const current = (): boolean => this.changes === before;
+    const bytes = await readFile(this.kept.file).catch(() => null);
+    const stored = bytes === null ? null : (await runInSlices(decodeCommitChanges(bytes), { sliceMs: INDEX_SLICE_MS, keepGoing: current }))?.value;
+    if (stored == null || estimatedSize(stored) > this.budget.limit) return;
+    const restored = await CommitChanges.restoreInSlices(stored, { sliceMs: INDEX_SLICE_MS, keepGoing: current });
+    if (restored === null || !current() || before.commits > 0) return;
+    this.changes = restored;
+    this.tips = stored.tips.slice(-MAX_EXCLUDED_TIPS);
+    this.savedCommits = restored.commits;
+    this.budget.use(this, restored.size);
+  }
+
+  private planSave(): void {
+    if (this.kept === null || this.saveTimer !== null) return;
+    if (this.changes.commits < this.kept.minCommits || this.changes.commits === this.savedCommits) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.save().catch(() => undefined);
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes the index whole, through a file of its own renamed into place (another worker may write it too). */
+  private async save(): Promise<void> {
+    const kept = this.kept;
+    const changes = this.changes;
+    if (kept === null || changes.commits < kept.minCommits || changes.commits === this.savedCommits) return;
+    const commits = changes.commits;
+    this.savedCommits = commits;
+    const bytes = (await runInSlices(encodeCommitChanges(changes.snapshot(), this.tips), { sliceMs: INDEX_SLICE_MS }))?.value;
+    if (bytes === undefined) return;
+    const temporary = `${kept.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await mkdir(path.dirname(kept.file), { recursive: true, mode: 0o700 });
+      await writeFile(temporary, bytes, { mode: 0o600 });
+      await rename(temporary, kept.file);
+    } catch (error) {
+      this.savedCommits = 0;
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+}
+
+/** What a stored index will weigh in memory (the budget's unit). */
+function estimatedSize(stored: { readonly commits: number; readonly changePaths: ArrayLike<number> }): number {
+  return stored.commits * BYTES_PER_COMMIT + stored.changePaths.length * BYTES_PER_CHANGE;
 }

@@ -19,7 +19,7 @@ import type {
 } from './git-repository.js';
 import { commitTimes, commitTimesOf, countCommits, lastCommitTouching, listContributors, walkCommitOids } from './history.js';
 import type { OidList } from './oid-list.js';
-import { LastCommitIndex } from './last-commit-index.js';
+import { LastCommitIndex, type LastCommitFile } from './last-commit-index.js';
 import { listRefFiles, PackedRefsFile } from './loose-files.js';
 import { ObjectFiles, threadLoad } from './object-files.js';
 import { isAncestor, mergeBase } from './merge-base.js';
@@ -51,6 +51,8 @@ export interface OpenGitRepositoryOptions {
   readonly reachability?: IndexBudget;
   /** The byte budget this repository's last-commit-per-path index shares (default: one per process). */
   readonly lastCommits?: IndexBudget;
+  /** Where that index is kept across restarts (default: it is not). */
+  readonly lastCommitFile?: LastCommitFile | null;
   /** Whether the event loop is too busy for reads in process (default: the process-wide {@link threadLoad}). */
   readonly threadLoad?: { isBusy(): boolean };
 }
@@ -103,7 +105,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     },
     new ReachabilityIndex(gitDir, reachability),
     new RepositoryCommitGraph(gitDir, reachability),
-    new LastCommitIndex(gitDir, options.lastCommits),
+    new LastCommitIndex(gitDir, options.lastCommits, options.lastCommitFile ?? null),
     new ObjectFiles(gitDir, { idleMs }),
     options.threadLoad ?? threadLoad,
     options.now,
@@ -431,6 +433,8 @@ class CliGitRepository implements GitRepository {
     this.closed = true;
     this.reachability.drop();
     this.commitGraph.drop();
+    // A history read in the last seconds is written before it is let go.
+    await this.lastCommits.flush().catch(() => undefined);
     this.lastCommits.drop();
     this.diffTree.whole.close();
     this.diffTree.withoutMoves.close();

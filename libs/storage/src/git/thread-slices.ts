@@ -24,3 +24,30 @@ export class ThreadSlices {
 
 /** How long index builds hold the thread at a time (ms). */
 export const INDEX_SLICE_MS = 4;
+
+/**
+ * Runs `steps` (work that yields every few hundred items) to its end in slices of about
+ * `sliceMs`, each followed by a turn of the event loop.
+ * @returns the generator's result, or null when `keepGoing` said to stop between two slices
+ */
+export async function runInSlices<T>(
+  steps: Generator<void, T, void>,
+  options: { sliceMs: number; keepGoing?: () => boolean },
+): Promise<{ readonly value: T } | null> {
+  const slices = new ThreadSlices(options.sliceMs);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return { value: step.value };
+    if (!slices.due()) continue;
+    await slices.turn();
+    if (options.keepGoing?.() === false) return null;
+  }
+}
+
+/** Runs `steps` to its end at once (tests, small work). */
+export function runAtOnce<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}

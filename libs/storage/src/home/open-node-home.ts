@@ -43,6 +43,13 @@ export interface OpenNodeHomeOptions {
   commitGraphDir?: string | null;
   /** Packed objects a repository needs to get such a commit-graph (default 5,000). */
   commitGraphMinObjects?: number;
+  /**
+   * A directory of the caller's where last-commit-per-path indexes are kept across restarts
+   * (git/commit-changes-file.ts); none are kept without it.
+   */
+  lastCommitDir?: string | null;
+  /** Commits an index needs to be kept there (default 1,000). */
+  lastCommitMinCommits?: number;
   /** Repositories kept open at most, least recently opened forgotten first (default 1,024). */
   maxOpenRepositories?: number;
 }
@@ -135,6 +142,8 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     lastCommitBytes: options.lastCommitBytes,
     commitGraphDir: options.commitGraphDir,
     commitGraphMinObjects: options.commitGraphMinObjects,
+    lastCommitDir: options.lastCommitDir,
+    lastCommitMinCommits: options.lastCommitMinCommits,
     maxOpenRepositories: options.maxOpenRepositories,
   });
   const storageIndex = new StorageIndex({ ...options.index, storage, flavour: options.flavour, log, now });

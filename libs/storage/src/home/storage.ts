@@ -3,7 +3,7 @@ import { type Rid, ridDirectoryName, sortRids } from '@forge-httpd/identity';
 import { CommitGraphOverlays } from '../git/commit-graph-overlays.js';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
 import { IndexBudget } from '../git/index-budget.js';
-import { DEFAULT_LAST_COMMIT_BUDGET } from '../git/last-commit-index.js';
+import { DEFAULT_LAST_COMMIT_BUDGET, DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS } from '../git/last-commit-index.js';
 import { DEFAULT_REACHABILITY_BUDGET } from '../git/reachability-index.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
@@ -34,6 +34,8 @@ export class Storage {
   private readonly lastCommits: IndexBudget;
 
   private readonly readers: OpenGitRepositoryOptions;
+  /** Where last-commit indexes are kept across restarts (null: they are not), and from what size. */
+  private readonly lastCommitFiles: { readonly dir: string; readonly minCommits: number } | null;
   /** Commit-graphs of ours for repositories that have none (null without a directory for them). */
   private readonly commitGraphs: CommitGraphOverlays | null;
 
@@ -47,6 +49,8 @@ export class Storage {
    *   `commitGraphDir` is a directory of the caller's where commit-graphs are kept for
    *   repositories whose storage has none (see {@link CommitGraphOverlays}; none without it),
    *   `commitGraphMinObjects` the packed objects a repository needs to get one;
+   *   `lastCommitDir` a directory of the caller's where last-commit indexes are kept across
+   *   restarts (none without it), `lastCommitMinCommits` the commits an index needs to be kept;
    *   `maxOpenRepositories` the repositories kept open at most (default
    *   {@link DEFAULT_MAX_OPEN_REPOSITORIES})
    */
@@ -63,6 +67,8 @@ export class Storage {
         : new CommitGraphOverlays({ root: options.commitGraphDir, minObjects: options.commitGraphMinObjects, log: options.log, now: options.now });
     this.reachability = new IndexBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
     this.lastCommits = new IndexBudget(options.lastCommitBytes ?? DEFAULT_LAST_COMMIT_BUDGET);
+    this.lastCommitFiles =
+      options.lastCommitDir == null ? null : { dir: options.lastCommitDir, minCommits: options.lastCommitMinCommits ?? DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS };
   }
 
   /**
@@ -152,7 +158,9 @@ export class Storage {
   }
 
   private newRepository(rid: Rid, gitDir: string): StoredRepository {
-    const git = openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits });
+    const files = this.lastCommitFiles;
+    const lastCommitFile = files === null ? null : { file: path.join(files.dir, `${ridDirectoryName(rid)}.bin`), minCommits: files.minCommits };
+    const git = openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits, lastCommitFile });
     return new StoredRepository(rid, git, this.flavour);
   }
 
@@ -205,8 +213,13 @@ interface StorageIndexBounds {
   lastCommitBytes?: number;
 }
 
-/** Where and for which repositories commit-graphs of our own are kept. */
+/**
+ * Where and for which repositories commit-graphs of our own are kept, and last-commit indexes
+ * (one file per repository whose indexed history has `lastCommitMinCommits` commits or more).
+ */
 export interface StorageCommitGraphOptions {
   commitGraphDir?: string | null;
   commitGraphMinObjects?: number;
+  lastCommitDir?: string | null;
+  lastCommitMinCommits?: number;
 }

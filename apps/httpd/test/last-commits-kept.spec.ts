@@ -1,0 +1,153 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
+import { readGitProcessCounts } from '@forge-httpd/storage';
+import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { LAST_COMMITS_DIR } from '../src/server.js';
+import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+
+// The last-commit-per-path index behind blob, tree and readme pages is kept in the server's
+// cache directory: after a restart it is read back from there, not from git, and every page
+// answers as a server that never kept one.
+
+const T = 1_700_000_000;
+
+/** 80 commits: a merged side branch, a clock-skewed commit, files changed at different depths and rarely. */
+function historyCommits(): ScratchCommit[] {
+  const commits: ScratchCommit[] = [
+    {
+      message: 'Initial import\n',
+      time: T,
+      changes: [
+        { path: 'README.md', content: '# Kept\n' },
+        { path: 'LICENSE', content: 'MIT\n' },
+        { path: 'docs/guide/intro.md', content: 'intro\n' },
+      ],
+    },
+    { message: 'Side work\n', time: T + 200, changes: [{ path: 'side/a.txt', content: 'side\n' }] },
+    { message: 'Main work\n', time: T + 100, parents: [0], changes: [{ path: 'main.txt', content: 'main\n' }] },
+    { message: "Merge branch 'side'\n", time: T + 300, parents: [2, 1], changes: [{ path: 'side/a.txt', content: 'side\n' }] },
+    { message: 'Clock skew\n', time: T - 5_000, changes: [{ path: 'docs/guide/skew.md', content: 'skew\n' }] },
+  ];
+  for (let index = 0; index < 75; index++) {
+    const file = index % 4 === 0 ? 'deep/er/counter.txt' : 'counter.txt';
+    commits.push({ message: `Counter ${index}\n`, time: T + 1_000 + index * 100, changes: [{ path: file, content: `${index}\n` }] });
+  }
+  return commits;
+}
+
+const FILES = ['README.md', 'LICENSE', 'docs/guide/intro.md', 'docs/guide/skew.md', 'side/a.txt', 'main.txt', 'deep/er/counter.txt', 'counter.txt'];
+
+let dir: string;
+let built: BuiltHome;
+let history: string[];
+const rid = (): Rid => repositoryByName(built, 'history').rid;
+const cacheDir = (): string => join(dir, 'cache');
+const keptFile = (): string => join(cacheDir(), LAST_COMMITS_DIR, `${ridDirectoryName(rid())}.bin`);
+const commandsSpawned = (): number => readGitProcessCounts().command.spawned;
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs;) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+/** Blob pages of every file at several commits, tree pages of folders, and readme pages. */
+function pages(): string[] {
+  const list: string[] = [];
+  for (const at of [10, 40, history.length - 1]) {
+    const commit = history[at] as string;
+    for (const file of FILES) list.push(`/blob/${commit}/${file}`);
+    list.push(`/tree/${commit}/`, `/tree/${commit}/docs/guide`, `/tree/${commit}/deep`, `/readme/${commit}`);
+  }
+  return list;
+}
+
+async function answers(server: TestServer, list: readonly string[]): Promise<Record<string, unknown>> {
+  const byPage: Record<string, unknown> = {};
+  for (const page of list) {
+    const response = await getJson(`${server.baseUrl}/api/v1/repos/${rid()}${page}`);
+    byPage[page] = { status: response.status, body: response.body };
+  }
+  return byPage;
+}
+
+/** Asks one blob page (git answers it; the index is then prepared) and waits until blob pages spawn no git command. */
+async function firstPageThenIndexed(server: TestServer): Promise<number> {
+  const head = history[history.length - 1] as string;
+  const before = commandsSpawned();
+  expect((await getJson(`${server.baseUrl}/api/v1/repos/${rid()}/blob/${head}/LICENSE`)).status).toBe(200);
+  const indexed = await waitFor(async () => {
+    const at = commandsSpawned();
+    await getJson(`${server.baseUrl}/api/v1/repos/${rid()}/blob/${head}/main.txt`);
+    return commandsSpawned() === at;
+  }, 20_000);
+  expect(indexed).toBe(true);
+  return commandsSpawned() - before;
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  history = await writeScratchHistory(join(dir, 'history.git'), historyCommits());
+  built = await buildNodeHome({
+    home: join(dir, 'home'),
+    seed: 'c2'.repeat(32),
+    alias: 'seed',
+    time: T,
+    repos: [{ name: 'history', history: { kind: 'import', from: join(dir, 'history.git'), sourceRef: 'refs/heads/master' } }],
+  });
+}, 60_000);
+afterAll(async () => {
+  await removeTempDir(dir);
+});
+
+describe('last-commit indexes kept in the cache directory', () => {
+  it('writes the index of a history it read into the cache directory, and nothing else into it or storage', async () => {
+    const storage = join(built.home, 'storage');
+    const storageBefore = await readdir(storage, { recursive: true });
+    const server = await startTestServer({ home: built.home, cacheDir: cacheDir(), lastCommitMinCommits: 1 });
+    let spawnedWhileBuilding: number;
+    try {
+      spawnedWhileBuilding = await firstPageThenIndexed(server);
+      expect(await waitFor(async () => (await stat(keptFile()).catch(() => null)) !== null, 20_000)).toBe(true);
+    } finally {
+      await server.close();
+    }
+    // The page's own question, then the history read from git for the index.
+    expect(spawnedWhileBuilding).toBeGreaterThan(1);
+    expect(await readdir(join(cacheDir(), LAST_COMMITS_DIR))).toEqual([`${ridDirectoryName(rid())}.bin`]);
+    expect(await readdir(storage, { recursive: true })).toEqual(storageBefore);
+  }, 60_000);
+
+  it('reads it back after a restart without git, and answers every page as a server that keeps none', async () => {
+    const restarted = await startTestServer({ home: built.home, cacheDir: cacheDir(), lastCommitMinCommits: 1 });
+    const plain = await startTestServer({ home: built.home });
+    try {
+      // Only the first page's own question goes to git: the history comes from the file.
+      expect(await firstPageThenIndexed(restarted)).toBe(1);
+      const list = pages();
+      const before = commandsSpawned();
+      const kept = await answers(restarted, list);
+      expect(commandsSpawned()).toBe(before);
+      expect(Object.values(kept).every((answer) => (answer as { status: number }).status === 200)).toBe(true);
+      expect(kept).toEqual(await answers(plain, list));
+    } finally {
+      await Promise.all([restarted.close(), plain.close()]);
+    }
+  }, 60_000);
+
+  it('keeps none below the default size', async () => {
+    const other = join(dir, 'cache-default');
+    const server = await startTestServer({ home: built.home, cacheDir: other });
+    try {
+      await firstPageThenIndexed(server);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+    } finally {
+      await server.close();
+    }
+    expect(await stat(join(other, LAST_COMMITS_DIR)).catch(() => null)).toBeNull();
+  }, 60_000);
+});
