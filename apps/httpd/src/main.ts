@@ -198,6 +198,17 @@ async function main(): Promise<void> {
         (error: unknown) => logger.debug({ event: 'commit-graphs', err: error }, 'commit-graphs not prepared'),
       );
     };
+    // Last-commit indexes kept in the cache directory, read back before a first visitor asks
+    // (libs/storage git/commit-changes-file.ts); each process holds its own.
+    const started = performance.now();
+    void server.home.storage.restoreLastCommitIndexes(quiet).then(
+      (repositories) =>
+        logger.debug(
+          { event: 'last-commits', repositories, ms: Math.round(performance.now() - started) },
+          `last-commit indexes of ${repositories} repositories read back`,
+        ),
+      (error: unknown) => logger.debug({ event: 'last-commits', err: error }, 'last-commit indexes not read back'),
+    );
     // The COB pass runs in one process: other workers find its results in the cache directory.
     if (worker !== undefined && worker !== 1) return readActivityAhead();
     void evaluateCobsAhead({

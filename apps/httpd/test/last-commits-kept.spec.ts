@@ -139,6 +139,21 @@ describe('last-commit indexes kept in the cache directory', () => {
     }
   }, 60_000);
 
+  it('reads it back in the start-up pass, so the first page after a restart spawns no git command for it', async () => {
+    const restarted = await startTestServer({ home: built.home, cacheDir: cacheDir(), lastCommitMinCommits: 1 });
+    try {
+      expect(await restarted.server.home.storage.restoreLastCommitIndexes()).toBe(1);
+      const head = history[history.length - 1] as string;
+      const before = commandsSpawned();
+      const page = await getJson(`${restarted.baseUrl}/api/v1/repos/${rid()}/blob/${head}/docs/guide/intro.md`);
+      expect(page.status).toBe(200);
+      expect((page.body as { lastCommit: { id: string } }).lastCommit.id).toBe(history[0]);
+      expect(commandsSpawned()).toBe(before);
+    } finally {
+      await restarted.close();
+    }
+  }, 60_000);
+
   it('keeps none below the default size', async () => {
     const other = join(dir, 'cache-default');
     const server = await startTestServer({ home: built.home, cacheDir: other });

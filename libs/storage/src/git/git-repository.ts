@@ -152,6 +152,13 @@ export interface GitRepository {
    * starts this in the background itself on a commit it has not seen); resolves when done.
    */
   indexHistory(from: Oid): Promise<void>;
+  /**
+   * Reads the last-commit index kept in the cache directory back into memory, without git (see
+   * `commit-changes-file.ts`); the start-up pass does it so a first visitor after a restart
+   * does not wait for it.
+   * @returns whether it holds commits now
+   */
+  restoreHistoryIndex(): Promise<boolean>;
   /** Distinct (author name, author email) pairs reachable from `from`, first seen first. */
   listContributors(from: Oid): Promise<Contributor[]>;
   /** Committer times (seconds) of commits reachable from `from` with time > sinceExclusive, walk order. */

@@ -54,8 +54,8 @@ export class LastCommitIndex implements BudgetedIndex {
   private running: Promise<void> | null = null;
   /** Set when a history did not fit the budget: git answers for this repository from then on. */
   private tooLarge = false;
-  /** Whether the kept file was looked at since the index was last empty. */
-  private restoreTried = false;
+  /** The kept file's read since the index was last empty (once). */
+  private restoring: Promise<void> | null = null;
   /** Commits in the kept file (as far as this process knows), and a write planned. */
   private savedCommits = 0;
   private saveTimer: NodeJS.Timeout | null = null;
@@ -99,8 +99,23 @@ export class LastCommitIndex implements BudgetedIndex {
   drop(): void {
     this.changes = new CommitChanges();
     this.tips = [];
-    this.restoreTried = false;
+    this.restoring = null;
     this.budget.release(this);
+  }
+
+  /**
+   * Reads the kept file back if nothing is held yet (no git; the start-up pass asks, so a
+   * first visitor after a restart finds the index in memory).
+   * @returns whether the index holds commits now
+   */
+  async restoreKept(): Promise<boolean> {
+    await this.restoreOnce();
+    return this.changes.commits > 0;
+  }
+
+  private restoreOnce(): Promise<void> {
+    this.restoring ??= this.restore().catch(() => undefined);
+    return this.restoring;
   }
 
   /** Writes a planned save now (e.g. before the process exits); resolves when written. */
@@ -120,10 +135,7 @@ export class LastCommitIndex implements BudgetedIndex {
   }
 
   private async drain(): Promise<void> {
-    if (!this.restoreTried) {
-      this.restoreTried = true;
-      await this.restore().catch(() => undefined);
-    }
+    await this.restoreOnce();
     while (this.wanted.size > 0 && !this.tooLarge) {
       const tips = [...this.wanted].filter((tip) => !this.changes.has(tip));
       this.wanted.clear();

@@ -315,6 +315,10 @@ class CliGitRepository implements GitRepository {
     return this.lastCommits.prepare(checkOid(from));
   }
 
+  restoreHistoryIndex(): Promise<boolean> {
+    return this.lastCommits.restoreKept();
+  }
+
   listContributors(from: Oid): Promise<Contributor[]> {
     return listContributors(this.gitDir, from);
   }

@@ -1,3 +1,4 @@
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Rid, ridDirectoryName, sortRids } from '@forge-httpd/identity';
 import { CommitGraphOverlays } from '../git/commit-graph-overlays.js';
@@ -193,6 +194,35 @@ export class Storage {
     }
     await overlays.idle();
     return rids.length;
+  }
+
+  /**
+   * Reads the last-commit indexes kept in the cache directory back into memory (no git), the
+   * least recently written first, so that when they do not all fit the budget the most recent
+   * stay. Repositories are opened as {@link withRepository} does.
+   * @param pace - awaited before each repository (hold it back to let requests go first)
+   * @returns the repositories whose index is held now
+   */
+  async restoreLastCommitIndexes(pace: () => Promise<void> = async () => undefined): Promise<number> {
+    const files = this.lastCommitFiles;
+    if (files === null) return 0;
+    const kept = new Set(await readdir(files.dir).catch(() => [] as string[]));
+    const found: { rid: Rid; written: number }[] = [];
+    for (const rid of await this.listRepositoryIds()) {
+      const name = `${ridDirectoryName(rid)}.bin`;
+      if (!kept.has(name)) continue;
+      const written = await stat(path.join(files.dir, name)).then(
+        (stats) => stats.mtimeMs,
+        () => null,
+      );
+      if (written !== null) found.push({ rid, written });
+    }
+    let restored = 0;
+    for (const { rid } of found.sort((a, b) => a.written - b.written)) {
+      await pace();
+      if (await this.withRepository(rid, async (repository) => (await repository?.git.restoreHistoryIndex()) === true)) restored += 1;
+    }
+    return restored;
   }
 
   /** Stops every opened repository's git processes. */
