@@ -1,7 +1,9 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
-import { readGitProcessCounts } from '@forge-httpd/storage';
+import { type Oid, readGitProcessCounts, Storage } from '@forge-httpd/storage';
+import { storedCounts } from '../../../libs/storage/src/git/commit-changes-file.js';
+import { keptIndexSize } from '../../../libs/storage/src/git/last-commit-index.js';
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { LAST_COMMITS_DIR } from '../src/server.js';
@@ -97,7 +99,10 @@ beforeAll(async () => {
     seed: 'c2'.repeat(32),
     alias: 'seed',
     time: T,
-    repos: [{ name: 'history', history: { kind: 'import', from: join(dir, 'history.git'), sourceRef: 'refs/heads/master' } }],
+    repos: [
+      { name: 'history', history: { kind: 'import', from: join(dir, 'history.git'), sourceRef: 'refs/heads/master' } },
+      { name: 'second', history: { kind: 'import', from: join(dir, 'history.git'), sourceRef: 'refs/heads/master' } },
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -151,6 +156,38 @@ describe('last-commit indexes kept in the cache directory', () => {
       expect(commandsSpawned()).toBe(before);
     } finally {
       await restarted.close();
+    }
+  }, 60_000);
+
+  it('reads back in the start-up pass only the most recently written that fit the budget together', async () => {
+    const files = join(dir, 'budgeted');
+    const head = history[history.length - 1] as Oid;
+    const rids = [rid(), repositoryByName(built, 'second').rid];
+    const writer = new Storage(join(built.home, 'storage'), 'forge', { lastCommitDir: files, lastCommitMinCommits: 1 });
+    for (const each of rids) await (await writer.openRepository(each))?.git.indexHistory(head);
+    await writer.close();
+    const fileOf = (each: Rid): string => join(files, `${ridDirectoryName(each)}.bin`);
+    // The second repository's file is the more recent one.
+    await utimes(fileOf(rids[0] as Rid), new Date(T * 1000), new Date(T * 1000));
+    const counts = storedCounts(await readFile(fileOf(rids[1] as Rid)));
+    const size = keptIndexSize(counts!);
+
+    const reader = new Storage(join(built.home, 'storage'), 'forge', {
+      lastCommitDir: files,
+      lastCommitMinCommits: 1,
+      lastCommitBytes: Math.floor(size * 1.5),
+    });
+    try {
+      expect(await reader.restoreLastCommitIndexes()).toBe(1);
+      const spawnedFor = async (each: Rid): Promise<number> => {
+        const before = commandsSpawned();
+        expect(await (await reader.openRepository(each))?.git.lastCommitTouching({ from: head, path: 'LICENSE' })).toBe(history[0]);
+        return commandsSpawned() - before;
+      };
+      expect(await spawnedFor(rids[1] as Rid)).toBe(0);
+      expect(await spawnedFor(rids[0] as Rid)).toBe(1);
+    } finally {
+      await reader.close();
     }
   }, 60_000);
 

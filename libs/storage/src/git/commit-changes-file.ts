@@ -108,6 +108,19 @@ function* sha1InSteps(bytes: Buffer): Generator<void, Buffer, void> {
   return hash.digest();
 }
 
+/** The bytes {@link storedCounts} reads. */
+export const COMMIT_CHANGES_HEADER_BYTES = HEADER_BYTES;
+
+/**
+ * The commit and changed-path counts a file's header declares (what its index will weigh in
+ * memory), without reading the rest; null when it is not such a file.
+ * @param head - the file's first {@link COMMIT_CHANGES_HEADER_BYTES} bytes
+ */
+export function storedCounts(head: Buffer): { readonly commits: number; readonly changes: number } | null {
+  if (head.length < HEADER_BYTES || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  return { commits: head.readUInt32LE(MAGIC.length), changes: head.readUInt32LE(MAGIC.length + 8) };
+}
+
 /**
  * Checks and decodes a file written by {@link encodeCommitChanges}, pausing (yield) like it.
  * @param bytes - the whole file

@@ -214,5 +214,13 @@ export class LastCommitIndex implements BudgetedIndex {
 
 /** What a stored index will weigh in memory (the budget's unit). */
 function estimatedSize(stored: { readonly commits: number; readonly changePaths: ArrayLike<number> }): number {
-  return stored.commits * BYTES_PER_COMMIT + stored.changePaths.length * BYTES_PER_CHANGE;
+  return keptIndexSize({ commits: stored.commits, changes: stored.changePaths.length });
+}
+
+/**
+ * What an index of these counts weighs in the budget's unit (e.g. a kept file's, from
+ * `storedCounts` of its header, to choose which files fit before reading any).
+ */
+export function keptIndexSize(counts: { readonly commits: number; readonly changes: number }): number {
+  return counts.commits * BYTES_PER_COMMIT + counts.changes * BYTES_PER_CHANGE;
 }

@@ -1,10 +1,11 @@
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Rid, ridDirectoryName, sortRids } from '@forge-httpd/identity';
 import { CommitGraphOverlays } from '../git/commit-graph-overlays.js';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
 import { IndexBudget } from '../git/index-budget.js';
-import { DEFAULT_LAST_COMMIT_BUDGET, DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS } from '../git/last-commit-index.js';
+import { COMMIT_CHANGES_HEADER_BYTES, storedCounts } from '../git/commit-changes-file.js';
+import { DEFAULT_LAST_COMMIT_BUDGET, DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS, keptIndexSize } from '../git/last-commit-index.js';
 import { DEFAULT_REACHABILITY_BUDGET } from '../git/reachability-index.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
@@ -197,9 +198,10 @@ export class Storage {
   }
 
   /**
-   * Reads the last-commit indexes kept in the cache directory back into memory (no git), the
-   * least recently written first, so that when they do not all fit the budget the most recent
-   * stay. Repositories are opened as {@link withRepository} does.
+   * Reads the last-commit indexes kept in the cache directory back into memory (no git): the
+   * most recently written first, as many as fit the budget together (each file's header says
+   * what it weighs), so none pushes out another. Repositories are opened as
+   * {@link withRepository} does.
    * @param pace - awaited before each repository (hold it back to let requests go first)
    * @returns the repositories whose index is held now
    */
@@ -207,20 +209,22 @@ export class Storage {
     const files = this.lastCommitFiles;
     if (files === null) return 0;
     const kept = new Set(await readdir(files.dir).catch(() => [] as string[]));
-    const found: { rid: Rid; written: number }[] = [];
+    const found: { rid: Rid; written: number; size: number }[] = [];
     for (const rid of await this.listRepositoryIds()) {
       const name = `${ridDirectoryName(rid)}.bin`;
       if (!kept.has(name)) continue;
-      const written = await stat(path.join(files.dir, name)).then(
-        (stats) => stats.mtimeMs,
-        () => null,
-      );
-      if (written !== null) found.push({ rid, written });
+      const header = await readKeptHeader(path.join(files.dir, name)).catch(() => null);
+      if (header !== null) found.push({ rid, ...header });
     }
+    let room = this.lastCommits.limit;
     let restored = 0;
-    for (const { rid } of found.sort((a, b) => a.written - b.written)) {
+    for (const { rid, size } of found.sort((a, b) => b.written - a.written)) {
+      if (size > room) continue;
       await pace();
-      if (await this.withRepository(rid, async (repository) => (await repository?.git.restoreHistoryIndex()) === true)) restored += 1;
+      if (await this.withRepository(rid, async (repository) => (await repository?.git.restoreHistoryIndex()) === true)) {
+        room -= size;
+        restored += 1;
+      }
     }
     return restored;
   }
@@ -252,4 +256,18 @@ export interface StorageCommitGraphOptions {
   commitGraphMinObjects?: number;
   lastCommitDir?: string | null;
   lastCommitMinCommits?: number;
+}
+
+/** A kept last-commit file's time of writing and the budget its index needs; null when unreadable or not such a file. */
+async function readKeptHeader(file: string): Promise<{ written: number; size: number } | null> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (handle === null) return null;
+  try {
+    const head = Buffer.alloc(COMMIT_CHANGES_HEADER_BYTES);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const counts = storedCounts(head.subarray(0, bytesRead));
+    return counts === null ? null : { written: (await handle.stat()).mtimeMs, size: keptIndexSize(counts) };
+  } finally {
+    await handle.close();
+  }
 }
