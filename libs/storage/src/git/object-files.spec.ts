@@ -218,6 +218,69 @@ describe('ObjectFiles', () => {
     expect(reachable).toBeGreaterThan(chains.filter((chain) => chain.depth <= 10).length);
   });
 
+  it('rebuilds trees down longer delta chains than blobs, and leaves both past their bounds to git', async () => {
+    // 80 commits of a 60-file folder where one file changes per commit: its trees pack into long chains.
+    const source = path.join(tmp, 'trees-source.git');
+    await initBareRepository(source, { userName: 'alice', userEmail: 'alice@example.com' });
+    const person = { name: 'Alice', email: 'alice@example.com', time: 1000, offset: '+0000' };
+    const files = await Promise.all(Array.from({ length: 60 }, (_, i) => writeObject(source, 'blob', Buffer.from(`file ${i}\n`))));
+    const lines = Array.from({ length: 300 }, (_, i) => `line ${i} of a file that changes a little in every commit`);
+    let parent: Oid | undefined;
+    for (let n = 0; n < 80; n += 1) {
+      files[(n * 7) % files.length] = await writeObject(source, 'blob', Buffer.from(`file changed in commit ${n}\n`));
+      lines[(n * 37) % lines.length] = `changed in commit ${n}`;
+      const text = await writeObject(source, 'blob', Buffer.from(lines.join('\n')));
+      const folder = await writeObject(
+        source,
+        'tree',
+        serializeTree(files.map((oid, i) => ({ name: `f${String(i).padStart(3, '0')}.txt`, mode: '100644', oid }))),
+      );
+      const tree = await writeObject(
+        source,
+        'tree',
+        serializeTree([
+          { name: 'folder', mode: '40000', oid: folder },
+          { name: 'text.txt', mode: '100644', oid: text },
+        ]),
+      );
+      parent = await writeObject(
+        source,
+        'commit',
+        serializeCommit({ tree, parents: parent === undefined ? [] : [parent], author: person, committer: person, message: `commit ${n}\n` }),
+      );
+    }
+    await updateRefs(source, [{ name: 'refs/heads/master', oid: parent as Oid }]);
+    const copy = (name: string): string => {
+      const gitDir = path.join(tmp, name);
+      cpSync(source, gitDir, { recursive: true });
+      git(gitDir, ['repack', '-a', '-d', '-f', '--depth=50', '--window=50']);
+      git(gitDir, ['prune-packed']);
+      return gitDir;
+    };
+    // Deepest first, so no read finds its bases cached by a shallower one's (each copy has a pack of its own, so cache keys of its own).
+    const chainsOf = (gitDir: string): { oid: Oid; type: string; depth: number }[] =>
+      git(gitDir, ['verify-pack', '-v', packFiles(gitDir, '.idx')[0] as string])
+        .split('\n')
+        .map((line) => /^([0-9a-f]{40}) +(\w+) +\d+ +\d+ +\d+ +(\d+) +[0-9a-f]{40}$/.exec(line))
+        .filter((match) => match !== null)
+        .map((match) => ({ oid: match[1] as Oid, type: match[2] as string, depth: Number(match[3]) }))
+        .sort((a, b) => b.depth - a.depth);
+    const bounded = copy('deep-trees.git');
+    const objects = allObjects(bounded);
+    const chains = chainsOf(bounded);
+    const deepTrees = chains.filter((chain) => chain.type === 'tree' && chain.depth > 10 && chain.depth <= 50);
+    const deepBlob = chains.find((chain) => chain.type === 'blob' && chain.depth > 10);
+    if (deepTrees.length === 0 || deepBlob === undefined) throw new Error('no long tree and blob chains in the pack');
+    const defaults = open(bounded, { maxRebuiltDeltas: 10 });
+    expect(defaults.read(deepBlob.oid)).toBeUndefined();
+    for (const chain of deepTrees) expect(defaults.read(chain.oid)?.data.equals(objects.get(chain.oid)?.data as Buffer)).toBe(true);
+
+    const narrow = copy('deep-trees-narrow.git');
+    const narrowTree = chainsOf(narrow).find((chain) => chain.type === 'tree' && chain.depth > 10);
+    expect(narrowTree).toBeDefined();
+    expect(open(narrow, { maxRebuiltDeltas: 10, maxRebuiltSmallDeltas: 10 }).read((narrowTree as { oid: Oid }).oid)).toBeUndefined();
+  });
+
   it('leaves a repository with a cut index to git', () => {
     const gitDir = repacked('cut.git', ['repack', '-a', '-d']);
     const idx = packFiles(gitDir, '.idx')[0] as string;

@@ -36,8 +36,10 @@ export interface ObjectFilesOptions {
   readonly limit?: LiveProcessLimit;
   /** Close the packs after this long without reads (default 30 s). */
   readonly idleMs?: number;
-  /** Deltas rebuilt for one object at most; longer chains are left to git (default 10). */
+  /** Deltas rebuilt for one blob at most; longer chains are left to git (default 10). */
   readonly maxRebuiltDeltas?: number;
+  /** Deltas rebuilt for one tree, commit or tag at most (default 50, git's own `pack.depth`). */
+  readonly maxRebuiltSmallDeltas?: number;
 }
 
 const TYPES: Record<number, GitObjectType> = { [PACK_COMMIT]: 'commit', [PACK_TREE]: 'tree', [PACK_BLOB]: 'blob', [PACK_TAG]: 'tag' };
@@ -52,6 +54,13 @@ const MAX_CHAIN = 1000;
  * packed with depth 50 read its blobs 9 ms slower in process than through cat-file.
  */
 const MAX_REBUILT_DELTAS = 10;
+/**
+ * The same for trees (and commits and tags): a few KB each, so a level costs a small inflate
+ * and copy, where handing the object to git costs a `cat-file` process's start when none runs
+ * yet (3–9 ms: the first tree page of a big repository after a restart went to git for the
+ * folders that git's packing left 11–50 deltas deep).
+ */
+const MAX_REBUILT_SMALL_DELTAS = 50;
 /**
  * More packs than this in one repository: every read would probe them all, and each holds a
  * descriptor (two with a big index); git answers. With {@link openPacksLimit}: 2,048 at most.
@@ -88,6 +97,7 @@ export class ObjectFiles implements StoppableProcess {
 
   private readonly maxObjectBytes: number;
   private readonly maxRebuiltDeltas: number;
+  private readonly maxRebuiltSmallDeltas: number;
   private readonly limit: LiveProcessLimit;
   private readonly idleMs: number;
   private readonly packDir: string;
@@ -98,6 +108,7 @@ export class ObjectFiles implements StoppableProcess {
   ) {
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.maxRebuiltDeltas = Math.min(options.maxRebuiltDeltas ?? MAX_REBUILT_DELTAS, MAX_CHAIN);
+    this.maxRebuiltSmallDeltas = Math.min(options.maxRebuiltSmallDeltas ?? MAX_REBUILT_SMALL_DELTAS, MAX_CHAIN);
     this.limit = options.limit ?? openPacksLimit;
     this.idleMs = options.idleMs ?? 30_000;
     this.packDir = path.join(gitDir, 'objects', 'pack');
@@ -202,29 +213,37 @@ export class ObjectFiles implements StoppableProcess {
   private readPacked(oid: Buffer): StoredObject | undefined {
     const located = this.locate(oid);
     if (located === undefined) return undefined;
-    this.checkChain(located.pack, located.offset);
-    return this.resolve(located.pack, located.offset, 0, true);
+    const maxDeltas = this.checkChain(located.pack, located.offset);
+    return this.resolve(located.pack, located.offset, 0, true, maxDeltas);
   }
 
   /**
-   * Gives up before inflating anything when more than `maxRebuiltDeltas` deltas lie between
-   * the object and a whole object or a cached base (entry headers only: a few bytes each).
+   * Gives up before inflating anything when more deltas lie between the object and a whole
+   * object or a cached base than its type allows (entry headers only: a few bytes each).
+   * @returns the deltas the rebuild may go through
    */
-  private checkChain(start: OpenPack, startOffset: number): void {
+  private checkChain(start: OpenPack, startOffset: number): number {
+    const most = Math.max(this.maxRebuiltDeltas, this.maxRebuiltSmallDeltas);
     let at: { pack: OpenPack; offset: number } | undefined = { pack: start, offset: startOffset };
     // Ends at a whole object, a cached base, or a base outside the packs (resolve decides).
     for (let depth = 0; at !== undefined; depth += 1) {
-      if (depth > 0 && deltaBases.has(`${at.pack.key}\0${at.offset}`)) return;
-      const entry = at.pack.pack.entry(at.offset, HEADER_READ_BYTES);
-      if (TYPES[entry.type] !== undefined) return;
-      if (depth >= this.maxRebuiltDeltas) throw new GiveUp();
-      at = this.baseOf(at.pack, entry);
+      const type = depth > 0 ? deltaBases.get(`${at.pack.key}\0${at.offset}`)?.type : undefined;
+      const entry = type === undefined ? at.pack.pack.entry(at.offset, HEADER_READ_BYTES) : undefined;
+      const base = type ?? TYPES[entry?.type ?? 0];
+      if (base !== undefined) {
+        const allowed = base === 'blob' ? this.maxRebuiltDeltas : this.maxRebuiltSmallDeltas;
+        if (depth > allowed) throw new GiveUp();
+        return allowed;
+      }
+      if (depth >= most) throw new GiveUp();
+      at = this.baseOf(at.pack, entry as PackEntry);
     }
+    return this.maxRebuiltDeltas;
   }
 
   /** Rebuilds the object at `offset`; `target` is false while rebuilding a base for a delta. */
-  private resolve(pack: OpenPack, offset: number, depth: number, target: boolean): StoredObject {
-    if (depth > this.maxRebuiltDeltas) throw new GiveUp();
+  private resolve(pack: OpenPack, offset: number, depth: number, target: boolean, maxDeltas: number): StoredObject {
+    if (depth > maxDeltas) throw new GiveUp();
     const key = `${pack.key}\0${offset}`;
     const cached = deltaBases.get(key);
     if (cached !== undefined) return cached;
@@ -238,7 +257,7 @@ export class ObjectFiles implements StoppableProcess {
     } else {
       const declared = readDeltaHeader(data).targetSize;
       if (declared > (target ? this.maxObjectBytes : MAX_WORK_BYTES)) throw new GiveUp();
-      const base = this.rebuildBase(pack, entry, depth);
+      const base = this.rebuildBase(pack, entry, depth, maxDeltas);
       this.spend(declared);
       object = { type: base.type, data: applyDelta(base.data, data) };
     }
@@ -246,9 +265,9 @@ export class ObjectFiles implements StoppableProcess {
     return object;
   }
 
-  private rebuildBase(pack: OpenPack, entry: PackEntry, depth: number): StoredObject {
+  private rebuildBase(pack: OpenPack, entry: PackEntry, depth: number, maxDeltas: number): StoredObject {
     const located = this.baseOf(pack, entry);
-    if (located !== undefined) return this.resolve(located.pack, located.offset, depth + 1, false);
+    if (located !== undefined) return this.resolve(located.pack, located.offset, depth + 1, false, maxDeltas);
     // Thin packs are completed on arrival, so a base outside every pack is loose or git's.
     const loose = readLooseObject(this.gitDir, (entry.baseOid as Buffer).toString('hex') as Oid);
     if (loose === null) throw new GiveUp();
