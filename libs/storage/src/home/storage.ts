@@ -10,7 +10,7 @@ import { DEFAULT_REACHABILITY_BUDGET } from '../git/reachability-index.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
 import type { Flavour } from './flavour.js';
-import { listStorageEntries } from './storage-entries.js';
+import { listStorageEntries, ridOfEntry } from './storage-entries.js';
 
 /**
  * Opened repositories kept at most by default. Each costs a few KB of memos and readers (a
@@ -161,7 +161,7 @@ export class Storage {
 
   private newRepository(rid: Rid, gitDir: string): StoredRepository {
     const files = this.lastCommitFiles;
-    const lastCommitFile = files === null ? null : { file: path.join(files.dir, `${ridDirectoryName(rid)}.bin`), minCommits: files.minCommits };
+    const lastCommitFile = files === null ? null : { file: path.join(files.dir, `${ridDirectoryName(rid)}${KEPT_INDEX_SUFFIX}`), minCommits: files.minCommits };
     const git = openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits, lastCommitFile });
     return new StoredRepository(rid, git, this.flavour);
   }
@@ -208,13 +208,13 @@ export class Storage {
   async restoreLastCommitIndexes(pace: () => Promise<void> = async () => undefined): Promise<number> {
     const files = this.lastCommitFiles;
     if (files === null) return 0;
-    const kept = new Set(await readdir(files.dir).catch(() => [] as string[]));
+    // Named by the repositories' directory names: no listing of storage (parsing 10,000 RIDs
+    // right after `ready` held a first request back by up to ~150 ms).
     const found: { rid: Rid; written: number; size: number }[] = [];
-    for (const rid of await this.listRepositoryIds()) {
-      const name = `${ridDirectoryName(rid)}.bin`;
-      if (!kept.has(name)) continue;
-      const header = await readKeptHeader(path.join(files.dir, name)).catch(() => null);
-      if (header !== null) found.push({ rid, ...header });
+    for (const name of await readdir(files.dir).catch(() => [] as string[])) {
+      const rid = name.endsWith(KEPT_INDEX_SUFFIX) ? ridOfEntry(name.slice(0, -KEPT_INDEX_SUFFIX.length)) : null;
+      const header = rid === null ? null : await readKeptHeader(path.join(files.dir, name)).catch(() => null);
+      if (rid !== null && header !== null) found.push({ rid, ...header });
     }
     let room = this.lastCommits.limit;
     let restored = 0;
@@ -237,6 +237,9 @@ export class Storage {
     await Promise.all(repositories.map((repository) => repository.git.close()));
   }
 }
+
+/** A kept last-commit index's file: the repository's directory name and this. */
+const KEPT_INDEX_SUFFIX = '.bin';
 
 /** Repositories {@link Storage.prepareCommitGraphs} looks at between two turns of the event loop. */
 const PREPARE_SLICE = 200;
