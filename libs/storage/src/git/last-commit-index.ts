@@ -7,9 +7,11 @@
  * that history answers from memory, whatever the path. Keyed by commit ids, so never stale:
  * a moved branch only adds commits.
  * Indexes of all repositories share one budget; past it the least recently used is dropped.
+ * With a {@link LastCommitFile}, a big index is also written to the caller's cache directory
+ * and read back from there before anything is read from git (`commit-changes-file.ts`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeCommitChanges, encodeCommitChanges } from './commit-changes-file.js';
 import { BYTES_PER_CHANGE, BYTES_PER_COMMIT, CommitChanges } from './commit-changes.js';
@@ -161,15 +163,21 @@ export class LastCommitIndex implements BudgetedIndex {
   }
 
   /**
-   * Takes the kept file's commits when this index holds none yet: a few hundred ms of this
-   * thread, in slices, for 50,000 commits, where reading them from git took seconds. A file
-   * that does not check out, or does not fit the budget, is left to be written over.
+   * Takes the kept file's commits when this index holds none yet: ~100 ms of this thread, in
+   * slices, for 50,000 commits, where reading them from git took seconds. A file that does not
+   * check out, or does not fit the budget, is left to be written over.
    */
   private async restore(): Promise<void> {
     if (this.kept === null || this.changes.commits > 0) return;
     const before = this.changes;
     const current = (): boolean => this.changes === before;
-    const bytes = await readFile(this.kept.file).catch(() => null);
+    // A file is far smaller than the index it holds (~40 bytes a commit against ~200): one
+    // larger than the whole budget is not read at all.
+    const size = await stat(this.kept.file).then(
+      (stats) => stats.size,
+      () => null,
+    );
+    const bytes = size === null || size > this.budget.limit ? null : await readFile(this.kept.file).catch(() => null);
     const stored = bytes === null ? null : (await runInSlices(decodeCommitChanges(bytes), { sliceMs: INDEX_SLICE_MS, keepGoing: current }))?.value;
     if (stored == null || estimatedSize(stored) > this.budget.limit) return;
     const restored = await CommitChanges.restoreInSlices(stored, { sliceMs: INDEX_SLICE_MS, keepGoing: current });
