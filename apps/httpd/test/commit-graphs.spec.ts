@@ -6,6 +6,7 @@ import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { COMMIT_GRAPHS_DIR } from '../src/server.js';
 import { getJson, makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
+import { mergedHistory } from './support/merged-history.js';
 
 // A node's storage without a commit-graph (a repository seeded by one fetch): the server keeps
 // one of its own in its cache directory, and every answer stays what it is without one.
@@ -14,25 +15,16 @@ const T = 1_700_000_000;
 
 /** 60 commits: two branches merged, a clock-skewed commit, files changed at different depths. */
 function historyCommits(): ScratchCommit[] {
-  const commits: ScratchCommit[] = [
-    {
-      message: 'Initial import\n',
-      time: T,
-      changes: [
-        { path: 'README.md', content: '# Graphs\n' },
-        { path: 'LICENSE', content: 'MIT\n' },
-      ],
-    },
-    { message: 'Side work\n', time: T + 200, changes: [{ path: 'side/a.txt', content: 'side\n' }] },
-    { message: 'Main work\n', time: T + 100, parents: [0], changes: [{ path: 'main.txt', content: 'main\n' }] },
-    { message: "Merge branch 'side'\n", time: T + 300, parents: [2, 1], changes: [{ path: 'side/a.txt', content: 'side\n' }] },
-    { message: 'Clock skew\n', time: T - 5_000, changes: [{ path: 'skew.txt', content: 'skew\n' }] },
-  ];
-  for (let index = 0; index < 55; index++) {
-    const file = index % 3 === 0 ? 'deep/er/counter.txt' : 'counter.txt';
-    commits.push({ message: `Counter ${index}\n`, time: T + 1_000 + index * 100, changes: [{ path: file, content: `${index}\n` }] });
-  }
-  return commits;
+  return mergedHistory({
+    time: T,
+    initial: [
+      { path: 'README.md', content: '# Graphs\n' },
+      { path: 'LICENSE', content: 'MIT\n' },
+    ],
+    skewPath: 'skew.txt',
+    counters: 55,
+    deepEvery: 3,
+  });
 }
 
 let dir: string;

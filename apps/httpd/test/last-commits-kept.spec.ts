@@ -8,6 +8,7 @@ import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/to
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { LAST_COMMITS_DIR } from '../src/server.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { mergedHistory } from './support/merged-history.js';
 
 // The last-commit-per-path index behind blob, tree and readme pages is kept in the server's
 // cache directory: after a restart it is read back from there, not from git, and every page
@@ -17,26 +18,17 @@ const T = 1_700_000_000;
 
 /** 80 commits: a merged side branch, a clock-skewed commit, files changed at different depths and rarely. */
 function historyCommits(): ScratchCommit[] {
-  const commits: ScratchCommit[] = [
-    {
-      message: 'Initial import\n',
-      time: T,
-      changes: [
-        { path: 'README.md', content: '# Kept\n' },
-        { path: 'LICENSE', content: 'MIT\n' },
-        { path: 'docs/guide/intro.md', content: 'intro\n' },
-      ],
-    },
-    { message: 'Side work\n', time: T + 200, changes: [{ path: 'side/a.txt', content: 'side\n' }] },
-    { message: 'Main work\n', time: T + 100, parents: [0], changes: [{ path: 'main.txt', content: 'main\n' }] },
-    { message: "Merge branch 'side'\n", time: T + 300, parents: [2, 1], changes: [{ path: 'side/a.txt', content: 'side\n' }] },
-    { message: 'Clock skew\n', time: T - 5_000, changes: [{ path: 'docs/guide/skew.md', content: 'skew\n' }] },
-  ];
-  for (let index = 0; index < 75; index++) {
-    const file = index % 4 === 0 ? 'deep/er/counter.txt' : 'counter.txt';
-    commits.push({ message: `Counter ${index}\n`, time: T + 1_000 + index * 100, changes: [{ path: file, content: `${index}\n` }] });
-  }
-  return commits;
+  return mergedHistory({
+    time: T,
+    initial: [
+      { path: 'README.md', content: '# Kept\n' },
+      { path: 'LICENSE', content: 'MIT\n' },
+      { path: 'docs/guide/intro.md', content: 'intro\n' },
+    ],
+    skewPath: 'docs/guide/skew.md',
+    counters: 75,
+    deepEvery: 4,
+  });
 }
 
 const FILES = ['README.md', 'LICENSE', 'docs/guide/intro.md', 'docs/guide/skew.md', 'side/a.txt', 'main.txt', 'deep/er/counter.txt', 'counter.txt'];

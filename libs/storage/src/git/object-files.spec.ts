@@ -26,12 +26,33 @@ function allObjects(gitDir: string): Map<Oid, { type: string; data: Buffer }> {
 }
 
 /**
+ * One commit of the spec's histories: a root tree of a folder `dir` (of `folder`'s entries) and
+ * `text.txt`, on `parent`.
+ */
+async function writeFolderCommit(
+  gitDir: string,
+  commit: { folder: Parameters<typeof serializeTree>[0]; text: Oid; parent: Oid | undefined; n: number },
+): Promise<Oid> {
+  const person = { name: 'Alice', email: 'alice@example.com', time: 1000 + commit.n, offset: '+0000' };
+  const dir = await writeObject(gitDir, 'tree', serializeTree(commit.folder));
+  const tree = await writeObject(
+    gitDir,
+    'tree',
+    serializeTree([
+      { name: 'dir', mode: '40000', oid: dir },
+      { name: 'text.txt', mode: '100644', oid: commit.text },
+    ]),
+  );
+  const parents = commit.parent === undefined ? [] : [commit.parent];
+  return writeObject(gitDir, 'commit', serializeCommit({ tree, parents, author: person, committer: person, message: `commit ${commit.n}\n` }));
+}
+
+/**
  * A history whose files change a little per commit, so repacking makes long delta chains:
  * 120 commits over two text files and a directory.
  */
 async function writeHistory(gitDir: string): Promise<Oid> {
   await initBareRepository(gitDir, { userName: 'alice', userEmail: 'alice@example.com' });
-  const person = (time: number) => ({ name: 'Alice', email: 'alice@example.com', time, offset: '+0000' });
   let parent: Oid | undefined;
   const lines = Array.from({ length: 400 }, (_, i) => `line ${i} of a file that changes a little in every commit`);
   for (let n = 0; n < 120; n += 1) {
@@ -49,27 +70,11 @@ async function writeHistory(gitDir: string): Promise<Oid> {
     );
     // One incompressible blob larger than an entry's first read (4 KiB): its data takes a second read.
     const noise = n === 119 ? await writeObject(gitDir, 'blob', noiseBytes(300 * 1024)) : other;
-    const dir = await writeObject(
-      gitDir,
-      'tree',
-      serializeTree([
-        { name: 'noise.bin', mode: '100644', oid: noise },
-        { name: 'other.txt', mode: '100644', oid: other },
-      ]),
-    );
-    const tree = await writeObject(
-      gitDir,
-      'tree',
-      serializeTree([
-        { name: 'dir', mode: '40000', oid: dir },
-        { name: 'text.txt', mode: '100644', oid: text },
-      ]),
-    );
-    parent = await writeObject(
-      gitDir,
-      'commit',
-      serializeCommit({ tree, parents: parent === undefined ? [] : [parent], author: person(1000 + n), committer: person(1000 + n), message: `commit ${n}\n` }),
-    );
+    const folder = [
+      { name: 'noise.bin', mode: '100644' as const, oid: noise },
+      { name: 'other.txt', mode: '100644' as const, oid: other },
+    ];
+    parent = await writeFolderCommit(gitDir, { folder, text, parent, n });
   }
   await updateRefs(gitDir, [{ name: 'refs/heads/master', oid: parent as Oid }]);
   return parent as Oid;
@@ -222,7 +227,6 @@ describe('ObjectFiles', () => {
     // 80 commits of a 60-file folder where one file changes per commit: its trees pack into long chains.
     const source = path.join(tmp, 'trees-source.git');
     await initBareRepository(source, { userName: 'alice', userEmail: 'alice@example.com' });
-    const person = { name: 'Alice', email: 'alice@example.com', time: 1000, offset: '+0000' };
     const files = await Promise.all(Array.from({ length: 60 }, (_, i) => writeObject(source, 'blob', Buffer.from(`file ${i}\n`))));
     const lines = Array.from({ length: 300 }, (_, i) => `line ${i} of a file that changes a little in every commit`);
     let parent: Oid | undefined;
@@ -230,24 +234,8 @@ describe('ObjectFiles', () => {
       files[(n * 7) % files.length] = await writeObject(source, 'blob', Buffer.from(`file changed in commit ${n}\n`));
       lines[(n * 37) % lines.length] = `changed in commit ${n}`;
       const text = await writeObject(source, 'blob', Buffer.from(lines.join('\n')));
-      const folder = await writeObject(
-        source,
-        'tree',
-        serializeTree(files.map((oid, i) => ({ name: `f${String(i).padStart(3, '0')}.txt`, mode: '100644', oid }))),
-      );
-      const tree = await writeObject(
-        source,
-        'tree',
-        serializeTree([
-          { name: 'folder', mode: '40000', oid: folder },
-          { name: 'text.txt', mode: '100644', oid: text },
-        ]),
-      );
-      parent = await writeObject(
-        source,
-        'commit',
-        serializeCommit({ tree, parents: parent === undefined ? [] : [parent], author: person, committer: person, message: `commit ${n}\n` }),
-      );
+      const folder = files.map((oid, i) => ({ name: `f${String(i).padStart(3, '0')}.txt`, mode: '100644' as const, oid }));
+      parent = await writeFolderCommit(source, { folder, text, parent, n });
     }
     await updateRefs(source, [{ name: 'refs/heads/master', oid: parent as Oid }]);
     const copy = (name: string): string => {
