@@ -7,7 +7,7 @@ import { keptIndexSize } from '../../../libs/storage/src/git/last-commit-index.j
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { LAST_COMMITS_DIR } from '../src/server.js';
-import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { ABSENT_RID, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 import { mergedHistory } from './support/merged-history.js';
 
 // The last-commit-per-path index behind blob, tree and readme pages is kept in the server's
@@ -167,6 +167,8 @@ describe('last-commit indexes kept in the cache directory', () => {
     // Names that are no repository's are left alone: another file, an unfinished write.
     await writeFile(join(files, 'not-a-rid.bin'), await readFile(fileOf(rids[1] as Rid)));
     await writeFile(`${fileOf(rids[1] as Rid)}.123.abcd.tmp`, 'partial');
+    // And the index of a repository no longer in storage is removed.
+    await writeFile(fileOf(ABSENT_RID), await readFile(fileOf(rids[1] as Rid)));
     const counts = storedCounts(await readFile(fileOf(rids[1] as Rid)));
     const size = keptIndexSize(counts!);
 
@@ -177,6 +179,8 @@ describe('last-commit indexes kept in the cache directory', () => {
     });
     try {
       expect(await reader.restoreLastCommitIndexes()).toBe(1);
+      expect(await stat(fileOf(ABSENT_RID)).catch(() => null)).toBeNull();
+      expect(await stat(join(files, 'not-a-rid.bin')).catch(() => null)).not.toBeNull();
       const spawnedFor = async (each: Rid): Promise<number> => {
         const before = commandsSpawned();
         expect(await (await reader.openRepository(each))?.git.lastCommitTouching({ from: head, path: 'LICENSE' })).toBe(history[0]);
