@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
 import { type Oid, readGitProcessCounts, Storage } from '@forge-httpd/storage';
 import { storedCounts } from '../../../libs/storage/src/git/commit-changes-file.js';
-import { keptIndexSize } from '../../../libs/storage/src/git/last-commit-index.js';
+import { commitChangesSize } from '../../../libs/storage/src/git/commit-changes.js';
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { LAST_COMMITS_DIR } from '../src/server.js';
@@ -170,7 +170,7 @@ describe('last-commit indexes kept in the cache directory', () => {
     // And the index of a repository no longer in storage is removed.
     await writeFile(fileOf(ABSENT_RID), await readFile(fileOf(rids[1] as Rid)));
     const counts = storedCounts(await readFile(fileOf(rids[1] as Rid)));
-    const size = keptIndexSize(counts!);
+    const size = commitChangesSize(counts!);
 
     const reader = new Storage(join(built.home, 'storage'), 'forge', {
       lastCommitDir: files,

@@ -111,14 +111,32 @@ function* sha1InSteps(bytes: Buffer): Generator<void, Buffer, void> {
 /** The bytes {@link storedCounts} reads. */
 export const COMMIT_CHANGES_HEADER_BYTES = HEADER_BYTES;
 
+/** The counts a file's header declares, in header order. */
+interface StoredHeader {
+  readonly commits: number;
+  readonly edges: number;
+  readonly changes: number;
+  readonly pathCount: number;
+  readonly tipCount: number;
+  readonly pathBytes: number;
+}
+
 /**
- * The commit and changed-path counts a file's header declares (what its index will weigh in
- * memory), without reading the rest; null when it is not such a file.
- * @param head - the file's first {@link COMMIT_CHANGES_HEADER_BYTES} bytes
+ * A file's header: what its index will weigh in memory (commits and changed paths) and the
+ * sizes of its parts, without reading the rest; null when it is not such a file.
+ * @param head - at least the file's first {@link COMMIT_CHANGES_HEADER_BYTES} bytes
  */
-export function storedCounts(head: Buffer): { readonly commits: number; readonly changes: number } | null {
+export function storedCounts(head: Buffer): StoredHeader | null {
   if (head.length < HEADER_BYTES || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  return { commits: head.readUInt32LE(MAGIC.length), changes: head.readUInt32LE(MAGIC.length + 8) };
+  const [commits, edges, changes, pathCount, tipCount, pathBytes] = Array.from({ length: COUNTS }, (_, i) => head.readUInt32LE(MAGIC.length + i * 4)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { commits, edges, changes, pathCount, tipCount, pathBytes };
 }
 
 /**
@@ -129,15 +147,9 @@ export function storedCounts(head: Buffer): { readonly commits: number; readonly
 export function* decodeCommitChanges(bytes: Buffer): Generator<void, StoredCommitChanges | null, void> {
   // The arrays are read as typed arrays, in the machine's byte order.
   if (endianness() !== 'LE') return null;
-  if (bytes.length < HEADER_BYTES + CHECKSUM_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const [commits, edges, changes, pathCount, tipCount, pathBytes] = Array.from({ length: COUNTS }, (_, i) => bytes.readUInt32LE(MAGIC.length + i * 4)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const header = bytes.length < HEADER_BYTES + CHECKSUM_BYTES ? null : storedCounts(bytes);
+  if (header === null) return null;
+  const { commits, edges, changes, pathCount, tipCount, pathBytes } = header;
   const body = HEADER_BYTES + commits * (OID_BYTES + 8 + 4) + 4 + edges * 8 + 4 + changes * 4 + pathCount * 4 + pathBytes + tipCount * OID_BYTES;
   if (bytes.length !== body + CHECKSUM_BYTES) return null;
   if (!(yield* sha1InSteps(bytes.subarray(0, body))).equals(bytes.subarray(body))) return null;

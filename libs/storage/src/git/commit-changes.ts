@@ -24,6 +24,14 @@ export interface CommitChangesEntry {
 export const BYTES_PER_COMMIT = 200;
 /** Estimated heap bytes per changed-path entry (one number in a flat array). */
 export const BYTES_PER_CHANGE = 8;
+/**
+ * What commits and changed paths weigh in memory, estimated (the unit of the memory budget):
+ * of a held index, or of a kept file's counts before it is read.
+ */
+export function commitChangesSize(counts: { readonly commits: number; readonly changes: number }): number {
+  return counts.commits * BYTES_PER_COMMIT + counts.changes * BYTES_PER_CHANGE;
+}
+
 /** Entries an append handles between two looks at the clock. */
 const STEP_ENTRIES = 256;
 
@@ -47,7 +55,7 @@ export class CommitChanges {
 
   /** Estimated heap bytes held (the unit of the memory budget). */
   get size(): number {
-    return this.oids.length * BYTES_PER_COMMIT + this.changePaths.length * BYTES_PER_CHANGE;
+    return commitChangesSize({ commits: this.oids.length, changes: this.changePaths.length });
   }
 
   has(oid: Oid): boolean {

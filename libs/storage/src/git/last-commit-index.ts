@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeCommitChanges, encodeCommitChanges } from './commit-changes-file.js';
-import { BYTES_PER_CHANGE, BYTES_PER_COMMIT, CommitChanges } from './commit-changes.js';
+import { CommitChanges, commitChangesSize } from './commit-changes.js';
 import { IndexBudget, type BudgetedIndex } from './index-budget.js';
 import type { Oid } from './oid.js';
 import { readCommitChanges } from './read-commit-changes.js';
@@ -179,7 +179,7 @@ export class LastCommitIndex implements BudgetedIndex {
     );
     const bytes = size === null || size > this.budget.limit ? null : await readFile(this.kept.file).catch(() => null);
     const stored = bytes === null ? null : (await runInSlices(decodeCommitChanges(bytes), { sliceMs: INDEX_SLICE_MS, keepGoing: current }))?.value;
-    if (stored == null || estimatedSize(stored) > this.budget.limit) return;
+    if (stored == null || commitChangesSize({ commits: stored.commits, changes: stored.changePaths.length }) > this.budget.limit) return;
     const restored = await CommitChanges.restoreInSlices(stored, { sliceMs: INDEX_SLICE_MS, keepGoing: current });
     if (restored === null || !current() || before.commits > 0) return;
     this.changes = restored;
@@ -218,17 +218,4 @@ export class LastCommitIndex implements BudgetedIndex {
       throw error;
     }
   }
-}
-
-/** What a stored index will weigh in memory (the budget's unit). */
-function estimatedSize(stored: { readonly commits: number; readonly changePaths: ArrayLike<number> }): number {
-  return keptIndexSize({ commits: stored.commits, changes: stored.changePaths.length });
-}
-
-/**
- * What an index of these counts weighs in the budget's unit (e.g. a kept file's, from
- * `storedCounts` of its header, to choose which files fit before reading any).
- */
-export function keptIndexSize(counts: { readonly commits: number; readonly changes: number }): number {
-  return counts.commits * BYTES_PER_COMMIT + counts.changes * BYTES_PER_CHANGE;
 }

@@ -5,7 +5,8 @@ import { CommitGraphOverlays } from '../git/commit-graph-overlays.js';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
 import { IndexBudget } from '../git/index-budget.js';
 import { COMMIT_CHANGES_HEADER_BYTES, storedCounts } from '../git/commit-changes-file.js';
-import { DEFAULT_LAST_COMMIT_BUDGET, DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS, keptIndexSize } from '../git/last-commit-index.js';
+import { commitChangesSize } from '../git/commit-changes.js';
+import { DEFAULT_LAST_COMMIT_BUDGET, DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS } from '../git/last-commit-index.js';
 import { DEFAULT_REACHABILITY_BUDGET } from '../git/reachability-index.js';
 import { isDirectory } from '../git/stat-stamp.js';
 import { StoredRepository } from '../repository/stored-repository.js';
@@ -161,7 +162,7 @@ export class Storage {
 
   private newRepository(rid: Rid, gitDir: string): StoredRepository {
     const files = this.lastCommitFiles;
-    const lastCommitFile = files === null ? null : { file: path.join(files.dir, `${ridDirectoryName(rid)}${KEPT_INDEX_SUFFIX}`), minCommits: files.minCommits };
+    const lastCommitFile = files === null ? null : { file: keptIndexFile(files.dir, rid), minCommits: files.minCommits };
     const git = openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits, lastCommitFile });
     return new StoredRepository(rid, git, this.flavour);
   }
@@ -226,7 +227,7 @@ export class Storage {
     for (const { rid, size } of found.sort((a, b) => b.written - a.written)) {
       // A repository gone from storage: its index is of no use any more.
       if (!isDirectory(this.gitDirOf(rid))) {
-        await rm(path.join(files.dir, `${ridDirectoryName(rid)}${KEPT_INDEX_SUFFIX}`), { force: true });
+        await rm(keptIndexFile(files.dir, rid), { force: true });
         continue;
       }
       if (size > room) continue;
@@ -250,6 +251,11 @@ export class Storage {
 
 /** A kept last-commit index's file: the repository's directory name and this. */
 const KEPT_INDEX_SUFFIX = '.bin';
+
+/** Where the last-commit index of `rid` is kept in `dir`. */
+function keptIndexFile(dir: string, rid: Rid): string {
+  return path.join(dir, `${ridDirectoryName(rid)}${KEPT_INDEX_SUFFIX}`);
+}
 
 /** Repositories {@link Storage.prepareCommitGraphs} looks at between two turns of the event loop. */
 const PREPARE_SLICE = 200;
@@ -279,7 +285,7 @@ async function readKeptHeader(file: string): Promise<{ written: number; size: nu
     const head = Buffer.alloc(COMMIT_CHANGES_HEADER_BYTES);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     const counts = storedCounts(head.subarray(0, bytesRead));
-    return counts === null ? null : { written: (await handle.stat()).mtimeMs, size: keptIndexSize(counts) };
+    return counts === null ? null : { written: (await handle.stat()).mtimeMs, size: commitChangesSize(counts) };
   } finally {
     await handle.close();
   }
