@@ -1,11 +1,13 @@
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Issue, Patch } from '@forge-httpd/api-types';
 import { sqliteEvaluationsFile } from '@forge-httpd/cob';
 import { commentIssue } from '@forge-httpd/cob/write';
 import { type BuiltHome, buildDemoHome, repositoryByName } from '@forge-httpd/tools';
 import { CobStoreService } from '../src/cobs/cob-store.service.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer } from './support/index.js';
+import { eventually } from './support/faults.js';
 
 // The persisted COB cache (issue 14): evaluated issues and patches kept in the server's own
 // cache directory must only ever make answers faster, never different.
@@ -43,15 +45,20 @@ async function serveAll(options: { cacheDir?: string; paths?: readonly string[] 
   const server = await startTestServer({ home: built.home, cacheDir: options.cacheDir, metrics: true });
   try {
     const paths = options.paths ?? (await pagePaths(server.baseUrl));
-    const answers = new Map<string, { status: number; text: string }>();
-    for (const path of paths) {
-      const response = await getJson(`${server.baseUrl}${path}`);
-      answers.set(path, { status: response.status, text: response.text });
-    }
-    return { paths, answers, evaluations: await issueAndPatchEvaluations(server.metricsUrl ?? '') };
+    return { paths, answers: await answersOf(server.baseUrl, paths), evaluations: await issueAndPatchEvaluations(server.metricsUrl ?? '') };
   } finally {
     await server.close();
   }
+}
+
+/** Each page's status and text, asked one after another. */
+async function answersOf(baseUrl: string, paths: readonly string[]): Promise<Map<string, { status: number; text: string }>> {
+  const answers = new Map<string, { status: number; text: string }>();
+  for (const path of paths) {
+    const response = await getJson(`${baseUrl}${path}`);
+    answers.set(path, { status: response.status, text: response.text });
+  }
+  return answers;
 }
 
 /** Issue and patch evaluations the server counted (the `forge_cob_evaluation_seconds` histogram). */
@@ -85,6 +92,32 @@ describe('the persisted COB cache', () => {
     try {
       const rids = server.server.app.get(CobStoreService).persistedRepositories();
       expect(rids).toContain(repositoryByName(built, 'acme-web').rid);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('reads views back per page once written, and evaluates again what the file lost', async () => {
+    const reference = await serveAll({});
+    const cacheDir = join(dir, 'cache-views');
+    const server = await startTestServer({ home: built.home, cacheDir, metrics: true });
+    try {
+      const cobs = server.server.app.get(CobStoreService);
+      expect(await answersOf(server.baseUrl, reference.paths)).toEqual(reference.answers);
+      // Every view written to the cache directory is let go; memory keeps the listing facts.
+      await eventually(async () => cobs.stats().views === 0);
+      expect(cobs.stats().stores).toBeGreaterThan(0);
+      const evaluated = await issueAndPatchEvaluations(server.metricsUrl ?? '');
+      // Views read back per page: the same answers, nothing evaluated again.
+      const readBack = await answersOf(server.baseUrl, reference.paths);
+      expect(readBack).toEqual(reference.answers);
+      expect(await issueAndPatchEvaluations(server.metricsUrl ?? '')).toBe(evaluated);
+      // The file loses its rows while the server runs: the views are evaluated again.
+      const db = new Database(sqliteEvaluationsFile(cacheDir));
+      db.prepare('DELETE FROM evaluations').run();
+      db.close();
+      expect(await answersOf(server.baseUrl, reference.paths)).toEqual(reference.answers);
+      expect(await issueAndPatchEvaluations(server.metricsUrl ?? '')).toBeGreaterThan(evaluated);
     } finally {
       await server.close();
     }

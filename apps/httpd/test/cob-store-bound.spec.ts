@@ -4,6 +4,7 @@ import { type BuiltHome, buildNodeHome, peerByAlias, repositoryByName } from '@f
 import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
 import { CobStoreService } from '../src/cobs/cob-store.service.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { eventually } from './support/faults.js';
 
 // COB stores under the memory budget (issue 14): evaluated issues and patches were kept for
 // every repository ever served. Now the least recently viewed stores are dropped past their
@@ -14,19 +15,25 @@ const T0 = 1_700_000_000;
 /** Issues per repository: one store (~250 KB estimated) fits the share of a 1 MiB budget, two do not. */
 const ISSUES = 120;
 const REPOS = ['north', 'south'];
+/**
+ * Issues of a third repository, for the cache directory's test: with views let go once
+ * written there, a store of 120 issues weighs ~100 KB, so north and south fit the share
+ * together; this one does not fit beside them (~165 KB).
+ */
+const EAST_ISSUES = 200;
 
 let dir: string;
 let built: BuiltHome;
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  built = await buildNodeHome({ home: `${dir}/home`, seed: 'b'.repeat(64), alias: 'alice', repos: [...REPOS, 'plain'].map((name) => ({ name })) });
+  built = await buildNodeHome({ home: `${dir}/home`, seed: 'b'.repeat(64), alias: 'alice', repos: [...REPOS, 'east', 'plain'].map((name) => ({ name })) });
   const alice = peerByAlias(built.context, 'alice');
   let time = T0;
-  for (const name of REPOS) {
+  for (const [name, issues] of [...REPOS.map((name) => [name, ISSUES] as const), ['east', EAST_ISSUES] as const]) {
     const gitDir = repositoryByName(built, name).gitDir;
     const as = () => ({ gitDir, keyPair: alice.keyPair, alias: 'alice', time: ++time, flavour: 'forge' as const });
-    for (let i = 0; i < ISSUES; i += 1) {
+    for (let i = 0; i < issues; i += 1) {
       const issue = await createIssue(as(), { title: `${name} ${i}`, description: '' });
       if (i % 3 === 0) await setIssueState(as(), { issue, state: { status: 'closed', reason: 'solved' } });
     }
@@ -116,17 +123,31 @@ describe('COB stores under the memory budget', () => {
     });
   });
 
-  it('reads a dropped store back from the cache directory instead of evaluating again', async () => {
+  it('lets views go once written to the cache directory, and reads a dropped store back from it', async () => {
+    const reference = await withServer({}, async (server) => ({ north: await visit(server, 'north'), south: await visit(server, 'south') }));
     const cacheDir = `${dir}/cache`;
     await withServer({ memoryBudgetMiB: 1, cacheDir }, async (server, evaluated) => {
+      const cobs = server.server.app.get(CobStoreService);
       const north = await visit(server, 'north');
       const south = await visit(server, 'south');
       expect(issueEvaluations(evaluated)).toBe(2 * ISSUES);
-      // Each store was dropped with its evaluations written: none is evaluated again.
+      // Written and let go (north may have been dropped meanwhile, while south's views were
+      // still held): views are read back per page, the same answers, nothing evaluated again.
+      await eventually(async () => cobs.stats().bytes < ISSUES * COB_STORE_BYTES_PER_OBJECT);
       expect(await visit(server, 'north')).toEqual(north);
       expect(await visit(server, 'south')).toEqual(south);
+      expect([north, south]).toEqual([reference.north, reference.south]);
       expect(issueEvaluations(evaluated)).toBe(2 * ISSUES);
-      expect(server.server.app.get(CobStoreService).stats().stores).toBe(1);
+      // Without their views, the two stores that did not fit together fit now.
+      expect(cobs.stats().stores).toBe(2);
+      // A third store does not fit beside them: the least recently viewed ones are dropped,
+      // their evaluations read back from the cache directory when viewed again.
+      await visit(server, 'east');
+      expect(issueEvaluations(evaluated)).toBe(2 * ISSUES + EAST_ISSUES);
+      await eventually(async () => cobs.stats().stores < 3);
+      expect(await visit(server, 'north')).toEqual(north);
+      expect(await visit(server, 'south')).toEqual(south);
+      expect(issueEvaluations(evaluated)).toBe(2 * ISSUES + EAST_ISSUES);
     });
   });
 });

@@ -50,10 +50,10 @@ export type { JobAction } from './job/job-action.js';
 export { viewJob } from './job/job-view.js';
 export type { Job, JobRunView } from './job/job-view.js';
 // Cached evaluation of a repository
-export { COB_STORE_BYTES_PER_OBJECT, CobStore } from './store/cob-store.js';
+export { COB_STORE_BYTES_PER_LISTED_OBJECT, COB_STORE_BYTES_PER_OBJECT, CobStore } from './store/cob-store.js';
 export type { CachedObject, CobEvaluation, CobRejectionReport, CobStoreOptions, RootTime } from './store/cob-store.js';
 export { CobSnapshot } from './store/cob-snapshot.js';
-export type { EvaluationScope, PersistedEvaluation, PersistedEvaluations } from './store/persisted-evaluations.js';
+export type { EvaluationScope, ListingFacts, PersistedEvaluation, PersistedEvaluations } from './store/persisted-evaluations.js';
 export { EVALUATION_FORMAT_VERSION, openSqliteEvaluations, sqliteEvaluationsFile } from './store/sqlite-evaluations.js';
 export type { SqliteEvaluationsOptions } from './store/sqlite-evaluations.js';
 export type { CobCounts, IssueStatusFilter, ListingRange, PatchStatusFilter, PreparedListings, PrepareOptions } from './store/cob-snapshot.js';

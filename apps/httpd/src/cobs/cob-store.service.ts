@@ -1,5 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { COB_STORE_BYTES_PER_OBJECT, CobSnapshot, CobStore, openSqliteEvaluations, type PersistedEvaluations } from '@forge-httpd/cob';
+import {
+  COB_STORE_BYTES_PER_LISTED_OBJECT,
+  COB_STORE_BYTES_PER_OBJECT,
+  CobSnapshot,
+  CobStore,
+  openSqliteEvaluations,
+  type PersistedEvaluations,
+} from '@forge-httpd/cob';
 import { type Nid, parseRid, type Rid } from '@forge-httpd/identity';
 import { type NodeHome, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
 import { divideMemoryBudget } from '../config/memory-budget.js';
@@ -59,15 +66,19 @@ export class CobStoreService implements OnModuleDestroy {
   /**
    * Issue and patch objects start-up work may keep in memory: persisted ones loaded before
    * `ready`, and the background pass after it (a repository that would pass it is left to its
-   * first visitor).
+   * first visitor). With a cache directory each object is kept without its view (written
+   * there, read back per page), else with it.
    */
   get warmUpObjects(): number {
-    return Math.floor((this.maxStoreBytes * WARM_UP_SHARE) / COB_STORE_BYTES_PER_OBJECT);
+    const perObject = this.persistedEvaluations() === undefined ? COB_STORE_BYTES_PER_OBJECT : COB_STORE_BYTES_PER_LISTED_OBJECT;
+    return Math.floor((this.maxStoreBytes * WARM_UP_SHARE) / perObject);
   }
 
-  /** Stores kept and their estimated bytes, for diagnostics and tests. */
-  stats(): { readonly stores: number; readonly bytes: number; readonly maxBytes: number } {
-    return { stores: this.stores.size, bytes: this.storeBytes, maxBytes: this.maxStoreBytes };
+  /** Stores kept, their estimated bytes and the issue and patch views they hold, for diagnostics and tests. */
+  stats(): { readonly stores: number; readonly bytes: number; readonly maxBytes: number; readonly views: number } {
+    let views = 0;
+    for (const { store } of this.stores.values()) views += store.viewsHeld;
+    return { stores: this.stores.size, bytes: this.storeBytes, maxBytes: this.maxStoreBytes, views };
   }
 
   /**
@@ -130,6 +141,7 @@ export class CobStoreService implements OnModuleDestroy {
         // A listing or the background pass evaluates after the view that weighed the store.
         this.reweigh(rid, store);
       },
+      onViewsLetGo: () => this.reweigh(rid, store),
       persisted: this.persistedEvaluations(),
     });
     this.stores.set(rid, { store, bytes: 0 });

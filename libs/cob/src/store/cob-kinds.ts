@@ -13,6 +13,7 @@ import type { FoldEnv } from '../model/fold-env.js';
 import { patchFolder } from '../patch/fold-patch.js';
 import { liveRevisions } from '../patch/patch-state.js';
 import { type Patch, viewPatch } from '../patch/patch-view.js';
+import type { ListingFacts } from './persisted-evaluations.js';
 
 /** The job COB type of radicle-job; never renamed by the flavour. */
 export const JOB_TYPE_NAME = 'xyz.radworks.job';
@@ -36,6 +37,8 @@ export interface EvaluateInput {
 export interface CobKind<V> {
   readonly typeName: string;
   evaluate(input: EvaluateInput): Promise<V | null>;
+  /** What listings sort and filter a view by (kept when the view is let go); null for a kind never listed. */
+  listingFacts(value: V): ListingFacts | null;
 }
 
 /** The kinds of a flavour. */
@@ -68,16 +71,23 @@ function buildCobKinds(flavour: Flavour): CobKinds {
         const result = evaluateChanges({ rootId: id, changes, folder: issueFolder(env), onReject });
         return result === null ? null : viewIssue(result.state);
       },
+      listingFacts: listingFactsOf,
     },
-    patch: { typeName: cobTypeName(flavour, 'patch'), evaluate: evaluatePatch },
+    patch: { typeName: cobTypeName(flavour, 'patch'), evaluate: evaluatePatch, listingFacts: listingFactsOf },
     job: {
       typeName: JOB_TYPE_NAME,
       evaluate: async ({ id, changes, env, onReject }) => {
         const result = evaluateChanges({ rootId: id, changes, folder: jobFolder(env), onReject });
         return result === null ? null : viewJob(result.state);
       },
+      listingFacts: () => null,
     },
   };
+}
+
+/** Issues and patches are listed newest first by their root's time, filtered by status. */
+function listingFactsOf(view: Issue | Patch): ListingFacts {
+  return { timestamp: view.timestamp, status: view.state.status };
 }
 
 async function evaluatePatch({ id, changes, env, repo, dependOn, onReject }: EvaluateInput): Promise<Patch | null> {

@@ -10,6 +10,7 @@ import type { Patch } from '../patch/patch-view.js';
 import type { CobRefIndex } from '../read/cob-ref-index.js';
 import type { CobKind, CobRepository } from './cob-kinds.js';
 import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
+import type { ListingFacts } from './persisted-evaluations.js';
 import { compareNewestFirst } from './listing-order.js';
 
 /** Issue list filter (docs/radicle-httpd.md §5.20). */
@@ -67,12 +68,12 @@ export class CobSnapshot {
 
   /** Valid issues with the given status, newest first (ties by id). */
   issues(status: IssueStatusFilter = 'all'): Promise<readonly Issue[]> {
-    return this.listing(this.store.kinds.issue, status);
+    return this.listingViews(this.store.kinds.issue, status);
   }
 
   /** Valid patches with the given status, newest first (ties by id). */
   patches(status: PatchStatusFilter = 'all'): Promise<readonly Patch[]> {
-    return this.listing(this.store.kinds.patch, status);
+    return this.listingViews(this.store.kinds.patch, status);
   }
 
   /**
@@ -101,8 +102,8 @@ export class CobSnapshot {
 
   /** Jobs whose commit is `commit`, sorted by job id (docs/radicle-httpd.md §5.19). */
   async jobs(commit: Oid): Promise<readonly Job[]> {
-    const all = await this.evaluateAll(this.store.kinds.job);
-    return all.map((entry) => entry.value).filter((job): job is Job => job !== null && job.commit === commit);
+    const all = await this.viewsOf(this.store.kinds.job, await this.evaluateAll(this.store.kinds.job));
+    return all.filter((job) => job.commit === commit);
   }
 
   /** Issue and patch counts by state (tallied once per listing: repository pages ask on every request). */
@@ -146,26 +147,26 @@ export class CobSnapshot {
   }
 
   /** Valid objects of a kind by status, kept with the kind's listing. */
-  private async statusCounts(kind: CobKind<Stated>): Promise<ReadonlyMap<string, number>> {
+  private async statusCounts(kind: CobKind<unknown>): Promise<ReadonlyMap<string, number>> {
     const memo = await this.currentListing(kind);
     let counts = memo.derived.get('counts') as Map<string, number> | undefined;
     if (counts === undefined) {
       counts = new Map();
-      for (const { value } of memo.entries as readonly CachedObject<Stated>[]) {
-        if (value !== null) counts.set(value.state.status, (counts.get(value.state.status) ?? 0) + 1);
+      for (const { listed } of memo.entries) {
+        if (listed !== null) counts.set(listed.status, (counts.get(listed.status) ?? 0) + 1);
       }
       memo.derived.set('counts', counts);
     }
     return counts;
   }
 
-  private async page<V extends Listed>(kind: CobKind<V>, status: string, range: ListingRange): Promise<readonly V[]> {
+  private async page<V>(kind: CobKind<V>, status: string, range: ListingRange): Promise<readonly V[]> {
     const end = range.start + range.count;
     if (this.store.listings.get(kind.typeName)?.index !== this.index && end <= PAGE_AHEAD_LIMIT) {
       const page = await this.pageNewestFirst(kind, range, hasStatus(status));
-      if (page !== null) return page;
+      if (page !== null) return this.viewsOf(kind, page);
     }
-    return (await this.listing(kind, status)).slice(range.start, end);
+    return this.viewsOf(kind, (await this.listing(kind, status)).slice(range.start, end));
   }
 
   /**
@@ -174,11 +175,11 @@ export class CobSnapshot {
    * cannot be trusted (git could not list the root times, or an evaluated object's time is
    * not its root commit's).
    */
-  private async pageNewestFirst<V extends Listed>(kind: CobKind<V>, range: ListingRange, matches: (value: V) => boolean): Promise<V[] | null> {
+  private async pageNewestFirst<V>(kind: CobKind<V>, range: ListingRange, matches: (facts: ListingFacts) => boolean): Promise<CachedObject<V>[] | null> {
     const order = await this.store.newestFirst(kind, this.repo, this.index).catch(() => null);
     if (order === null) return null;
     const end = range.start + range.count;
-    const found: V[] = [];
+    const found: CachedObject<V>[] = [];
     let next = 0;
     while (found.length < end && next < order.length) {
       if (next >= PAGE_AHEAD_LIMIT) return null;
@@ -186,10 +187,11 @@ export class CobSnapshot {
       const batch = order.slice(next, next + size);
       next += batch.length;
       const entries = await Promise.all(batch.map(({ id }) => this.store.object({ kind, id, repo: this.repo, index: this.index })));
-      for (const [i, { value }] of entries.entries()) {
-        if (value === null) continue;
-        if (value.timestamp !== batch[i]?.time) return null;
-        if (matches(value)) found.push(value);
+      for (const [i, entry] of entries.entries()) {
+        const { listed } = entry;
+        if (listed === null) continue;
+        if (listed.timestamp !== batch[i]?.time) return null;
+        if (matches(listed)) found.push(entry);
       }
     }
     return found.slice(range.start, end);
@@ -197,24 +199,36 @@ export class CobSnapshot {
 
   private async one<V>(kind: CobKind<V>, id: Oid): Promise<V | null> {
     if (!this.index.objects.get(kind.typeName)?.has(id)) return null;
-    return (await this.store.object({ kind, id, repo: this.repo, index: this.index })).value;
+    const entry = await this.store.object({ kind, id, repo: this.repo, index: this.index });
+    return this.store.valueOf({ kind, entry, repo: this.repo, index: this.index });
+  }
+
+  /** The views of entries (read back where they were let go), leaving out invalid objects. */
+  private async viewsOf<V>(kind: CobKind<V>, entries: readonly CachedObject<V>[]): Promise<V[]> {
+    const views: Array<V | null> = await Promise.all(entries.map((entry) => this.store.valueOf({ kind, entry, repo: this.repo, index: this.index })));
+    return views.filter((view): view is V => view !== null);
+  }
+
+  /** The kind's valid objects with `status`, as views (see {@link listing}). */
+  private async listingViews<V>(kind: CobKind<V>, status: string): Promise<readonly V[]> {
+    return this.viewsOf(kind, await this.listing(kind, status));
   }
 
   /** The kind's valid objects with `status`, newest first (ties by id), kept with its listing. */
-  private async listing<V extends Listed>(kind: CobKind<V>, status: string): Promise<readonly V[]> {
+  private async listing<V>(kind: CobKind<V>, status: string): Promise<readonly Listed<V>[]> {
     const memo = await this.currentListing(kind);
-    let sorted = memo.derived.get('sorted') as readonly V[] | undefined;
+    let sorted = memo.derived.get('sorted') as readonly Listed<V>[] | undefined;
     if (sorted === undefined) {
-      sorted = memo.entries
-        .map((e) => e.value)
-        .filter((v): v is V => v !== null)
-        .sort((a, b) => compareNewestFirst(a.timestamp, a.id, b.timestamp, b.id));
+      sorted = (memo.entries as readonly CachedObject<V>[])
+        .filter((entry): entry is Listed<V> => entry.listed !== null)
+        .sort((a, b) => compareNewestFirst(a.listed.timestamp, a.id, b.listed.timestamp, b.id));
       memo.derived.set('sorted', sorted);
     }
     const key = `status:${status}`;
-    let result = memo.derived.get(key) as readonly V[] | undefined;
+    let result = memo.derived.get(key) as readonly Listed<V>[] | undefined;
     if (result === undefined) {
-      result = sorted.filter(hasStatus(status));
+      const matches = hasStatus(status);
+      result = sorted.filter((entry) => matches(entry.listed));
       memo.derived.set(key, result);
     }
     return result;
@@ -268,20 +282,12 @@ export class CobSnapshot {
   }
 }
 
-/** What listings filter by. */
-interface Stated {
-  readonly state: { readonly status: string };
-}
-
-/** What a listing sorts and filters by. */
-interface Listed extends Stated {
-  readonly id: Oid;
-  readonly timestamp: number;
-}
+/** An entry a listing shows: a valid object of a listed kind. */
+type Listed<V> = CachedObject<V> & { readonly listed: ListingFacts };
 
 /** A status filter of a listing (`all` lets every object through). */
-function hasStatus(status: string): (value: Stated) => boolean {
-  return (value) => status === 'all' || value.state.status === status;
+function hasStatus(status: string): (facts: ListingFacts) => boolean {
+  return (facts) => status === 'all' || facts.status === status;
 }
 
 function sameEntries(a: readonly unknown[], b: readonly unknown[]): boolean {

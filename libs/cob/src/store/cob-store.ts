@@ -3,6 +3,11 @@
  * a result depends on), so an unchanged object costs nothing and a new change shows on the
  * next request. Everything is read from git (never from `cobs/cache.db`), or from the
  * caller's own {@link PersistedEvaluations} of an earlier run, checked against the same tips.
+ *
+ * With a persisted place, memory keeps of each issue and patch only what listings sort and
+ * filter by: a view is let go once it is written there, and read back for the pages that show
+ * it (a 12,000-object tracker's views took ~14 MB of heap; tools/bench/README.md, "Issue and
+ * patch views read back per page").
  */
 import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
 import type { ChangeRejection } from '../dag/evaluate-changes.js';
@@ -12,7 +17,7 @@ import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-
 import { type CobKind, cobKinds, type CobKinds, type CobRepository, JOB_TYPE_NAME } from './cob-kinds.js';
 import { CobSnapshot } from './cob-snapshot.js';
 import { compareNewestFirst } from './listing-order.js';
-import type { EvaluationScope, PersistedEvaluation, PersistedEvaluations } from './persisted-evaluations.js';
+import { type EvaluationScope, type ListingFacts, NO_CONSULTED_REFS, type PersistedEvaluations } from './persisted-evaluations.js';
 
 /** A cached evaluation of one object. */
 export interface CachedObject<V> {
@@ -20,8 +25,13 @@ export interface CachedObject<V> {
   readonly tipsKey: string;
   /** Refs consulted (name → oid, null when absent). */
   readonly deps: ReadonlyMap<string, Oid | null>;
-  /** Null when the object is invalid (missing or rejected root). */
-  readonly value: V | null;
+  /** What listings sort and filter by; null when the object is invalid or of a kind never listed (jobs). */
+  readonly listed: ListingFacts | null;
+  /**
+   * The view, null when the object is invalid (missing or rejected root). Undefined once the
+   * view was persisted and let go: {@link CobStore.valueOf} reads it back.
+   */
+  value: V | null | undefined;
 }
 
 /** An object id with its root change's time: what listings are sorted by. */
@@ -57,6 +67,8 @@ export interface CobStoreOptions {
   readonly onRejected?: (report: CobRejectionReport) => void;
   /** Told after each object evaluation (not of answers reused from the cache). */
   readonly onEvaluated?: (evaluation: CobEvaluation) => void;
+  /** Told when views were let go after being persisted (the store weighs less: {@link CobStore.estimatedBytes}). */
+  readonly onViewsLetGo?: () => void;
   /**
    * Where issue and patch evaluations outlive the process (e.g. {@link openSqliteEvaluations}):
    * read when an object is first needed, used only when its tips and consulted refs are
@@ -81,6 +93,8 @@ export class CobStore {
   readonly kinds: CobKinds;
   private readonly facts: FactCaches = newFactCaches();
   private readonly objects = new Map<string, CachedObject<unknown>>();
+  /** Entries of `objects` holding a view (not let go, not invalid): what the store weighs most. */
+  private heldViews = 0;
   private readonly pending = new Map<string, Promise<CachedObject<unknown>>>();
   /**
    * Per-kind memo of derived listings, keyed by the exact cached objects they came from and
@@ -96,9 +110,9 @@ export class CobStore {
   private readonly rootTimes = new Map<Oid, number>();
   private lastIndex: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex } | null = null;
   /** Persisted entries of a scope read in bulk and not taken into `objects` yet. */
-  private readonly persistedByScope = new Map<EvaluationScope, Map<Oid, PersistedEvaluation>>();
+  private readonly persistedByScope = new Map<EvaluationScope, Map<Oid, CachedObject<unknown>>>();
   /** Fresh evaluations of a type not written yet (written together, off the request path). */
-  private readonly unsaved = new Map<EvaluationScope, PersistedEvaluation[]>();
+  private readonly unsaved = new Map<EvaluationScope, CachedObject<unknown>[]>();
   /** One scope object per repository and type, so scopes can key maps. */
   private readonly scopes = new Map<string, Map<string, EvaluationScope>>();
   private flushScheduled = false;
@@ -131,20 +145,64 @@ export class CobStore {
     const tips = index.objects.get(kind.typeName)?.get(id) ?? [];
     const tipsKey = tips.join(',');
     const key = `${kind.typeName}/${id}`;
-    const cached = this.objects.get(key) ?? this.takePersisted(this.scope(kind, args.repo), id);
+    const inMemory = this.objects.get(key);
+    const cached = inMemory ?? this.takePersisted(this.scope(kind, args.repo), id);
     if (cached !== undefined && cached.tipsKey === tipsKey && depsHold(cached.deps, index)) {
-      this.objects.set(key, cached);
+      // A view read back from the persisted place is handed out, not kept: it can be read again.
+      if (cached !== inMemory) this.keep(key, cached.value === undefined || cached.value === null ? cached : { ...cached, value: undefined });
       return cached as CachedObject<V>;
     }
-    const pendingKey = `${key}@${tipsKey}`;
+    const result = await this.evaluateOnce({ ...args, tips, tipsKey });
+    this.keep(key, result);
+    return result;
+  }
+
+  /**
+   * The view of an entry {@link object} returned for `index`: held in memory, read back from
+   * the persisted place once let go, or (when the place lost it) evaluated again.
+   * @internal used by {@link CobSnapshot}
+   */
+  async valueOf<V>(args: { kind: CobKind<V>; entry: CachedObject<V>; repo: CobRepository; index: CobRefIndex }): Promise<V | null> {
+    const { kind, entry, repo, index } = args;
+    if (entry.value !== undefined) return entry.value;
+    const stored = this.options.persisted?.read(this.scope(kind, repo), entry.id);
+    if (stored != null && stored.value !== undefined && stored.tipsKey === entry.tipsKey && depsHold(stored.deps, index)) return stored.value as V | null;
+    const tips = index.objects.get(kind.typeName)?.get(entry.id) ?? [];
+    return (await this.evaluateOnce({ kind, id: entry.id, repo, index, tips, tipsKey: tips.join(',') })).value ?? null;
+  }
+
+  /** One evaluation at a time per object and tips: requests asking at once share it. */
+  private evaluateOnce<V>(args: {
+    kind: CobKind<V>;
+    id: Oid;
+    repo: CobRepository;
+    index: CobRefIndex;
+    tips: readonly Oid[];
+    tipsKey: string;
+  }): Promise<CachedObject<V>> {
+    const pendingKey = `${args.kind.typeName}/${args.id}@${args.tipsKey}`;
     let pending = this.pending.get(pendingKey);
     if (pending === undefined) {
-      pending = this.evaluate({ ...args, tips, tipsKey }).finally(() => this.pending.delete(pendingKey));
+      pending = this.evaluate(args).finally(() => this.pending.delete(pendingKey));
       this.pending.set(pendingKey, pending);
     }
-    const result = await pending;
-    this.objects.set(key, result);
-    return result as CachedObject<V>;
+    return pending as Promise<CachedObject<V>>;
+  }
+
+  /** Puts an entry in `objects`, counting the views held. */
+  private keep(key: string, entry: CachedObject<unknown>): void {
+    const before = this.objects.get(key);
+    if (before === entry) return;
+    if (before !== undefined && holdsView(before)) this.heldViews--;
+    if (holdsView(entry)) this.heldViews++;
+    this.objects.set(key, entry);
+  }
+
+  /** Lets a persisted entry's view go (it is read back when a page shows it). */
+  private letGo(scope: EvaluationScope, entry: CachedObject<unknown>): void {
+    if (!holdsView(entry)) return;
+    if (this.objects.get(`${scope.typeName}/${entry.id}`) === entry) this.heldViews--;
+    entry.value = undefined;
   }
 
   /**
@@ -183,13 +241,23 @@ export class CobStore {
   /**
    * What the store holds, estimated from counts (measured on the bench tracker: 26,009 refs
    * indexed ~9.9 MB, 12,000 evaluated issues and patches ~19 MB): for callers that bound
-   * many stores together. Refs weigh from the last listing, objects from the evaluations and
-   * persisted entries held.
+   * many stores together. Refs weigh from the last listing, objects from the entries held
+   * (evaluated or persisted), and their views from the views not let go.
    */
   estimatedBytes(): number {
     let objects = this.objects.size;
     for (const bulk of this.persistedByScope.values()) objects += bulk.size;
-    return COB_STORE_BASE_BYTES + (this.lastIndex?.index.refs.size ?? 0) * COB_STORE_BYTES_PER_REF + objects * COB_STORE_BYTES_PER_OBJECT;
+    return (
+      COB_STORE_BASE_BYTES +
+      (this.lastIndex?.index.refs.size ?? 0) * COB_STORE_BYTES_PER_REF +
+      objects * COB_STORE_BYTES_PER_LISTED_OBJECT +
+      this.heldViews * COB_STORE_BYTES_PER_VIEW
+    );
+  }
+
+  /** Views held in memory (not let go after persisting): for diagnostics and tests. */
+  get viewsHeld(): number {
+    return this.heldViews;
   }
 
   /**
@@ -205,7 +273,7 @@ export class CobStore {
 
   /** Writes every evaluation not persisted yet, now (e.g. before the persisted store closes). */
   savePending(): void {
-    for (const [scope, list] of this.unsaved) this.options.persisted?.write(scope, list);
+    for (const [scope, list] of this.unsaved) this.save(scope, list);
     this.unsaved.clear();
   }
 
@@ -232,7 +300,7 @@ export class CobStore {
     return entry;
   }
 
-  private remember(scope: EvaluationScope, entry: PersistedEvaluation): void {
+  private remember(scope: EvaluationScope, entry: CachedObject<unknown>): void {
     if (this.options.persisted === undefined || !isPersistable(scope.typeName)) return;
     const list = this.unsaved.get(scope) ?? [];
     list.push(entry);
@@ -257,8 +325,15 @@ export class CobStore {
     }
     const batch = list.splice(0, WRITE_BATCH);
     if (list.length === 0) this.unsaved.delete(scope);
-    this.options.persisted?.write(scope, batch);
+    this.save(scope, batch);
     setImmediate(() => this.flush());
+  }
+
+  /** Writes entries to the persisted place and, once there, lets their views go. */
+  private save(scope: EvaluationScope, entries: readonly CachedObject<unknown>[]): void {
+    if (this.options.persisted?.write(scope, entries) !== true) return;
+    for (const entry of entries) this.letGo(scope, entry);
+    this.options.onViewsLetGo?.();
   }
 
   private scope(kind: CobKind<unknown>, repo: CobRepository): EvaluationScope {
@@ -300,7 +375,8 @@ export class CobStore {
     const onReject = (rejection: ChangeRejection): void => listener?.({ ...rejection, rid: repo.rid, typeName: kind.typeName, object: id });
     const value = await kind.evaluate({ id, changes, env, repo, dependOn, onReject });
     this.options.onEvaluated?.({ rid: repo.rid, typeName: kind.typeName, changes: changes.length, durationMs: performance.now() - started });
-    const entry = { id, tipsKey, deps, value };
+    const listed = value === null ? null : kind.listingFacts(value);
+    const entry: CachedObject<V> = { id, tipsKey, deps: deps.size === 0 ? NO_CONSULTED_REFS : deps, listed, value };
     this.remember(this.scope(kind, repo), entry);
     return entry;
   }
@@ -316,13 +392,21 @@ function isPersistable(typeName: string): boolean {
 const COB_STORE_BASE_BYTES = 4096;
 /** Estimated bytes per ref of the last listing (name, id, index entries). */
 const COB_STORE_BYTES_PER_REF = 400;
-/** Estimated bytes per evaluated object held (its view, tips, consulted refs, listing slots). */
-export const COB_STORE_BYTES_PER_OBJECT = 1600;
+/** Estimated bytes per object held without its view (id, tips, consulted refs, listing facts, listing slots). */
+export const COB_STORE_BYTES_PER_LISTED_OBJECT = 400;
+/** Estimated bytes of a view held in memory on top of its entry. */
+const COB_STORE_BYTES_PER_VIEW = 1200;
+/** Estimated bytes per evaluated object whose view is held. */
+export const COB_STORE_BYTES_PER_OBJECT = COB_STORE_BYTES_PER_LISTED_OBJECT + COB_STORE_BYTES_PER_VIEW;
 
 /** Entries per write transaction: each blocks the event loop for a few milliseconds. */
 const WRITE_BATCH = 500;
 /** How long writes wait behind evaluations under way before looking again. */
 const WRITE_DELAY_MS = 50;
+
+function holdsView(entry: CachedObject<unknown>): boolean {
+  return entry.value !== undefined && entry.value !== null;
+}
 
 function depsHold(deps: ReadonlyMap<string, Oid | null>, index: CobRefIndex): boolean {
   for (const [name, oid] of deps) if ((index.refs.get(name) ?? null) !== oid) return false;

@@ -8,21 +8,24 @@
  * Entries are keyed by repository, flavour, type and object id and carry the tips they were
  * evaluated at (the store compares them with the current ones); the file name carries
  * {@link EVALUATION_FORMAT_VERSION}, so entries written by another version of the evaluation
- * code are never read. Each row holds a checksum of what it stores: a damaged row is skipped,
- * a damaged or unreadable file turns the cache off (answers are then evaluated from git).
+ * code are never read (files of older versions are removed when the cache opens). A row keeps
+ * what listings need (consulted refs, listing facts) apart from the view, so a listing reads
+ * its objects without parsing every view; each part has a checksum of its own: a damaged row
+ * is skipped, a damaged or unreadable file turns the cache off (answers are then evaluated
+ * from git).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { isFlavour, type Oid } from '@forge-httpd/storage';
-import type { EvaluationScope, PersistedEvaluation, PersistedEvaluations } from './persisted-evaluations.js';
+import { type EvaluationScope, type ListingFacts, NO_CONSULTED_REFS, type PersistedEvaluation, type PersistedEvaluations } from './persisted-evaluations.js';
 
 /**
  * Version of what an evaluation produces (the views and their inputs). Bump it with any change
  * to folds, views or change loading that alters a value: older files are then left unread.
  */
-export const EVALUATION_FORMAT_VERSION = 1;
+export const EVALUATION_FORMAT_VERSION = 2;
 
 /** Options of {@link openSqliteEvaluations}. */
 export interface SqliteEvaluationsOptions {
@@ -32,11 +35,20 @@ export interface SqliteEvaluationsOptions {
   readonly onError?: (error: Error) => void;
 }
 
-interface Row {
+/** A row's listing part: what {@link SqliteEvaluations.readAll} reads. */
+interface HeadRow {
   readonly id: string;
   readonly tips: string;
-  readonly entry: string;
-  readonly checksum: number;
+  /** JSON of the consulted refs and the listing facts. */
+  readonly head: string;
+  readonly head_checksum: number;
+}
+
+/** A whole row: what {@link SqliteEvaluations.read} reads. */
+interface Row extends HeadRow {
+  /** JSON of the view. */
+  readonly value: string;
+  readonly value_checksum: number;
 }
 
 // A rowid table: rows of ~1 KB in a WITHOUT ROWID table each took an overflow page (measured:
@@ -44,7 +56,8 @@ interface Row {
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS evaluations (
     rid TEXT NOT NULL, flavour TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL,
-    tips TEXT NOT NULL, entry TEXT NOT NULL, checksum INTEGER NOT NULL
+    tips TEXT NOT NULL, head TEXT NOT NULL, head_checksum INTEGER NOT NULL,
+    value TEXT NOT NULL, value_checksum INTEGER NOT NULL
   )`,
   'CREATE UNIQUE INDEX IF NOT EXISTS evaluations_key ON evaluations (rid, flavour, type, id)',
 ];
@@ -62,6 +75,7 @@ export function sqliteEvaluationsFile(dir: string): string {
  */
 export function openSqliteEvaluations(options: SqliteEvaluationsOptions): PersistedEvaluations & { close(): void } {
   const file = sqliteEvaluationsFile(options.dir);
+  removeOlderVersions(options.dir);
   let db: Database.Database | null = null;
   try {
     db = openDatabase(options.dir, file);
@@ -101,10 +115,24 @@ function openDatabase(dir: string, file: string): Database.Database {
   }
 }
 
+/** Files of older format versions in `dir` (never read again) are removed; nothing else is touched. */
+function removeOlderVersions(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const version = /^cob-evaluations-v(\d{1,6})\.sqlite(?:-wal|-shm)?$/.exec(name)?.[1];
+    if (version !== undefined && Number(version) < EVALUATION_FORMAT_VERSION) rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 class SqliteEvaluations implements PersistedEvaluations {
-  private readonly selectAll: Database.Statement<[string, string, string], Row>;
+  private readonly selectAll: Database.Statement<[string, string, string], HeadRow>;
   private readonly selectOne: Database.Statement<[string, string, string, string], Row>;
-  private readonly upsert: Database.Statement<[string, string, string, string, string, string, number]>;
+  private readonly upsert: Database.Statement<[string, string, string, string, string, string, number, string, number]>;
   private readonly countScopes: Database.Statement<[], { rid: string; flavour: string; type: string; objects: number }>;
   private readable = true;
   private writable = true;
@@ -113,43 +141,69 @@ class SqliteEvaluations implements PersistedEvaluations {
     private readonly db: Database.Database,
     private readonly onError: ((error: Error) => void) | undefined,
   ) {
-    const columns = 'SELECT id, tips, entry, checksum FROM evaluations WHERE rid = ? AND flavour = ? AND type = ?';
-    this.selectAll = db.prepare(columns);
-    this.selectOne = db.prepare(`${columns} AND id = ?`);
+    const scope = 'FROM evaluations WHERE rid = ? AND flavour = ? AND type = ?';
+    this.selectAll = db.prepare(`SELECT id, tips, head, head_checksum ${scope}`);
+    this.selectOne = db.prepare(`SELECT id, tips, head, head_checksum, value, value_checksum ${scope} AND id = ?`);
     this.countScopes = db.prepare('SELECT rid, flavour, type, count(*) AS objects FROM evaluations GROUP BY rid, flavour, type');
-    this.upsert = db.prepare('INSERT OR REPLACE INTO evaluations (rid, flavour, type, id, tips, entry, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.upsert = db.prepare(
+      'INSERT OR REPLACE INTO evaluations (rid, flavour, type, id, tips, head, head_checksum, value, value_checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
   }
 
   readAll(scope: EvaluationScope): ReadonlyMap<Oid, PersistedEvaluation> {
     const entries = new Map<Oid, PersistedEvaluation>();
     const rows = this.query(() => this.selectAll.all(scope.rid, scope.flavour, scope.typeName)) ?? [];
     for (const row of rows) {
-      const entry = decodeRow(row);
-      if (entry !== null) entries.set(entry.id, entry);
+      const head = decodeHead(row);
+      // The view is read per object when asked; an invalid object's is known already.
+      if (head !== null) entries.set(head.id, { ...head, value: head.listed === null ? null : undefined });
     }
     return entries;
   }
 
   read(scope: EvaluationScope, id: Oid): PersistedEvaluation | null {
     const row = this.query(() => this.selectOne.get(scope.rid, scope.flavour, scope.typeName, id));
-    return row === undefined || row === null ? null : decodeRow(row);
+    if (row === undefined || row === null) return null;
+    const head = decodeHead(row);
+    if (head === null || crc32(row.value) !== row.value_checksum) return null;
+    try {
+      const value = JSON.parse(row.value) as unknown;
+      return (value === null) === (head.listed === null) ? { ...head, value } : null;
+    } catch {
+      return null;
+    }
   }
 
-  write(scope: EvaluationScope, entries: readonly PersistedEvaluation[]): void {
-    if (!this.writable || entries.length === 0) return;
+  write(scope: EvaluationScope, entries: readonly PersistedEvaluation[]): boolean {
+    if (!this.writable) return false;
+    if (entries.length === 0) return true;
     try {
       this.db.transaction(() => {
         for (const entry of entries) {
-          const text = JSON.stringify({ deps: [...entry.deps], value: entry.value });
-          this.upsert.run(scope.rid, scope.flavour, scope.typeName, entry.id, entry.tipsKey, text, checksum(entry.id, entry.tipsKey, text));
+          const head = JSON.stringify({ deps: [...entry.deps], listed: entry.listed });
+          const value = JSON.stringify(entry.value);
+          if (value === undefined) throw new TypeError(`evaluation of ${entry.id} written without its view`);
+          this.upsert.run(
+            scope.rid,
+            scope.flavour,
+            scope.typeName,
+            entry.id,
+            entry.tipsKey,
+            head,
+            headChecksum(entry.id, entry.tipsKey, head),
+            value,
+            crc32(value),
+          );
         }
       })();
+      return true;
     } catch (error) {
       // Busy (another process writing) is transient: skip this batch, the objects are
       // written again the next time they are evaluated. Anything else ends writing.
-      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return;
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
       this.writable = false;
       this.onError?.(asError(error));
+      return false;
     }
   }
 
@@ -183,27 +237,34 @@ class SqliteEvaluations implements PersistedEvaluations {
 const NO_EVALUATIONS: PersistedEvaluations & { close(): void } = {
   readAll: () => new Map(),
   read: () => null,
-  write: () => {},
+  write: () => false,
   listScopes: () => [],
   close: () => {},
 };
 
-/** The row as an entry, or null when its checksum or JSON does not hold. */
-function decodeRow(row: Row): PersistedEvaluation | null {
-  if (checksum(row.id, row.tips, row.entry) !== row.checksum) return null;
+/** The row's listing part, or null when its checksum or JSON does not hold. */
+function decodeHead(row: HeadRow): Omit<PersistedEvaluation, 'value'> | null {
+  if (headChecksum(row.id, row.tips, row.head) !== row.head_checksum) return null;
   try {
-    const { deps, value } = JSON.parse(row.entry) as { deps: Array<[string, Oid | null]>; value: unknown };
-    if (!Array.isArray(deps) || value === undefined) return null;
-    return { id: row.id as Oid, tipsKey: row.tips, deps: new Map(deps), value };
+    const { deps, listed } = JSON.parse(row.head) as { deps: unknown; listed: unknown };
+    if (!Array.isArray(deps) || !isListingFacts(listed)) return null;
+    return { id: row.id as Oid, tipsKey: row.tips, deps: deps.length === 0 ? NO_CONSULTED_REFS : new Map(deps as Array<[string, Oid | null]>), listed };
   } catch {
     return null;
   }
 }
 
-function checksum(id: string, tips: string, entry: string): number {
+function isListingFacts(value: unknown): value is ListingFacts | null {
+  if (value === null) return true;
+  if (typeof value !== 'object') return false;
+  const facts: Partial<ListingFacts> = value;
+  return typeof facts.timestamp === 'number' && typeof facts.status === 'string';
+}
+
+function headChecksum(id: string, tips: string, head: string): number {
   // Detects damage (a torn or edited row), not malice: the directory is the server's own (0700).
   // CRC-32 (native) costs ~10 ms for 10,000 issues where SHA-1 cost ~160 ms.
-  return crc32(entry, crc32(tips, crc32(id)));
+  return crc32(head, crc32(tips, crc32(id)));
 }
 
 function isDamaged(error: unknown): boolean {
