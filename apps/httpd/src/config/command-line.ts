@@ -48,7 +48,7 @@ Options:
                      $FORGE_WORKERS, else 1); each keeps its own caches and git processes
   --memory-budget MIB
                      memory the big caches (rendered answers, branch reachability, history
-                     and tree memos) share, in MiB (default: $FORGE_MEMORY_BUDGET, else 128;
+                     and tree memos) share, in MiB (default: $FORGE_MEMORY_BUDGET, else 64;
                      0 turns them off); half of it again bounds the garbage the heap may
                      hold between full collections
   -h, --help         print this help and exit

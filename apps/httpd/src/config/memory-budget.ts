@@ -1,5 +1,5 @@
 /** `--memory-budget` when neither the flag nor `FORGE_MEMORY_BUDGET` is given, in MiB. */
-export const DEFAULT_MEMORY_BUDGET_MIB = 128;
+export const DEFAULT_MEMORY_BUDGET_MIB = 64;
 
 /** Bytes one commit of a reachability index takes (a map slot, the id string, the mask). */
 const REACHABILITY_BYTES_PER_COMMIT = 80;
@@ -8,10 +8,11 @@ const MIB = 1024 * 1024;
 
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
- * operator sizes the server with one number. The default budget gives 44 MiB of rendered
- * answers, 36 MiB of evaluated issues and patches (a 12,000-object tracker takes ~30 MB),
- * 4 MiB of URL index, 4 MiB of blobs ready for diff pages and ~167,000 indexed commits; the
- * last-commit indexes get 16 MiB (a 50,000-commit history takes ~9.5 MB).
+ * operator sizes the server with one number. The default budget gives 18 MiB of rendered
+ * answers, 18 MiB of issues and patches (a 12,000-object tracker is estimated at ~15 MB with a
+ * cache directory, where views are read back per page; ~30 MB without one), 2 MiB of URL
+ * index, 2 MiB of blobs ready for diff pages and ~83,000 indexed commits; the last-commit
+ * indexes get 12 MiB (a 50,000-commit history is estimated at ~11 MB).
  */
 export interface CacheBounds {
   /** Rendered immutable answers and their compressed variants. */
@@ -43,13 +44,16 @@ export interface CacheBounds {
  * 1/2, 1/16, 0.15, 1/16, 1/16): evaluated issues and patches were the one memo that grew with
  * the repositories served (tools/bench/README.md, "Memory per repository served"). The diff
  * pages' blobs took theirs from the rendered answers (3/8 before), which a crawl of pages asked
- * for once does not fill (tools/bench/README.md, "File contents as bytes").
+ * for once does not fill (tools/bench/README.md, "File contents as bytes"). The last-commit
+ * indexes took 1/16 from the rendered answers (11/32 and 1/8 before) when the default budget
+ * went from 128 to 64 MiB, so a 50,000-commit history's index still fits it
+ * (tools/bench/README.md, "A default budget of 64 MiB").
  */
 const SHARES = {
-  responseBytes: 11 / 32,
+  responseBytes: 9 / 32,
   urlIndexBytes: 1 / 32,
   reachability: 0.1,
-  lastCommitBytes: 1 / 8,
+  lastCommitBytes: 3 / 16,
   commitTimesBytes: 1 / 32,
   treeBytes: 1 / 32,
   diffBlobBytes: 1 / 32,
@@ -57,7 +61,7 @@ const SHARES = {
 } as const;
 
 /**
- * The heap headroom, on top of the caches: half the budget (64 MiB by default). At full bench
+ * The heap headroom, on top of the caches: half the budget (32 MiB by default). At full bench
  * scale (~100 MB live) a soak's peak RSS was 590–606 MB with V8's own growth and 385–390 MB
  * with 64 MiB, at the same req/s; 32 MiB gave 349 MB but cost a history crawl at c=1 25–35 %
  * of its pages/s (tools/bench/README.md, "Heap headroom").
@@ -65,7 +69,7 @@ const SHARES = {
 const HEAP_HEADROOM_SHARE = 1 / 2;
 
 /**
- * The young generation's bound: an eighth of the budget (16 MiB by default, where V8 alone
+ * The young generation's bound: an eighth of the budget (8 MiB by default, where V8 alone
  * grows it to 32 MiB), never below 8 MiB, where scavenges would come too often. A flood of
  * 6,000 distinct commit, tree and history pages on the full benchmark home peaked at 348–369 MB
  * against 377–388 MB, pages/s within noise (tools/bench/README.md, "The young generation, and

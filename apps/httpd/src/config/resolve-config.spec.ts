@@ -38,7 +38,7 @@ describe('resolveServerConfig', () => {
       listen: { kind: 'tcp', host: '127.0.0.1', port: 8080 },
       metricsListen: null,
       workers: 1,
-      memoryBudgetMiB: 128,
+      memoryBudgetMiB: 64,
       version: '1.2.3',
     });
   });

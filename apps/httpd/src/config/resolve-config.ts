@@ -33,7 +33,7 @@ export interface ConfigSources {
  * (`auto`), else radicle for a home found through `RAD_HOME`/`~/.radicle` and forge otherwise;
  * socket = `RAD_SOCKET` or `<home>/node/control.sock`; listen = `--listen`, else `FORGE_LISTEN`,
  * else 127.0.0.1:8080; metrics = `--metrics-listen`, else `FORGE_METRICS_LISTEN`, else off;
- * memory budget = `--memory-budget`, else `FORGE_MEMORY_BUDGET`, else 128 MiB; workers =
+ * memory budget = `--memory-budget`, else `FORGE_MEMORY_BUDGET`, else 64 MiB; workers =
  * `--workers`, else `FORGE_WORKERS`, else 1.
  * @throws UsageError for an invalid flavour, listen address, memory budget or worker count
  */
