@@ -99,7 +99,7 @@ describe('metrics listener', () => {
     expect(sample(text, 'forge_open_repositories')).toBeGreaterThan(0);
     expect(sample(text, 'forge_cob_stores')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'forge_cob_store_bytes')).toBeGreaterThan(0);
-    expect(sample(text, 'forge_cob_store_max_bytes')).toBe(36 * 1024 * 1024);
+    expect(sample(text, 'forge_cob_store_max_bytes')).toBe(18 * 1024 * 1024);
     expect(sample(text, 'forge_ready')).toBe(1);
     for (const name of ['forge_process_resident_memory_bytes', 'forge_nodejs_heap_size_used_bytes', 'forge_nodejs_eventloop_lag_seconds']) {
       expect(sample(text, name)).toBeGreaterThan(0);
