@@ -88,6 +88,17 @@ export interface CobEvaluation {
   readonly durationMs: number;
 }
 
+/** One object to evaluate, at the tips the ref index gives it. */
+interface EvaluationInput<V> {
+  readonly kind: CobKind<V>;
+  readonly id: Oid;
+  readonly repo: CobRepository;
+  readonly index: CobRefIndex;
+  readonly tips: readonly Oid[];
+  /** `tips` joined with commas: the key of the cached entry. */
+  readonly tipsKey: string;
+}
+
 /** Per-repository COB caches; create one per repository and reuse it across requests. */
 export class CobStore {
   readonly kinds: CobKinds;
@@ -172,14 +183,7 @@ export class CobStore {
   }
 
   /** One evaluation at a time per object and tips: requests asking at once share it. */
-  private evaluateOnce<V>(args: {
-    kind: CobKind<V>;
-    id: Oid;
-    repo: CobRepository;
-    index: CobRefIndex;
-    tips: readonly Oid[];
-    tipsKey: string;
-  }): Promise<CachedObject<V>> {
+  private evaluateOnce<V>(args: EvaluationInput<V>): Promise<CachedObject<V>> {
     const pendingKey = `${args.kind.typeName}/${args.id}@${args.tipsKey}`;
     let pending = this.pending.get(pendingKey);
     if (pending === undefined) {
@@ -350,14 +354,7 @@ export class CobStore {
     return scope;
   }
 
-  private async evaluate<V>(args: {
-    kind: CobKind<V>;
-    id: Oid;
-    repo: CobRepository;
-    index: CobRefIndex;
-    tips: readonly Oid[];
-    tipsKey: string;
-  }): Promise<CachedObject<V>> {
+  private async evaluate<V>(args: EvaluationInput<V>): Promise<CachedObject<V>> {
     const { kind, id, repo, index, tips, tipsKey } = args;
     const started = performance.now();
     // Loaded changes are not kept: an object whose tips moved re-reads its few changes (0.1 ms
