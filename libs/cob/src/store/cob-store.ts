@@ -155,12 +155,12 @@ export class CobStore {
     const { kind, id, index } = args;
     const tips = index.objects.get(kind.typeName)?.get(id) ?? [];
     const tipsKey = tips.join(',');
-    const key = `${kind.typeName}/${id}`;
+    const key = objectKey(kind.typeName, id);
     const inMemory = this.objects.get(key);
     const cached = inMemory ?? this.takePersisted(this.scope(kind, args.repo), id);
     if (cached !== undefined && cached.tipsKey === tipsKey && depsHold(cached.deps, index)) {
       // A view read back from the persisted place is handed out, not kept: it can be read again.
-      if (cached !== inMemory) this.keep(key, cached.value === undefined || cached.value === null ? cached : { ...cached, value: undefined });
+      if (cached !== inMemory) this.keep(key, holdsView(cached) ? { ...cached, value: undefined } : cached);
       return cached as CachedObject<V>;
     }
     const result = await this.evaluateOnce({ ...args, tips, tipsKey });
@@ -184,7 +184,7 @@ export class CobStore {
 
   /** One evaluation at a time per object and tips: requests asking at once share it. */
   private evaluateOnce<V>(args: EvaluationInput<V>): Promise<CachedObject<V>> {
-    const pendingKey = `${args.kind.typeName}/${args.id}@${args.tipsKey}`;
+    const pendingKey = `${objectKey(args.kind.typeName, args.id)}@${args.tipsKey}`;
     let pending = this.pending.get(pendingKey);
     if (pending === undefined) {
       pending = this.evaluate(args).finally(() => this.pending.delete(pendingKey));
@@ -205,7 +205,7 @@ export class CobStore {
   /** Lets a persisted entry's view go (it is read back when a page shows it). */
   private letGo(scope: EvaluationScope, entry: CachedObject<unknown>): void {
     if (!holdsView(entry)) return;
-    if (this.objects.get(`${scope.typeName}/${entry.id}`) === entry) this.heldViews--;
+    if (this.objects.get(objectKey(scope.typeName, entry.id)) === entry) this.heldViews--;
     entry.value = undefined;
   }
 
@@ -400,6 +400,11 @@ export const COB_STORE_BYTES_PER_OBJECT = COB_STORE_BYTES_PER_LISTED_OBJECT + CO
 const WRITE_BATCH = 500;
 /** How long writes wait behind evaluations under way before looking again. */
 const WRITE_DELAY_MS = 50;
+
+/** An object's key in a store's `objects`. */
+function objectKey(typeName: string, id: Oid): string {
+  return `${typeName}/${id}`;
+}
 
 function holdsView(entry: CachedObject<unknown>): boolean {
   return entry.value !== undefined && entry.value !== null;

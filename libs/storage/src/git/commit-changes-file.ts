@@ -128,15 +128,8 @@ interface StoredHeader {
  */
 export function storedCounts(head: Buffer): StoredHeader | null {
   if (head.length < HEADER_BYTES || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const [commits, edges, changes, pathCount, tipCount, pathBytes] = Array.from({ length: COUNTS }, (_, i) => head.readUInt32LE(MAGIC.length + i * 4)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return { commits, edges, changes, pathCount, tipCount, pathBytes };
+  const count = (at: number): number => head.readUInt32LE(MAGIC.length + at * 4);
+  return { commits: count(0), edges: count(1), changes: count(2), pathCount: count(3), tipCount: count(4), pathBytes: count(5) };
 }
 
 /**

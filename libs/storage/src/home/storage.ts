@@ -219,17 +219,19 @@ export class Storage {
     const found: { rid: Rid; written: number; size: number }[] = [];
     for (const name of await readdir(files.dir).catch(() => [] as string[])) {
       const rid = name.endsWith(KEPT_INDEX_SUFFIX) ? ridOfEntry(name.slice(0, -KEPT_INDEX_SUFFIX.length)) : null;
-      const header = rid === null ? null : await readKeptHeader(path.join(files.dir, name)).catch(() => null);
-      if (rid !== null && header !== null) found.push({ rid, ...header });
+      if (rid === null) continue;
+      const file = path.join(files.dir, name);
+      // A repository gone from storage: its index is of no use any more (nor is its header read).
+      if (!isDirectory(this.gitDirOf(rid))) {
+        await rm(file, { force: true });
+        continue;
+      }
+      const header = await readKeptHeader(file).catch(() => null);
+      if (header !== null) found.push({ rid, ...header });
     }
     let room = this.lastCommits.limit;
     let restored = 0;
     for (const { rid, size } of found.sort((a, b) => b.written - a.written)) {
-      // A repository gone from storage: its index is of no use any more.
-      if (!isDirectory(this.gitDirOf(rid))) {
-        await rm(keptIndexFile(files.dir, rid), { force: true });
-        continue;
-      }
       if (size > room) continue;
       await pace();
       if (await this.withRepository(rid, async (repository) => (await repository?.git.restoreHistoryIndex()) === true)) {
