@@ -5,10 +5,10 @@ import { GitCommandError } from './errors.js';
 import { InvalidOidError } from './oid.js';
 import { isOid, type Oid } from './oid.js';
 import type { Contributor, WalkCommitsOptions } from './git-repository.js';
-import { runGit } from './run-git.js';
+import { runGit, streamGit } from './run-git.js';
 import { streamGitLines } from './stream-git-lines.js';
 import { splitTreePath } from './tree-path.js';
-import { OidList } from './oid-list.js';
+import { OidLineReader, OidList } from './oid-list.js';
 
 /**
  * Lists the ids of the commits {@link GitRepository.walkCommits} returns, newest first in
@@ -31,10 +31,12 @@ export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions
   const revisions = revisionArguments(options.from, options.exclude ?? []);
   if (since === undefined && until === undefined) {
     const limits = [`--skip=${skip}`, ...(Number.isFinite(maxCount) ? [`--max-count=${maxCount}`] : [])];
-    const { stdout } = await runGit({ gitDir, args: ['rev-list', ...limits, ...revisions] });
-    // Straight from the bytes: a whole history's ids never become strings all at once. Output
-    // that is not one id per line was refused before as well (the ids were checked on reading).
-    const oids = OidList.fromLines(stdout);
+    // Straight from the bytes as they arrive: a whole history's ids never become strings all
+    // at once, nor its output one buffer. Output that is not one id per line was refused
+    // before as well (the ids were checked on reading).
+    const reader = new OidLineReader();
+    await streamGit({ gitDir, args: ['rev-list', ...limits, ...revisions] }, (chunk) => (reader.push(chunk) ? undefined : 'stop'));
+    const oids = reader.finish();
     if (oids === null) throw new InvalidOidError();
     return oids;
   }

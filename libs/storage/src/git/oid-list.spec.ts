@@ -1,4 +1,4 @@
-import { OidList } from './oid-list.js';
+import { OidLineReader, OidList } from './oid-list.js';
 import { InvalidOidError, type Oid } from './oid.js';
 
 const ids = Array.from({ length: 600 }, (_, n) => (n * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40) as Oid);
@@ -21,6 +21,31 @@ describe('OidList', () => {
     expect(OidList.fromLines(Buffer.from(`${ids[1]?.toUpperCase()}\n`))).toBeNull();
     expect(OidList.fromLines(Buffer.from(`${ids[0]}\r`))).toBeNull();
     expect(OidList.fromLines(Buffer.from(`${ids[0]}\n${ids[1]}`))).toBeNull();
+  });
+
+  it('reads output chunk by chunk, lines cut anywhere, past one block of ids', () => {
+    const many = Array.from({ length: 9000 }, (_, n) => ids[n % ids.length] as Oid);
+    const output = Buffer.from(many.map((oid) => `${oid}\n`).join(''), 'latin1');
+    for (const size of [1, 7, 40, 41, 42, 4096, 65536]) {
+      const reader = new OidLineReader();
+      let accepted = true;
+      for (let at = 0; at < output.length; at += size) accepted = reader.push(output.subarray(at, at + size)) && accepted;
+      expect(accepted).toBe(true);
+      expect(reader.finish()?.toArray()).toEqual(many);
+    }
+    const cut = new OidLineReader();
+    cut.push(output.subarray(0, 100));
+    expect(cut.finish()).toBeNull();
+    const bad = new OidLineReader();
+    expect(bad.push(Buffer.from(`${ids[0]}\n${ids[1]?.toUpperCase()}\n`))).toBe(false);
+    expect(bad.push(Buffer.from(`${ids[2]}\n`))).toBe(false);
+    expect(bad.finish()).toBeNull();
+  });
+
+  it('takes raw ids as they are, 20 bytes each', () => {
+    const raw = Buffer.from(ids.slice(0, 3).join(''), 'hex');
+    expect(OidList.fromRaw(raw).toArray()).toEqual(ids.slice(0, 3));
+    expect(() => OidList.fromRaw(raw.subarray(1))).toThrow(InvalidOidError);
   });
 
   it('finds an id only where an id starts, and cuts the list before it', () => {

@@ -39,19 +39,16 @@ export class OidList {
    * @returns the list, or null when the output is not only such lines (the caller parses it as text)
    */
   static fromLines(output: Buffer): OidList | null {
-    if (output.length % HEX_LINE_BYTES !== 0) return null;
-    const count = output.length / HEX_LINE_BYTES;
-    const raw = Buffer.allocUnsafeSlow(count * RAW_BYTES);
-    for (let line = 0; line < count; line++) {
-      const start = line * HEX_LINE_BYTES;
-      if (output[start + 40] !== NEWLINE) return null;
-      for (let at = 0; at < RAW_BYTES; at++) {
-        const high = nibble(output[start + 2 * at] as number);
-        const low = nibble(output[start + 2 * at + 1] as number);
-        if (high < 0 || low < 0) return null;
-        raw[line * RAW_BYTES + at] = (high << 4) | low;
-      }
-    }
+    const reader = new OidLineReader();
+    return reader.push(output) ? reader.finish() : null;
+  }
+
+  /**
+   * The list of the raw ids in `raw`, 20 bytes each one after another (not copied).
+   * @throws InvalidOidError when its length is not a multiple of 20
+   */
+  static fromRaw(raw: Buffer): OidList {
+    if (raw.length % RAW_BYTES !== 0) throw new InvalidOidError();
     return new OidList(raw);
   }
 
@@ -86,6 +83,79 @@ export class OidList {
   /** The first `count` ids (sharing this list's bytes). */
   take(count: number): OidList {
     return new OidList(this.raw.subarray(0, Math.max(0, Math.min(count, this.length)) * RAW_BYTES));
+  }
+}
+
+/** Raw ids collected per block before the list is joined (80 KB). */
+const BLOCK_IDS = 4096;
+
+/**
+ * Reads `git rev-list` output chunk by chunk as it arrives, into an {@link OidList}.
+ *
+ * Why: a whole history's output joined first (~2 MB for 50,000 commits, plus the pipe's
+ * chunks it was joined from) outlived the list made of it until the next full collection;
+ * a miss flood of long ranges held ~10 MB of such buffers at once (tools/bench/README.md,
+ * "Native memory in a miss flood"). Here each chunk is done with once read.
+ */
+export class OidLineReader {
+  private readonly blocks: Buffer[] = [];
+  private block = Buffer.allocUnsafeSlow(BLOCK_IDS * RAW_BYTES);
+  private inBlock = 0;
+  /** The start of a line cut by the chunk's end. */
+  private readonly partial = Buffer.allocUnsafe(HEX_LINE_BYTES);
+  private inPartial = 0;
+  private valid = true;
+
+  /**
+   * Reads the lines of `chunk` (a line may continue in the next chunk).
+   * @returns false once the output is not one lower-case hex id and a newline per line
+   */
+  push(chunk: Buffer): boolean {
+    if (!this.valid) return false;
+    let at = 0;
+    if (this.inPartial > 0) {
+      const taken = Math.min(HEX_LINE_BYTES - this.inPartial, chunk.length);
+      chunk.copy(this.partial, this.inPartial, 0, taken);
+      this.inPartial += taken;
+      at = taken;
+      if (this.inPartial < HEX_LINE_BYTES) return true;
+      this.inPartial = 0;
+      if (!this.line(this.partial, 0)) return (this.valid = false);
+    }
+    for (; at + HEX_LINE_BYTES <= chunk.length; at += HEX_LINE_BYTES) if (!this.line(chunk, at)) return (this.valid = false);
+    chunk.copy(this.partial, 0, at);
+    this.inPartial = chunk.length - at;
+    return true;
+  }
+
+  /** @returns the ids read, or null when the output was not only whole id lines */
+  finish(): OidList | null {
+    if (!this.valid || this.inPartial > 0) return null;
+    const used = this.block.subarray(0, this.inBlock * RAW_BYTES);
+    // Always a copy of its own size: a short list kept in a cache holds no whole block.
+    const raw = Buffer.allocUnsafeSlow((this.blocks.length * BLOCK_IDS + this.inBlock) * RAW_BYTES);
+    let offset = 0;
+    for (const block of this.blocks) offset += block.copy(raw, offset);
+    used.copy(raw, offset);
+    return OidList.fromRaw(raw);
+  }
+
+  private line(bytes: Buffer, start: number): boolean {
+    if (bytes[start + 40] !== NEWLINE) return false;
+    if (this.inBlock === BLOCK_IDS) {
+      this.blocks.push(this.block);
+      this.block = Buffer.allocUnsafeSlow(BLOCK_IDS * RAW_BYTES);
+      this.inBlock = 0;
+    }
+    const out = this.inBlock * RAW_BYTES;
+    for (let at = 0; at < RAW_BYTES; at++) {
+      const high = nibble(bytes[start + 2 * at] as number);
+      const low = nibble(bytes[start + 2 * at + 1] as number);
+      if (high < 0 || low < 0) return false;
+      this.block[out + at] = (high << 4) | low;
+    }
+    this.inBlock += 1;
+    return true;
   }
 }
 
