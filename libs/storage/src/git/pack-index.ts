@@ -2,7 +2,8 @@
  * A pack index (`.idx`, version 2; `gitformat-pack(5)`): which objects a pack holds and at
  * which offset. Lookups read only the fan-out bucket of the object's first byte, so a first
  * read of a big repository does not load a multi-megabyte index; small indexes (one per
- * fetch, typically) are read whole once.
+ * fetch, typically) are read whole once, and a big one that turns hot keeps its lookup tables
+ * (ids' first bytes and offsets) in memory.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { PackFormatError } from './errors.js';
@@ -20,8 +21,8 @@ export interface ByteSource {
   /** Exactly `length` bytes at `position` (a short read means the file is damaged). */
   read(position: number, length: number): Buffer;
   /**
-   * Like `read`, into one buffer shared by every source (at most {@link SHARED_READ_BYTES}):
-   * the bytes are valid until the next `readShared` anywhere, and save an allocation per read.
+   * Like `read`, into one buffer shared by every source (reads of up to 256 KiB): the bytes are
+   * valid until the next `readShared` anywhere, and save an allocation per read.
    */
   readShared(position: number, length: number): Buffer;
   readonly size: number;
@@ -51,9 +52,16 @@ export function openByteSource(file: string, wholeBytes: number): ByteSource {
   }
 }
 
-/** The most {@link ByteSource.readShared} reads at once. */
+/** A read that fits the shared buffer as it starts (a pack entry's first read). */
 export const SHARED_READ_BYTES = 4096;
-const shared = Buffer.alloc(SHARED_READ_BYTES);
+/**
+ * The most {@link ByteSource.readShared} reads at once: the buffer grows to it when asked.
+ * Why: a big index's fan-out bucket (~36 KB for 455,000 objects) was read into a buffer of its
+ * own for each of its first 511 lookups, ~18 MB of short-lived native memory per index opened
+ * (tools/bench/README.md, "Native memory in a miss flood").
+ */
+const MAX_SHARED_READ_BYTES = 256 * 1024;
+let shared = Buffer.alloc(SHARED_READ_BYTES);
 
 function descriptorSource(fd: number, size: number): ByteSource {
   let open = true;
@@ -69,7 +77,8 @@ function descriptorSource(fd: number, size: number): ByteSource {
     },
     readShared: (position, length) => {
       check(position, length);
-      if (length > SHARED_READ_BYTES) return readExactly(fd, position, length);
+      if (length > MAX_SHARED_READ_BYTES) return readExactly(fd, position, length);
+      if (length > shared.length) shared = Buffer.alloc(Math.min(MAX_SHARED_READ_BYTES, 2 ** Math.ceil(Math.log2(length))));
       return readExactly(fd, position, length, shared);
     },
     close: () => {
@@ -90,11 +99,31 @@ function readExactly(fd: number, position: number, length: number, into?: Buffer
   return buffer;
 }
 
-/** Lookups after which a big index is read whole (a listing reading thousands of objects). */
+/** Lookups after which a big index's tables are held in memory (a listing reading thousands of objects). */
 const HOT_LOOKUPS = 512;
-/** Big indexes held whole at once, process-wide, in bytes; past it they stay bucket by bucket. */
+/** Big indexes' tables held at once, process-wide, in bytes; past it they stay bucket by bucket. */
 const HELD_INDEX_BUDGET = 32 * 1024 * 1024;
+/** Bytes of the tables held per object: an id's first 8 bytes and its 4-byte offset. */
+const HELD_BYTES_PER_OBJECT = 12;
+/** Ids read per step while the held tables are built (1 MiB at a time, not the whole table). */
+const HOLD_STEP_IDS = 52_428;
 let heldIndexBytes = 0;
+
+/**
+ * A hot index's lookup tables: the first 8 bytes of each id (two 32-bit halves) and each
+ * 4-byte offset entry, 12 bytes per object where the whole file takes 28.
+ *
+ * Why: the 50,000-commit benchmark repository's index is 12.75 MB; held whole it was the
+ * largest block of memory outside the budget (tools/bench/README.md, "Native memory in a miss
+ * flood"). A match of the first 8 bytes is confirmed by reading the whole id from the file
+ * (one 20-byte read per object found): an id that differs only after them, which anyone can
+ * write from an existing one, is not in the pack.
+ */
+interface HeldTables {
+  readonly high: Uint32Array;
+  readonly low: Uint32Array;
+  readonly offsets: Uint32Array;
+}
 
 /** The bytes {@link readPackIndexFanout} reads: magic, version and fan-out table. */
 export const PACK_INDEX_HEADER_BYTES = NAMES_START;
@@ -117,8 +146,8 @@ export function readPackIndexFanout(head: Buffer): Uint32Array {
 /** The object ids and offsets of one pack. */
 export class PackIndex {
   private lookups = 0;
-  /** The whole file, once the index is hot and the budget allows. */
-  private held: Buffer | undefined;
+  /** The lookup tables, once the index is hot and the budget allows. */
+  private held: HeldTables | undefined;
 
   private constructor(
     private readonly source: ByteSource,
@@ -166,6 +195,7 @@ export class PackIndex {
     if (low === high) return undefined;
     this.lookups += 1;
     if (this.lookups === HOT_LOOKUPS) this.hold();
+    if (this.held !== undefined) return this.heldOffsetOf(this.held, oid, low, high);
     const names = this.bytes(NAMES_START + low * OID_BYTES, (high - low) * OID_BYTES);
     let lo = 0;
     let hi = high - low;
@@ -180,31 +210,67 @@ export class PackIndex {
   }
 
   close(): void {
-    if (this.held !== undefined) heldIndexBytes -= this.held.length;
+    if (this.held !== undefined) heldIndexBytes -= this.objectCount * HELD_BYTES_PER_OBJECT;
     this.held = undefined;
     this.source.close();
   }
 
   private hold(): void {
-    const size = this.source.size;
-    if (size <= WHOLE_INDEX_BYTES || heldIndexBytes + size > HELD_INDEX_BUDGET) return;
-    this.held = this.source.read(0, size);
-    heldIndexBytes += size;
+    const count = this.objectCount;
+    const bytes = count * HELD_BYTES_PER_OBJECT;
+    if (this.source.size <= WHOLE_INDEX_BYTES || heldIndexBytes + bytes > HELD_INDEX_BUDGET) return;
+    const high = new Uint32Array(count);
+    const low = new Uint32Array(count);
+    for (let start = 0; start < count; start += HOLD_STEP_IDS) {
+      const ids = Math.min(HOLD_STEP_IDS, count - start);
+      const names = this.source.read(NAMES_START + start * OID_BYTES, ids * OID_BYTES);
+      for (let at = 0; at < ids; at += 1) {
+        high[start + at] = names.readUInt32BE(at * OID_BYTES);
+        low[start + at] = names.readUInt32BE(at * OID_BYTES + 4);
+      }
+    }
+    const offsets = new Uint32Array(count);
+    const table = this.source.read(NAMES_START + count * (OID_BYTES + 4), count * 4);
+    for (let at = 0; at < count; at += 1) offsets[at] = table.readUInt32BE(at * 4);
+    this.held = { high, low, offsets };
+    heldIndexBytes += bytes;
+  }
+
+  /** The first entry whose 8 first bytes are not below the id's, then each equal one confirmed from the file. */
+  private heldOffsetOf(held: HeldTables, oid: Buffer, from: number, to: number): number | undefined {
+    const wantHigh = oid.readUInt32BE(0);
+    const wantLow = oid.readUInt32BE(4);
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const midHigh = held.high[mid] as number;
+      if (midHigh < wantHigh || (midHigh === wantHigh && (held.low[mid] as number) < wantLow)) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let at = lo; at < to && held.high[at] === wantHigh && held.low[at] === wantLow; at += 1) {
+      const name = this.source.readShared(NAMES_START + at * OID_BYTES + 8, OID_BYTES - 8);
+      if (oid.compare(name, 0, OID_BYTES - 8, 8, OID_BYTES) === 0) return this.entryOffset(held.offsets[at] as number);
+    }
+    return undefined;
   }
 
   private bytes(position: number, length: number): Buffer {
     // Views of the shared buffer are used up before the next read (a bucket is searched,
     // then its entry's offset read).
-    if (this.held === undefined) return length <= SHARED_READ_BYTES ? this.source.readShared(position, length) : this.source.read(position, length);
-    if (position + length > this.held.length) throw new PackFormatError('read past the end of the file');
-    return this.held.subarray(position, position + length);
+    return this.source.readShared(position, length);
   }
 
   private offsetAt(position: number): number {
+    const offsetsStart = NAMES_START + this.objectCount * (OID_BYTES + 4);
+    return this.entryOffset(this.bytes(offsetsStart + position * 4, 4).readUInt32BE(0));
+  }
+
+  /** The pack offset of a 4-byte offset entry (its top bit set: an index into the 8-byte offsets). */
+  private entryOffset(small: number): number {
+    if ((small & 0x80000000) === 0) return small;
     const count = this.objectCount;
     const offsetsStart = NAMES_START + count * (OID_BYTES + 4);
-    const small = this.bytes(offsetsStart + position * 4, 4).readUInt32BE(0);
-    if ((small & 0x80000000) === 0) return small;
     // Packs over 2 GiB: the entry points into the table of 8-byte offsets.
     const large = this.bytes(offsetsStart + count * 4 + (small & 0x7fffffff) * 8, 8).readBigUInt64BE(0);
     if (large > BigInt(Number.MAX_SAFE_INTEGER)) throw new PackFormatError('pack offset out of range');
