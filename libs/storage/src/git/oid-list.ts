@@ -86,7 +86,9 @@ export class OidList {
   }
 }
 
-/** Raw ids collected per block before the list is joined (80 KB). */
+/** Raw ids of the first block: most walks are a page or two of history (5 KB). */
+const FIRST_BLOCK_IDS = 256;
+/** Raw ids collected per further block before the list is joined (80 KB). */
 const BLOCK_IDS = 4096;
 
 /**
@@ -99,7 +101,7 @@ const BLOCK_IDS = 4096;
  */
 export class OidLineReader {
   private readonly blocks: Buffer[] = [];
-  private block = Buffer.allocUnsafeSlow(BLOCK_IDS * RAW_BYTES);
+  private block = Buffer.allocUnsafeSlow(FIRST_BLOCK_IDS * RAW_BYTES);
   private inBlock = 0;
   /** The start of a line cut by the chunk's end. */
   private readonly partial = Buffer.allocUnsafe(HEX_LINE_BYTES);
@@ -133,7 +135,7 @@ export class OidLineReader {
     if (!this.valid || this.inPartial > 0) return null;
     const used = this.block.subarray(0, this.inBlock * RAW_BYTES);
     // Always a copy of its own size: a short list kept in a cache holds no whole block.
-    const raw = Buffer.allocUnsafeSlow((this.blocks.length * BLOCK_IDS + this.inBlock) * RAW_BYTES);
+    const raw = Buffer.allocUnsafeSlow(this.blocks.reduce((bytes, block) => bytes + block.length, 0) + used.length);
     let offset = 0;
     for (const block of this.blocks) offset += block.copy(raw, offset);
     used.copy(raw, offset);
@@ -142,7 +144,7 @@ export class OidLineReader {
 
   private line(bytes: Buffer, start: number): boolean {
     if (bytes[start + 40] !== NEWLINE) return false;
-    if (this.inBlock === BLOCK_IDS) {
+    if (this.inBlock * RAW_BYTES === this.block.length) {
       this.blocks.push(this.block);
       this.block = Buffer.allocUnsafeSlow(BLOCK_IDS * RAW_BYTES);
       this.inBlock = 0;
