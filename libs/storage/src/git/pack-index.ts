@@ -105,7 +105,7 @@ const HOT_LOOKUPS = 512;
 const HELD_INDEX_BUDGET = 32 * 1024 * 1024;
 /** Bytes of the tables held per object: an id's first 8 bytes and its 4-byte offset. */
 const HELD_BYTES_PER_OBJECT = 12;
-/** Ids read per step while the held tables are built (1 MiB at a time, not the whole table). */
+/** Ids read per step while the held tables are built (1 MiB of ids at a time, not the whole table). */
 const HOLD_STEP_IDS = 52_428;
 let heldIndexBytes = 0;
 
@@ -115,8 +115,8 @@ let heldIndexBytes = 0;
  *
  * Why: the 50,000-commit benchmark repository's index is 12.75 MB; held whole it was the
  * largest block of memory outside the budget (tools/bench/README.md, "Native memory in a miss
- * flood"). A match of the first 8 bytes is confirmed by reading the whole id from the file
- * (one 20-byte read per object found): an id that differs only after them, which anyone can
+ * flood"). A match of the first 8 bytes is confirmed by reading the id's other 12 bytes from
+ * the file (one read per object found): an id that differs only after them, which anyone can
  * write from an existing one, is not in the pack.
  */
 interface HeldTables {
@@ -230,8 +230,12 @@ export class PackIndex {
       }
     }
     const offsets = new Uint32Array(count);
-    const table = this.source.read(NAMES_START + count * (OID_BYTES + 4), count * 4);
-    for (let at = 0; at < count; at += 1) offsets[at] = table.readUInt32BE(at * 4);
+    const offsetsStart = NAMES_START + count * (OID_BYTES + 4);
+    for (let start = 0; start < count; start += HOLD_STEP_IDS) {
+      const ids = Math.min(HOLD_STEP_IDS, count - start);
+      const table = this.source.read(offsetsStart + start * 4, ids * 4);
+      for (let at = 0; at < ids; at += 1) offsets[start + at] = table.readUInt32BE(at * 4);
+    }
     this.held = { high, low, offsets };
     heldIndexBytes += bytes;
   }
