@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dateEnv, git, makeTempDir, removeTempDir } from './git-cli.testing.js';
-import { mayHaveNamespacedRefs } from './namespaced-refs-probe.js';
+import { fileIncludesAny, mayHaveNamespacedRefs } from './namespaced-refs-probe.js';
 
 // The probe decides whether background work asks git for a repository's COB refs at all: it
 // may answer true when there are none (git then lists nothing), never false when there are some.
@@ -70,5 +70,23 @@ describe('mayHaveNamespacedRefs', () => {
     rmSync(path.join(gitDir, 'refs/namespaces/z6MkOther'), { recursive: true });
     expect(() => mayHaveNamespacedRefs(gitDir, ['../cobs/'])).toThrow('not a ref sub-path');
     expect(() => mayHaveNamespacedRefs(gitDir, ['refs/cobs'])).toThrow('not a ref sub-path');
+  });
+});
+
+describe('fileIncludesAny', () => {
+  it('finds a needle wherever the chunks cut it, and says when the file is absent', () => {
+    const file = path.join(dir, 'scan.txt');
+    const needle = '/refs/cobs/';
+    const filler = 'x'.repeat(300);
+    for (const at of [0, 1, 9, 10, 11, 31, 32, 33, 150, 289]) {
+      writeFileSync(file, `${filler.slice(0, at)}${needle}${filler.slice(at)}`, 'latin1');
+      for (const chunk of [16, 32, 33, 4096]) expect(fileIncludesAny(file, ['/refs/none/', needle], chunk)).toBe(true);
+    }
+    writeFileSync(file, `${filler}/refs/cobs${filler}`, 'latin1');
+    expect(fileIncludesAny(file, [needle], 16)).toBe(false);
+    writeFileSync(file, '', 'latin1');
+    expect(fileIncludesAny(file, [needle], 16)).toBe(false);
+    expect(fileIncludesAny(path.join(dir, 'absent.txt'), [needle])).toBe(false);
+    expect(fileIncludesAny(dir, [needle])).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
  * thousands of repositories (the server's COB evaluation after start-up) skips those that
  * certainly have none without starting a process for each.
  */
-import { readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 
@@ -54,12 +54,54 @@ function packedRefsName(gitDir: string, unders: readonly string[]): boolean | un
   const version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
   const known = packedAnswers.get(key);
   if (known?.version === version) return known.answer;
-  const packed = readPackedRefs(gitDir);
-  if (packed === undefined) return undefined;
   // Lines are `<oid> refs/namespaces/<ns>/<under>…`; peeled lines (`^<oid>`) carry no name.
-  const answer = unders.some((under) => packed.includes(`/${under}`));
+  const answer = fileIncludesAny(
+    file,
+    unders.map((under) => `/${under}`),
+  );
+  if (answer === undefined) return undefined;
   packedAnswers.set(key, { version, answer });
   return answer;
+}
+
+/** Bytes of a file read at a time by {@link fileIncludesAny}. */
+const SCAN_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Whether the file holds one of `needles` (Latin-1), read a chunk at a time: false when the
+ * file is absent, undefined when it cannot be read.
+ *
+ * Why: a big tracker's `packed-refs` (4.5 MB on the bench's) read whole became a 4.5 MB buffer
+ * and a 4.5 MB string for one search (tools/bench/README.md, "Native memory in a miss flood").
+ * @param chunkBytes - bytes per read (tests use few); at least the longest needle
+ */
+export function fileIncludesAny(file: string, needles: readonly string[], chunkBytes = SCAN_CHUNK_BYTES): boolean | undefined {
+  const wanted = needles.map((needle) => Buffer.from(needle, 'latin1'));
+  const overlap = Math.max(0, ...wanted.map((needle) => needle.length - 1));
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? false : undefined;
+  }
+  try {
+    // Each read lands after the last `overlap` bytes of the one before, so a needle cut by a
+    // chunk's end is found whole in the next window.
+    const window = Buffer.allocUnsafe(overlap + Math.max(chunkBytes, overlap + 1));
+    let kept = 0;
+    for (;;) {
+      const read = readSync(fd, window, kept, window.length - kept, null);
+      if (read === 0) return false;
+      const filled = window.subarray(0, kept + read);
+      if (wanted.some((needle) => filled.includes(needle))) return true;
+      kept = Math.min(overlap, filled.length);
+      filled.copy(window, 0, filled.length - kept);
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Entry names; [] when absent; undefined when unreadable. */
@@ -77,14 +119,5 @@ function isDirectory(dir: string): boolean | undefined {
     return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return undefined;
-  }
-}
-
-/** The `packed-refs` text ('' when absent), undefined when unreadable. */
-function readPackedRefs(gitDir: string): string | undefined {
-  try {
-    return readFileSync(path.join(gitDir, 'packed-refs'), 'latin1');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined;
   }
 }
