@@ -221,23 +221,29 @@ export class PackIndex {
     if (this.source.size <= WHOLE_INDEX_BYTES || heldIndexBytes + bytes > HELD_INDEX_BUDGET) return;
     const high = new Uint32Array(count);
     const low = new Uint32Array(count);
-    for (let start = 0; start < count; start += HOLD_STEP_IDS) {
-      const ids = Math.min(HOLD_STEP_IDS, count - start);
-      const names = this.source.read(NAMES_START + start * OID_BYTES, ids * OID_BYTES);
-      for (let at = 0; at < ids; at += 1) {
-        high[start + at] = names.readUInt32BE(at * OID_BYTES);
-        low[start + at] = names.readUInt32BE(at * OID_BYTES + 4);
-      }
-    }
+    this.readInSteps(NAMES_START, OID_BYTES, (entries, entry, at) => {
+      high[entry] = entries.readUInt32BE(at);
+      low[entry] = entries.readUInt32BE(at + 4);
+    });
     const offsets = new Uint32Array(count);
-    const offsetsStart = NAMES_START + count * (OID_BYTES + 4);
-    for (let start = 0; start < count; start += HOLD_STEP_IDS) {
-      const ids = Math.min(HOLD_STEP_IDS, count - start);
-      const table = this.source.read(offsetsStart + start * 4, ids * 4);
-      for (let at = 0; at < ids; at += 1) offsets[start + at] = table.readUInt32BE(at * 4);
-    }
+    this.readInSteps(this.offsetsStart, 4, (entries, entry, at) => (offsets[entry] = entries.readUInt32BE(at)));
     this.held = { high, low, offsets };
     heldIndexBytes += bytes;
+  }
+
+  /** Hands each entry of a table of `entryBytes`-byte entries (one per object) to `each`, read {@link HOLD_STEP_IDS} entries at a time. */
+  private readInSteps(tableStart: number, entryBytes: number, each: (entries: Buffer, entry: number, at: number) => void): void {
+    const count = this.objectCount;
+    for (let start = 0; start < count; start += HOLD_STEP_IDS) {
+      const step = Math.min(HOLD_STEP_IDS, count - start);
+      const entries = this.source.read(tableStart + start * entryBytes, step * entryBytes);
+      for (let index = 0; index < step; index += 1) each(entries, start + index, index * entryBytes);
+    }
+  }
+
+  /** Where the table of 4-byte offsets starts: after the fan-out, the ids and their CRCs. */
+  private get offsetsStart(): number {
+    return NAMES_START + this.objectCount * (OID_BYTES + 4);
   }
 
   /** The first entry whose 8 first bytes are not below the id's, then each equal one confirmed from the file. */
@@ -266,17 +272,14 @@ export class PackIndex {
   }
 
   private offsetAt(position: number): number {
-    const offsetsStart = NAMES_START + this.objectCount * (OID_BYTES + 4);
-    return this.entryOffset(this.bytes(offsetsStart + position * 4, 4).readUInt32BE(0));
+    return this.entryOffset(this.bytes(this.offsetsStart + position * 4, 4).readUInt32BE(0));
   }
 
   /** The pack offset of a 4-byte offset entry (its top bit set: an index into the 8-byte offsets). */
   private entryOffset(small: number): number {
     if ((small & 0x80000000) === 0) return small;
-    const count = this.objectCount;
-    const offsetsStart = NAMES_START + count * (OID_BYTES + 4);
     // Packs over 2 GiB: the entry points into the table of 8-byte offsets.
-    const large = this.bytes(offsetsStart + count * 4 + (small & 0x7fffffff) * 8, 8).readBigUInt64BE(0);
+    const large = this.bytes(this.offsetsStart + this.objectCount * 4 + (small & 0x7fffffff) * 8, 8).readBigUInt64BE(0);
     if (large > BigInt(Number.MAX_SAFE_INTEGER)) throw new PackFormatError('pack offset out of range');
     return Number(large);
   }
