@@ -69,6 +69,7 @@ export class HelperGitChild extends EventEmitter implements GitChildProcess {
     // Never started: nobody will write the other ends of the connections.
     if (this.pid === undefined) this.destroySockets();
     this.emit('exit', code, signal);
+    this.flushUnreadOutputs();
     this.maybeClose();
   }
 
@@ -79,6 +80,18 @@ export class HelperGitChild extends EventEmitter implements GitChildProcess {
     this.destroySockets();
     this.emit('error', Object.assign(new Error(message), { code }));
     this.maybeClose();
+  }
+
+  /**
+   * Output nobody reads any more (its reader was unpiped: a client hung up) is read to its end
+   * and dropped, as Node does for a child process's pipes at exit: otherwise the connection
+   * never ends, 'close' never comes, and whoever waits for it (a process pool's slot) waits
+   * forever.
+   */
+  private flushUnreadOutputs(): void {
+    for (const output of [this.stdout, this.stderr]) {
+      if (output.readable && !output.readableFlowing && output.listenerCount('readable') === 0) output.resume();
+    }
   }
 
   private destroySockets(): void {

@@ -2,6 +2,9 @@ import { PassThrough, type Readable } from 'node:stream';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 import { GitServerPool } from './git-server-pool.js';
 import { waitUntil } from '../wait-until.testing.js';
+import { git, makeTempBareRepository, noiseBytes, removeTempDir } from '../git/git-cli.testing.js';
+import { gitArguments } from '../git/git-command.js';
+import { useGitSpawnHelper } from '../git/spawn-git.js';
 
 /** `git hash-object --stdin` reads stdin to its end: with an open stdin it runs until stopped. */
 const WAITING = { args: ['hash-object', '--stdin'], failOnExit: false };
@@ -49,6 +52,29 @@ describe('GitServerPool', () => {
     expect(pool.running).toBe(1);
     output.destroy();
     await waitUntil(() => pool.running === 0);
+  });
+
+  it.each([
+    ['started directly', async () => () => undefined],
+    ['started by the spawn helper', () => useGitSpawnHelper()],
+  ])('frees the slot of a process whose unread output is left behind when its stream is destroyed (%s)', async (_how, use) => {
+    const release = await use();
+    // Far more output than the pipes hold: git is blocked writing when the reader goes away.
+    const { tmp, gitDir } = await makeTempBareRepository();
+    try {
+      const blob = git(gitDir, ['hash-object', '-w', '--stdin'], { input: noiseBytes(4 * 1024 * 1024) });
+      const pool = new GitServerPool({ maxProcesses: 1, timeoutMs: 10_000 });
+      const stdin = new PassThrough();
+      const output = pool.start({ args: gitArguments(gitDir, ['cat-file', '--batch']), stdin, failOnExit: false });
+      stdin.write(`${blob}\n`.repeat(8));
+      await new Promise((resolve) => output.once('data', resolve));
+      output.destroy();
+      await waitUntil(() => pool.running === 0);
+      expect((await outcome(pool.start({ ...WAITING, stdin: new PassThrough().end('x') }))).error).toBeNull();
+    } finally {
+      release();
+      await removeTempDir(tmp);
+    }
   });
 
   it('fails the stream on a non-zero exit only when asked to', async () => {
