@@ -11,6 +11,7 @@ import { RAW_PATHS } from './raw/raw.controller.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import { SLICE_UNITS } from './response-cache/text-encoding.js';
 import { handleClientError, refuseConnect } from './platform/client-errors.js';
+import { SendStallGuard } from './platform/send-stall-guard.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
 import { serializeJson } from './platform/utf8-json.js';
 import type { GlobalsOptions } from './globals.module.js';
@@ -47,6 +48,8 @@ export interface CreateAppOptions extends GlobalsOptions {
   responseCacheBytes?: number;
   /** Time to receive a whole request, in ms (default {@link REQUEST_TIMEOUT_MS}; tests shorten it). */
   requestTimeoutMs?: number;
+  /** Time an answer may wait for its client to take any byte, in ms (default `SEND_STALL_TIMEOUT_MS`; tests shorten it). */
+  sendStallTimeoutMs?: number;
   /** Where finished requests are logged and counted (default: a silent logger). */
   requests?: RequestObserver;
   /** What `GET /readyz` answers (default: ready once the storage index is built). */
@@ -94,6 +97,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   });
   fastify.server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   fastify.server.on('connect', refuseConnect);
+  const sendStalls = new SendStallGuard(fastify.server, options.sendStallTimeoutMs);
   installHttpHooks(fastify);
   // File contents serialized from their own bytes (platform/utf8-json.ts). Fastify hands what
   // this returns to the onSend hooks as it is, and sends a Buffer as it sends a string.
@@ -112,6 +116,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   // The index build started with the app (ReposService); this shares it.
   readiness.track(options.home.storageIndex.ready());
   registeredRoutes.set(app, routes);
+  sendStallGuards.set(app, sendStalls);
   return app;
 }
 
@@ -122,8 +127,14 @@ export interface RegisteredRoute {
 }
 
 const registeredRoutes = new WeakMap<NestFastifyApplication, readonly RegisteredRoute[]>();
+const sendStallGuards = new WeakMap<NestFastifyApplication, SendStallGuard>();
 
 /** Every route of an app built by {@link createApp}, in registration order (the fuzzer's list). */
 export function routesOf(app: NestFastifyApplication): readonly RegisteredRoute[] {
   return registeredRoutes.get(app) ?? [];
+}
+
+/** The guard that closes connections whose client stopped reading, of an app built by {@link createApp}. */
+export function sendStallGuardOf(app: NestFastifyApplication): Pick<SendStallGuard, 'stalledConnections'> | undefined {
+  return sendStallGuards.get(app);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type NodeHome, openNodeHome, useGitSpawnHelper } from '@forge-httpd/storage';
-import { createApp } from './app.factory.js';
+import { createApp, sendStallGuardOf } from './app.factory.js';
 import { removeStaleSocket } from './config/stale-socket.js';
 import type { ListenAddress } from './config/listen-address.js';
 import { divideMemoryBudget } from './config/memory-budget.js';
@@ -56,6 +56,8 @@ export interface StartServerOptions {
   log: (message: string) => void;
   /** Time to receive a whole request, in ms (tests shorten it). */
   requestTimeoutMs?: number;
+  /** Time an answer may wait for its client to take any byte, in ms (tests shorten it). */
+  sendStallTimeoutMs?: number;
   /** Bounds of clone/fetch/archive processes (default: the platform's). */
   gitServerLimits?: GitServerLimits;
   /** Where finished requests are logged and counted (default: not logged). */
@@ -106,6 +108,7 @@ function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'req
     cobEvaluations: app.get(CobEvaluations),
     cobRejections: app.get(CobRejectionLog),
     cobStores: app.get(CobStoreService),
+    sendStalls: sendStallGuardOf(app),
   });
 }
 
@@ -144,6 +147,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       home,
       logger: options.logger,
       requestTimeoutMs: options.requestTimeoutMs,
+      sendStallTimeoutMs: options.sendStallTimeoutMs,
       gitServerLimits: options.gitServerLimits,
       requests,
       readiness,

@@ -5,6 +5,7 @@ import type { CobEvaluations } from '../cobs/cob-evaluations.js';
 import type { CobRejectionLog } from '../cobs/cob-rejection-log.js';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
 import type { HeapHeadroom } from '../platform/heap-headroom.js';
+import type { SendStallGuard } from '../platform/send-stall-guard.js';
 import type { YoungGenerationCap } from '../platform/young-generation-cap.js';
 import type { HttpCaching } from '../response-cache/http-caching.js';
 import type { Readiness } from './readiness.js';
@@ -22,6 +23,8 @@ export interface MetricSources {
   /** The repositories' COB stores and their share of the memory budget. */
   cobStores: Pick<CobStoreService, 'stats'>;
   readiness: Readiness;
+  /** Connections closed because their client stopped reading. */
+  sendStalls?: Pick<SendStallGuard, 'stalledConnections'>;
   /** The heap growth governor, when the process runs one. */
   heapHeadroom?: HeapHeadroom;
   /** The young generation bound, when the process runs one. */
@@ -43,6 +46,7 @@ export function createMetricsRegistry(sources: MetricSources): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'forge_' });
   countRequests(registry, sources.requests);
+  if (sources.sendStalls !== undefined) countSendStalls(registry, sources.sendStalls);
   readResponseCache(registry, sources.httpCaching);
   readGitProcesses(registry, sources.gitServers);
   readStorageIndex(registry, sources);
@@ -76,6 +80,18 @@ function countRequests(registry: Registry, requests: RequestObserver): void {
     child.total.inc();
     child.latency.observe(record.durationMs / 1000);
     if (record.bytes !== null && record.bytes > 0) child.bytes.inc(record.bytes);
+  });
+}
+
+function countSendStalls(registry: Registry, guard: Pick<SendStallGuard, 'stalledConnections'>): void {
+  new Counter({
+    name: 'forge_http_send_stalls_total',
+    help: 'Connections closed because their client took no byte of an answer for the send timeout',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(guard.stalledConnections);
+    },
   });
 }
 

@@ -27,6 +27,8 @@ export async function startScratchServer(options: {
   commits: readonly ScratchCommit[];
   prepare?: (built: BuiltHome, ids: Oid[]) => Promise<unknown>;
   gitServerLimits?: TestServerOptions['gitServerLimits'];
+  sendStallTimeoutMs?: TestServerOptions['sendStallTimeoutMs'];
+  metrics?: TestServerOptions['metrics'];
 }): Promise<ScratchServer> {
   const dir = await makeTempDir();
   const ids = (await writeScratchHistory(join(dir, 'source.git'), [...options.commits])) as Oid[];
@@ -42,7 +44,12 @@ export async function startScratchServer(options: {
     ],
   });
   await options.prepare?.(built, ids);
-  const server = await startTestServer({ home: built.home, gitServerLimits: options.gitServerLimits });
+  const server = await startTestServer({
+    home: built.home,
+    gitServerLimits: options.gitServerLimits,
+    sendStallTimeoutMs: options.sendStallTimeoutMs,
+    metrics: options.metrics,
+  });
   return {
     dir,
     built,

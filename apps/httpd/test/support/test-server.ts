@@ -17,6 +17,8 @@ export interface TestServerOptions {
   socketPath?: string;
   /** Time to receive a whole request, in ms (default: the server's). */
   requestTimeoutMs?: number;
+  /** Time an answer may wait for its client to take any byte, in ms (default: the server's). */
+  sendStallTimeoutMs?: number;
   /** Bounds of clone/fetch/archive processes (default: the server's). */
   gitServerLimits?: GitServerLimits;
   /** Also serve metrics and readiness on an ephemeral loopback port (`metricsUrl`). */
@@ -87,6 +89,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     logger: new CapturingLogger(logs),
     log: (message) => logs.push(`config ${message}`),
     requestTimeoutMs: options.requestTimeoutMs,
+    sendStallTimeoutMs: options.sendStallTimeoutMs,
     gitServerLimits: options.gitServerLimits,
     requests: new RequestObserver(requestLogger),
     now: options.now,
