@@ -12,6 +12,11 @@ export interface CommitRange {
   readonly first: readonly GitCommit[];
   /** The ids of the commits after `first`, in order, to read in chunks (`readInChunks`). */
   readonly rest: OidList;
+  /**
+   * Stops counting `rest` against the bound of held ids (`HeldCommitIds`): call it once when
+   * the range is read or no longer wanted, whatever happened (again: does nothing).
+   */
+  readonly release: () => void;
 }
 
 /** Options of a chunked read of a range's rest (`readInChunks`). */

@@ -143,6 +143,14 @@ export interface GitRepository {
    * near part read, the ids of the rest of a long range (for {@link readCommitsInChunks}).
    */
   openCommitRange(range: { from: Oid; stop: Oid }): Promise<CommitRange>;
+  /**
+   * Counts `ids` against the bound of commit ids held by answers being written (see
+   * `HeldCommitIds`), as {@link openCommitRange} does for a range's rest; for a listing from
+   * {@link listCommitOids} that is sent on as it is read.
+   * @returns the release: call it once the list is read or no longer wanted
+   * @throws RangeWalkBusyError when holding it would pass the bound
+   */
+  holdCommitIds(ids: OidList): () => void;
   /** Number of commits reachable from `from`, itself included (`rev-list --count`). */
   countCommits(from: Oid): Promise<number>;
   /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */

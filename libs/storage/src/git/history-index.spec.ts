@@ -7,6 +7,8 @@ import { readGitProcessCounts } from './git-process-counts.js';
 import { longWalks, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
 import { waitUntil } from '../wait-until.testing.js';
 import { OidList } from './oid-list.js';
+import { HeldCommitIds } from './held-commit-ids.js';
+import { RangeWalkBusyError } from './errors.js';
 
 let tmp: string;
 
@@ -146,6 +148,39 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3);
     expect(near.rest.length).toBe(0);
     expect(near.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 2));
+    for (const opened of [range, whole, near]) opened.release();
+  });
+
+  it('counts the ids of open long ranges against their bound until each is released', async () => {
+    const from = commits[commits.length - 1] as Oid;
+    const never = '0'.repeat(40) as Oid;
+    const expected = revList(gitDir, [from]);
+    const probe = await openCommitRange(repo, { from, stop: never }, 3, new HeldCommitIds());
+    const oneRange = probe.rest.retainedBytes;
+    expect(oneRange).toBeGreaterThanOrEqual((expected.length - 3) * 20);
+    // Room for one long range, not two.
+    const held = new HeldCommitIds(oneRange + 20);
+    const first = await openCommitRange(repo, { from, stop: never }, 3, held);
+    expect(held.bytes).toBe(oneRange);
+    await expect(openCommitRange(repo, { from, stop: never }, 3, held)).rejects.toBeInstanceOf(RangeWalkBusyError);
+    await expect(walkCommitsUntil(repo, { from, stop: never }, 3, held)).rejects.toBeInstanceOf(RangeWalkBusyError);
+    // A near range holds no ids: it is never refused.
+    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3, held);
+    expect(near.first).toHaveLength(2);
+    near.release();
+    first.release();
+    first.release();
+    expect(held.bytes).toBe(0);
+    const listed = await walkCommitsUntil(repo, { from, stop: never }, 3, held);
+    expect(listed.map((commit) => commit.oid)).toEqual(expected);
+    expect(held.bytes).toBe(0);
+    // A history longer than the whole bound is still let in when nothing else is held.
+    const tiny = new HeldCommitIds(1);
+    const alone = await openCommitRange(repo, { from, stop: never }, 3, tiny);
+    expect(tiny.bytes).toBe(oneRange);
+    await expect(openCommitRange(repo, { from, stop: never }, 3, tiny)).rejects.toBeInstanceOf(RangeWalkBusyError);
+    alone.release();
+    expect(tiny.bytes).toBe(0);
   });
 
   it('reads no chunk after the signal aborts, not even one already waiting for its slot', async () => {

@@ -56,6 +56,11 @@ export class OidList {
     return this.raw.length / RAW_BYTES;
   }
 
+  /** Bytes this list keeps in memory: its ids' own, or the whole list it was taken from. */
+  get retainedBytes(): number {
+    return this.raw.buffer.byteLength;
+  }
+
   /** The ids from `start` up to (excluding) `end`, as strings of their own. */
   slice(start: number, end = this.length): Oid[] {
     const from = Math.max(0, Math.min(start, this.length));

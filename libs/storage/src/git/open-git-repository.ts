@@ -37,6 +37,7 @@ import { RepositoryCommitGraph } from './repository-commit-graph.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
 import { splitTreePath } from './tree-path.js';
 import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
+import { type HeldCommitIds, processHeldCommitIds } from './held-commit-ids.js';
 import { IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, walkCommitsUntil, walkNear } from './walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
@@ -55,6 +56,8 @@ export interface OpenGitRepositoryOptions {
   readonly lastCommitFile?: LastCommitFile | null;
   /** Whether the event loop is too busy for reads in process (default: the process-wide {@link threadLoad}). */
   readonly threadLoad?: { isBusy(): boolean };
+  /** The bound this repository's long answers count their commit ids against (default: one per process). */
+  readonly heldCommitIds?: HeldCommitIds;
 }
 
 const SEQUENTIAL: ReadOptions = { sequential: true };
@@ -108,6 +111,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     new LastCommitIndex(gitDir, options.lastCommits, options.lastCommitFile ?? null),
     new ObjectFiles(gitDir, { idleMs }),
     options.threadLoad ?? threadLoad,
+    options.heldCommitIds ?? processHeldCommitIds,
     options.now,
   );
 }
@@ -127,6 +131,7 @@ class CliGitRepository implements GitRepository {
     private readonly lastCommits: LastCommitIndex,
     private readonly objectFiles: ObjectFiles,
     private readonly load: { isBusy(): boolean },
+    private readonly heldIds: HeldCommitIds,
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => listRefs(gitDir, prefix), now);
@@ -281,11 +286,15 @@ class CliGitRepository implements GitRepository {
   }
 
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {
-    return walkCommitsUntil(this, { from: checkOid(range.from), stop: checkOid(range.stop) });
+    return walkCommitsUntil(this, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.heldIds);
   }
 
   openCommitRange(range: { from: Oid; stop: Oid }): Promise<CommitRange> {
-    return openCommitRange(this, { from: checkOid(range.from), stop: checkOid(range.stop) });
+    return openCommitRange(this, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.heldIds);
+  }
+
+  holdCommitIds(ids: OidList): () => void {
+    return this.heldIds.hold(ids);
   }
 
   async countCommits(from: Oid): Promise<number> {

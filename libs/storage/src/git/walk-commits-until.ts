@@ -15,6 +15,7 @@ import type { GitRepository } from './git-repository.js';
 import type { Oid } from './oid.js';
 import { Semaphore } from './semaphore.js';
 import { OidList } from './oid-list.js';
+import { type HeldCommitIds, processHeldCommitIds } from './held-commit-ids.js';
 import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
 
 /** Commits listed by the cat-file walk before rev-list takes over (each read waits for the previous one). */
@@ -50,18 +51,29 @@ export type CommitSource = Pick<GitRepository, 'readCommit' | 'listCommitOids'>;
  * @param git - the repository's commit reads and rev-list
  * @param range - start commit and the commit that ends the list
  * @param near - commits listed through cat-file before rev-list takes over (tests use few)
- * @returns the first commits and, for a long range, the ids of the rest
+ * @param held - the bound the rest's ids are counted against until `release` is called
+ * @returns the first commits and, for a long range, the ids of the rest (held: call `release`
+ *   once they are read or not wanted)
  * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
- *   too many long walks are under way
+ *   too many long walks are under way, or when the rest's ids would pass `held`'s bound
  */
-export async function openCommitRange(git: CommitSource, range: { from: Oid; stop: Oid }, near = IN_MEMORY_WALK_LIMIT): Promise<CommitRange> {
+export async function openCommitRange(
+  git: CommitSource,
+  range: { from: Oid; stop: Oid },
+  near = IN_MEMORY_WALK_LIMIT,
+  held: HeldCommitIds = processHeldCommitIds,
+): Promise<CommitRange> {
   const walked = await walkNear(git, range, near);
-  if (walked.complete) return { first: walked.commits, rest: OidList.EMPTY };
+  if (walked.complete) return { first: walked.commits, rest: OidList.EMPTY, release: NOTHING_HELD };
   if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
   const listed = await longWalks.run(() => git.listCommitOids({ from: range.from, skip: walked.commits.length }));
   const end = listed.indexOf(range.stop);
   const rest = end < 0 ? listed : listed.take(end);
-  return { first: walked.commits, rest };
+  return { first: walked.commits, rest, release: held.hold(rest) };
+}
+
+function NOTHING_HELD(): void {
+  // A near range holds no list of ids.
 }
 
 /**
@@ -70,15 +82,25 @@ export async function openCommitRange(git: CommitSource, range: { from: Oid; sto
  * @param git - the repository's commit reads and rev-list walk
  * @param range - start commit and the commit that ends the list
  * @param limit - commits listed through cat-file before rev-list takes over
+ * @param held - the bound the ids of a long range count against while it is read
  * @returns the commits before `stop` (all reachable commits when `stop` is never met)
  * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
  *   too many long walks are under way
  */
-export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; stop: Oid }, limit = IN_MEMORY_WALK_LIMIT): Promise<GitCommit[]> {
-  const opened = await openCommitRange(git, range, limit);
-  const commits = [...opened.first];
-  for await (const chunk of readInChunks(git, opened.rest)) commits.push(...chunk);
-  return commits;
+export async function walkCommitsUntil(
+  git: CommitSource,
+  range: { from: Oid; stop: Oid },
+  limit = IN_MEMORY_WALK_LIMIT,
+  held: HeldCommitIds = processHeldCommitIds,
+): Promise<GitCommit[]> {
+  const opened = await openCommitRange(git, range, limit, held);
+  try {
+    const commits = [...opened.first];
+    for await (const chunk of readInChunks(git, opened.rest)) commits.push(...chunk);
+    return commits;
+  } finally {
+    opened.release();
+  }
 }
 
 /**

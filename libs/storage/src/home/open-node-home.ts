@@ -36,6 +36,8 @@ export interface OpenNodeHomeOptions {
   reachabilityCommits?: number;
   /** Estimated bytes the last-commit-per-path indexes of all repositories hold together (default 32 MiB). */
   lastCommitBytes?: number;
+  /** Bytes of commit ids that answers being written hold together (default 8 MiB; git/held-commit-ids.ts). */
+  heldCommitIdBytes?: number;
   /**
    * A directory of the caller's where commit-graphs are kept for repositories whose storage has
    * none (git/commit-graph-overlays.ts); none are kept without it.
@@ -140,6 +142,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     now,
     reachabilityCommits: options.reachabilityCommits,
     lastCommitBytes: options.lastCommitBytes,
+    heldCommitIdBytes: options.heldCommitIdBytes,
     commitGraphDir: options.commitGraphDir,
     commitGraphMinObjects: options.commitGraphMinObjects,
     lastCommitDir: options.lastCommitDir,

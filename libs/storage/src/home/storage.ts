@@ -4,6 +4,7 @@ import { type Rid, ridDirectoryName, sortRids } from '@forge-httpd/identity';
 import { CommitGraphOverlays } from '../git/commit-graph-overlays.js';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
 import { IndexBudget } from '../git/index-budget.js';
+import { DEFAULT_HELD_COMMIT_ID_BYTES, HeldCommitIds } from '../git/held-commit-ids.js';
 import { COMMIT_CHANGES_HEADER_BYTES, storedCounts } from '../git/commit-changes-file.js';
 import { commitChangesSize } from '../git/commit-changes.js';
 import { DEFAULT_LAST_COMMIT_BUDGET, DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS } from '../git/last-commit-index.js';
@@ -35,6 +36,8 @@ export class Storage {
   private readonly reachability: IndexBudget;
   /** One byte budget for the last-commit-per-path indexes of every opened repository. */
   private readonly lastCommits: IndexBudget;
+  /** The bound of commit ids held by every repository's answers being written. */
+  private readonly heldCommitIds: HeldCommitIds;
 
   private readonly readers: OpenGitRepositoryOptions;
   /** Where last-commit indexes are kept across restarts (null: they are not), and from what size. */
@@ -48,7 +51,8 @@ export class Storage {
    * @param options - `log` receives git reader problems (a `cat-file` process that died), one
    *   line each; `now` is the clock ref stamps are judged by (default `Date.now`; tests move it
    *   ahead); `reachabilityCommits` bounds the branch reachability indexes together (~80 bytes
-   *   per commit, default 250,000), `lastCommitBytes` the last-commit-per-path indexes (default 32 MiB);
+   *   per commit, default 250,000), `lastCommitBytes` the last-commit-per-path indexes (default 32 MiB),
+   *   `heldCommitIdBytes` the commit ids held by answers being written (default 8 MiB);
    *   `commitGraphDir` is a directory of the caller's where commit-graphs are kept for
    *   repositories whose storage has none (see {@link CommitGraphOverlays}; none without it),
    *   `commitGraphMinObjects` the packed objects a repository needs to get one;
@@ -70,6 +74,7 @@ export class Storage {
         : new CommitGraphOverlays({ root: options.commitGraphDir, minObjects: options.commitGraphMinObjects, log: options.log, now: options.now });
     this.reachability = new IndexBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
     this.lastCommits = new IndexBudget(options.lastCommitBytes ?? DEFAULT_LAST_COMMIT_BUDGET);
+    this.heldCommitIds = new HeldCommitIds(options.heldCommitIdBytes ?? DEFAULT_HELD_COMMIT_ID_BYTES);
     this.lastCommitFiles =
       options.lastCommitDir == null ? null : { dir: options.lastCommitDir, minCommits: options.lastCommitMinCommits ?? DEFAULT_LAST_COMMIT_FILE_MIN_COMMITS };
   }
@@ -153,6 +158,11 @@ export class Storage {
     return this.repositories.size;
   }
 
+  /** Bytes of commit ids held now by answers being written (long ranges and listings). */
+  get heldCommitIdBytes(): number {
+    return this.heldCommitIds.bytes;
+  }
+
   /** Tells the open observers about `rid`; its directory, or null when storage has none. */
   private announce(rid: Rid): string | null {
     for (const listener of this.openListeners) listener(rid);
@@ -163,7 +173,13 @@ export class Storage {
   private newRepository(rid: Rid, gitDir: string): StoredRepository {
     const files = this.lastCommitFiles;
     const lastCommitFile = files === null ? null : { file: keptIndexFile(files.dir, rid), minCommits: files.minCommits };
-    const git = openGitRepository(gitDir, { ...this.readers, reachability: this.reachability, lastCommits: this.lastCommits, lastCommitFile });
+    const git = openGitRepository(gitDir, {
+      ...this.readers,
+      reachability: this.reachability,
+      lastCommits: this.lastCommits,
+      lastCommitFile,
+      heldCommitIds: this.heldCommitIds,
+    });
     return new StoredRepository(rid, git, this.flavour);
   }
 
@@ -266,6 +282,8 @@ const PREPARE_SLICE = 200;
 interface StorageIndexBounds {
   reachabilityCommits?: number;
   lastCommitBytes?: number;
+  /** Bytes of commit ids that answers being written hold together (`HeldCommitIds`). */
+  heldCommitIdBytes?: number;
 }
 
 /**
