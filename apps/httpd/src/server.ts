@@ -79,6 +79,8 @@ export interface StartServerOptions {
   commitGraphMinObjects?: number;
   /** Commits a last-commit index needs to be kept in the cache directory (tests lower it). */
   lastCommitMinCommits?: number;
+  /** Bytes of commit ids long answers hold together (default: the memory budget's share; tests lower it). */
+  heldCommitIdBytes?: number;
 }
 
 /** Where, in the cache directory, commit-graphs are kept for repositories that have none. */
@@ -130,6 +132,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     now: options.now,
     reachabilityCommits: bounds.reachabilityCommits,
     lastCommitBytes: bounds.lastCommitBytes,
+    heldCommitIdBytes: options.heldCommitIdBytes ?? bounds.heldCommitIdBytes,
     commitGraphDir: config.cacheDir === null ? null : path.resolve(config.cacheDir, COMMIT_GRAPHS_DIR),
     commitGraphMinObjects: options.commitGraphMinObjects,
     lastCommitDir: config.cacheDir === null ? null : path.resolve(config.cacheDir, LAST_COMMITS_DIR),

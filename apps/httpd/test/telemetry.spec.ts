@@ -97,6 +97,8 @@ describe('metrics listener', () => {
     expect(sample(text, 'forge_cob_evaluation_seconds_count{type="xyz.forge.issue"}')).toBeGreaterThan(0);
     expect(sample(text, 'forge_open_repositories')).toBe(server.server.home.storage.openRepositories);
     expect(sample(text, 'forge_open_repositories')).toBeGreaterThan(0);
+    expect(sample(text, 'forge_held_commit_id_bytes')).toBe(0);
+    expect(sample(text, 'forge_http_send_stalls_total')).toBe(0);
     expect(sample(text, 'forge_cob_stores')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'forge_cob_store_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'forge_cob_store_max_bytes')).toBe(18 * 1024 * 1024);

@@ -52,7 +52,10 @@ export class CommitsService {
     // since/until without perPage: every match, up to the whole history; past one chunk it is
     // written as it is read, like a long range.
     const oids = await repository.git.listCommitOids(walk);
-    if (oids.length > RANGE_CHUNK_COMMITS) return streamedJsonArray((signal) => commitChunks([], repository.git.readCommitsInChunks(oids, { signal })));
+    if (oids.length > RANGE_CHUNK_COMMITS) {
+      const release = repository.git.holdCommitIds(oids);
+      return streamedJsonArray((signal) => commitChunks([], repository.git.readCommitsInChunks(oids, { signal })), release);
+    }
     const commits: Commit[] = [];
     for await (const chunk of repository.git.readCommitsInChunks(oids)) commits.push(...chunk.map(toCommit));
     return commits;
@@ -72,12 +75,26 @@ export class CommitsService {
     const { git } = await this.access.openPublic(ridText);
     await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
     // The range's first commits are walked in process (2–8 ms on a first page).
-    const [diff, commits] = await this.diffBeside(git, { from: range.base, to: range.oid }, () => git.openCommitRange({ from: range.oid, stop: range.base }));
-    const head = { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs) };
-    const { first, rest } = commits;
-    if (rest.length === 0) return { ...head, commits: first.map(toCommit) };
-    // A base outside the history lists all of it (50,000 commits: 17 MB): written as it is read.
-    return streamedJson({ head, listKey: 'commits', items: (signal) => commitChunks(first, git.readCommitsInChunks(rest, { signal })) });
+    const [diff, commits] = await this.diffBeside(
+      git,
+      { from: range.base, to: range.oid },
+      () => git.openCommitRange({ from: range.oid, stop: range.base }),
+      (opened) => opened.release(),
+    );
+    const { first, rest, release } = commits;
+    try {
+      const head = { diff: toDiff(diff.files, 'typeLast'), files: toDiffFiles(diff.blobs) };
+      if (rest.length === 0) {
+        release();
+        return { ...head, commits: first.map(toCommit) };
+      }
+      // A base outside the history lists all of it (50,000 commits: 17 MB): written as it is
+      // read; the ids of the rest are let go when the answer ends.
+      return streamedJson({ head, listKey: 'commits', items: (signal) => commitChunks(first, git.readCommitsInChunks(rest, { signal })), onEnd: release });
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   /**
@@ -86,13 +103,23 @@ export class CommitsService {
    * A repository's first diff starts its diff process, which takes turns of the event loop (the
    * spawn helper's connections): work started at once held git back until it was done; started
    * after, it runs while git computes. With the process running, the work starts at once.
+   * When the diff fails, the work's outcome is handed to `abandon` once it is there (what it
+   * holds is let go).
    */
-  private diffBeside<T>(git: GitRepository, range: { from: Oid | null; to: Oid }, work: () => Promise<T>): Promise<[LoadedDiff, T]> {
+  private diffBeside<T>(
+    git: GitRepository,
+    range: { from: Oid | null; to: Oid },
+    work: () => Promise<T>,
+    abandon: (outcome: T) => void = ignore,
+  ): Promise<[LoadedDiff, T]> {
     let queued: () => void = () => undefined;
     const diffQueued = new Promise<void>((resolve) => (queued = resolve));
     const diffRead = this.content.loadDiff(git, range, () => queued());
     const workDone = Promise.race([diffQueued, diffRead.then(ignore, ignore)]).then(work);
-    return Promise.all([diffRead, workDone]);
+    return Promise.all([diffRead, workDone]).catch((error: unknown) => {
+      workDone.then(abandon, ignore);
+      throw error;
+    });
   }
 
   /** `GET /diff/{base}/{oid}/stats` (radicle-httpd 0.26): files changed, lines inserted and deleted. */
@@ -147,7 +174,7 @@ async function* commitChunks(first: readonly GitCommit[], rest: AsyncIterable<re
 }
 
 function ignore(): void {
-  // Only the moment matters (the diff's own outcome is awaited elsewhere).
+  // Only the moment matters (the diff's own outcome is awaited elsewhere), or nothing is held.
 }
 
 /** Top-level `refs/heads/*`, then `refs/remotes/*` (name order), whose tip contains `sha`. */

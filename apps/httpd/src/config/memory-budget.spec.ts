@@ -19,6 +19,9 @@ describe('divideMemoryBudget', () => {
     expect(bounds.cobStoreBytes).toBeGreaterThan(26_009 * 400 + 12_000 * COB_STORE_BYTES_PER_LISTED_OBJECT);
     expect(bounds.heapHeadroomBytes).toBe(32 * MIB);
     expect(bounds.youngGenerationBytes).toBe(8 * MIB);
+    // Eight whole 50,000-commit histories' ids in long answers at once.
+    expect(bounds.heldCommitIdBytes).toBe(8 * MIB);
+    expect(bounds.heldCommitIdBytes).toBeGreaterThanOrEqual(8 * 50_000 * 20);
   });
 
   it('never bounds the young generation below 8 MiB', () => {
@@ -41,7 +44,7 @@ describe('divideMemoryBudget', () => {
     expect(bytes).toBeGreaterThan(budget * MIB * 0.9);
   });
 
-  it('turns the caches and the heap bound off with a budget of 0', () => {
-    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  it('turns the caches and the heap bound off with a budget of 0 (one long answer at a time)', () => {
+    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });

@@ -35,6 +35,11 @@ export interface CacheBounds {
   readonly heapHeadroomBytes: number;
   /** Largest young generation of the JS heap (platform/young-generation-cap.ts), not a cache; 0: V8's own. */
   readonly youngGenerationBytes: number;
+  /**
+   * Commit ids held by answers written as they are read (long ranges, listings without a page
+   * size), not a cache: past it such answers get 503 (one is always let in).
+   */
+  readonly heldCommitIdBytes: number;
 }
 
 /**
@@ -76,6 +81,14 @@ const HEAP_HEADROOM_SHARE = 1 / 2;
  * pages asked for once").
  */
 const YOUNG_GENERATION_SHARE = 1 / 8;
+/**
+ * Commit ids of long answers being written: an eighth of the budget (8 MiB by default, eight
+ * 50,000-commit histories at once). A miss flood of whole-history ranges held 14.4 MB of such
+ * ids in 19 answers, and slow clients keep theirs as long as they read
+ * (tools/bench/README.md, "Commit ids of long answers, bounded").
+ */
+const HELD_COMMIT_IDS_SHARE = 1 / 8;
+
 /** The smallest young generation bound any budget gives (the process starts with it). */
 export const YOUNG_GENERATION_MIN_BYTES = 8 * MIB;
 
@@ -98,5 +111,6 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
     cobStoreBytes: share(SHARES.cobStoreBytes),
     heapHeadroomBytes: share(HEAP_HEADROOM_SHARE),
     youngGenerationBytes: bytes === 0 ? 0 : Math.max(YOUNG_GENERATION_MIN_BYTES, share(YOUNG_GENERATION_SHARE)),
+    heldCommitIdBytes: share(HELD_COMMIT_IDS_SHARE),
   };
 }

@@ -19,6 +19,11 @@ export interface StreamedJsonObject {
    * signal aborts when the answer ends early (the client went away).
    */
   readonly items: ChunkSource;
+  /**
+   * Called once when the answer ends, however it ends (written whole, the client left, the
+   * stream was dropped before it started): where what the items are read from is let go.
+   */
+  readonly onEnd?: () => void;
 }
 
 /**
@@ -35,24 +40,29 @@ export function streamedJson(answer: StreamedJsonObject): StreamableFile {
   const opening = serializeJson(answer.head, Number.POSITIVE_INFINITY);
   const members = (typeof opening === 'string' ? Buffer.from(opening) : opening).subarray(0, -1);
   const prefix = Buffer.concat([members, Buffer.from(`${members.length > 1 ? ',' : ''}${JSON.stringify(answer.listKey)}:[`)]);
-  return streamed((signal) => jsonChunks({ prefix, items: answer.items, suffix: ']}' }, signal));
+  return streamed((signal) => jsonChunks({ prefix, items: answer.items, suffix: ']}' }, signal), answer.onEnd);
 }
 
 /**
  * A JSON array written while it is produced, like {@link streamedJson}: the bytes
  * `JSON.stringify(items)` would give.
  * @param items - the array's items, chunk by chunk
+ * @param onEnd - called once when the answer ends, however it ends (see {@link StreamedJsonObject.onEnd})
  * @returns what a controller returns for Nest to stream
  */
-export function streamedJsonArray(items: ChunkSource): StreamableFile {
-  return streamed((signal) => jsonChunks({ prefix: '[', items, suffix: ']' }, signal));
+export function streamedJsonArray(items: ChunkSource, onEnd?: () => void): StreamableFile {
+  return streamed((signal) => jsonChunks({ prefix: '[', items, suffix: ']' }, signal), onEnd);
 }
 
-function streamed(write: (signal: AbortSignal) => AsyncGenerator<Buffer>): StreamableFile {
+function streamed(write: (signal: AbortSignal) => AsyncGenerator<Buffer>, onEnd: () => void = () => undefined): StreamableFile {
   const ended = new AbortController();
   const stream = Readable.from(write(ended.signal), { objectMode: false });
-  // Also when it ends normally: nothing is waiting then.
-  stream.once('close', () => ended.abort());
+  // Also when it ends normally: nothing is waiting then. A stream destroyed before its first
+  // read closes too, while a generator that never started runs no `finally`.
+  stream.once('close', () => {
+    ended.abort();
+    onEnd();
+  });
   return new StreamableFile(stream, { type: JSON_CONTENT_TYPE });
 }
 

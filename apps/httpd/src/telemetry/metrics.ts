@@ -195,6 +195,12 @@ function readStorageIndex(registry: Registry, sources: MetricSources): void {
     collect: readGauge(() => sources.home.storage.openRepositories),
   });
   new Gauge({
+    name: 'forge_held_commit_id_bytes',
+    help: 'Bytes of commit ids held by answers written as they are read (long ranges and listings); past the memory budget share they get 503',
+    registers: [registry],
+    collect: readGauge(() => sources.home.storage.heldCommitIdBytes),
+  });
+  new Gauge({
     name: 'forge_ready',
     help: '1 when /readyz answers 200',
     registers: [registry],

@@ -29,6 +29,7 @@ export async function startScratchServer(options: {
   gitServerLimits?: TestServerOptions['gitServerLimits'];
   sendStallTimeoutMs?: TestServerOptions['sendStallTimeoutMs'];
   metrics?: TestServerOptions['metrics'];
+  heldCommitIdBytes?: TestServerOptions['heldCommitIdBytes'];
 }): Promise<ScratchServer> {
   const dir = await makeTempDir();
   const ids = (await writeScratchHistory(join(dir, 'source.git'), [...options.commits])) as Oid[];
@@ -49,6 +50,7 @@ export async function startScratchServer(options: {
     gitServerLimits: options.gitServerLimits,
     sendStallTimeoutMs: options.sendStallTimeoutMs,
     metrics: options.metrics,
+    heldCommitIdBytes: options.heldCommitIdBytes,
   });
   return {
     dir,

@@ -33,6 +33,8 @@ export interface TestServerOptions {
   lastCommitMinCommits?: number;
   /** `--memory-budget` in MiB (default: the server's). */
   memoryBudgetMiB?: number;
+  /** Bytes of commit ids long answers hold together (default: the memory budget's share). */
+  heldCommitIdBytes?: number;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -95,6 +97,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     now: options.now,
     commitGraphMinObjects: options.commitGraphMinObjects,
     lastCommitMinCommits: options.lastCommitMinCommits,
+    heldCommitIdBytes: options.heldCommitIdBytes,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
