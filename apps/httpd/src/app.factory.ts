@@ -107,7 +107,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const readiness = options.readiness ?? new Readiness();
   installReadiness(fastify, readiness);
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config: options.config, home: options.home, httpCaching, gitServerLimits: options.gitServerLimits }),
+    AppModule.forRoot({ config: options.config, home: options.home, httpCaching, gitServerLimits: options.gitServerLimits, sendGuard: sendStalls }),
     adapter,
     { logger: options.logger, abortOnError: false },
   );
@@ -135,6 +135,6 @@ export function routesOf(app: NestFastifyApplication): readonly RegisteredRoute[
 }
 
 /** The guard that closes connections whose client stopped reading, of an app built by {@link createApp}. */
-export function sendStallGuardOf(app: NestFastifyApplication): Pick<SendStallGuard, 'stalledConnections'> | undefined {
+export function sendStallGuardOf(app: NestFastifyApplication): Pick<SendStallGuard, 'stalledConnections' | 'unsentBytes'> | undefined {
   return sendStallGuards.get(app);
 }

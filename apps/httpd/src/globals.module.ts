@@ -3,6 +3,8 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import type { NodeHome } from '@forge-httpd/storage';
 import { ServerConfig } from './config/server-config.js';
 import { CacheControlInterceptor } from './platform/cache-control.js';
+import { PageBuildsInterceptor, UNSENT_BYTES } from './platform/page-builds.js';
+import type { SendStallGuard } from './platform/send-stall-guard.js';
 import { ErrorFilter } from './platform/error.filter.js';
 import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import { HttpCaching } from './response-cache/http-caching.js';
@@ -17,6 +19,8 @@ export interface GlobalsOptions {
   httpCaching?: HttpCaching;
   /** Bounds of clone/fetch/archive processes (default {@link DEFAULT_GIT_SERVER_LIMITS}). */
   gitServerLimits?: GitServerLimits;
+  /** What the server's connections have not sent yet (big pages wait while clients are slow). */
+  sendGuard?: Pick<SendStallGuard, 'unsentBytes'>;
 }
 
 /**
@@ -56,6 +60,8 @@ export class GlobalsModule {
         ...caching,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: CacheControlInterceptor },
+        { provide: UNSENT_BYTES, useValue: options.sendGuard ?? { unsentBytes: 0 } },
+        { provide: APP_INTERCEPTOR, useClass: PageBuildsInterceptor },
       ],
       exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, ...(httpCaching === undefined ? [] : [HttpCaching])],
     };

@@ -1,8 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { createHash } from 'node:crypto';
 import { repositoryByName } from '@forge-httpd/tools';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { getJson, type ScratchServer, startScratchServer } from './support/index.js';
+import { getJson, noiseText, type ScratchServer, startScratchServer } from './support/index.js';
 
 // Clients that stop reading an answer: they are cut off once no byte was taken for the send
 // timeout, while slow readers and answers being computed are not.
@@ -11,19 +10,8 @@ const STALL_MS = 400;
 /** Bytes of each big file: three of them make an archive far larger than loopback's socket buffers. */
 const FILE_BYTES = 8 * 1024 * 1024;
 
-/** Incompressible-looking text: hex of chained SHA-256s. */
-function bigText(seedText: string, bytes: number): string {
-  const parts: string[] = [];
-  let seed = Buffer.from(seedText);
-  for (let length = 0; length < bytes; length += 64) {
-    seed = createHash('sha256').update(seed).digest();
-    parts.push(seed.toString('hex'));
-  }
-  return parts.join('').slice(0, bytes);
-}
-
 const COMMITS: ScratchCommit[] = [
-  { message: 'Big files\n', time: T, changes: ['a', 'b', 'c'].map((name) => ({ path: `${name}.txt`, content: bigText(name, FILE_BYTES) })) },
+  { message: 'Big files\n', time: T, changes: ['a', 'b', 'c'].map((name) => ({ path: `${name}.txt`, content: noiseText(name, FILE_BYTES) })) },
   { message: 'Small file\n', time: T + 60, changes: [{ path: 'small.txt', content: 'small\n' }] },
 ];
 

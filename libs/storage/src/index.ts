@@ -29,6 +29,7 @@ export type {
 export type { ChunkedReadOptions, CommitRange } from './git/commit-range.js';
 export { OidList } from './git/oid-list.js';
 export { RANGE_CHUNK_COMMITS } from './git/walk-commits-until.js';
+export { Semaphore } from './git/semaphore.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
 export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
 export { mayHaveNamespacedRefs } from './git/namespaced-refs-probe.js';

@@ -5,12 +5,14 @@ import { CacheControl } from '../platform/cache-control.js';
 import { CacheableResponse } from '../response-cache/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { BlobService } from './blob.service.js';
+import { BigPage } from '../platform/page-builds.js';
 
 /** docs/api.md 17–18. Above 4 MiB the platform's filter answers 413 `[]` with `no-cache`. */
 @Controller('repos/:rid')
 export class BlobController {
   constructor(private readonly blobs: BlobService) {}
 
+  @BigPage()
   @Get('blob/:sha/*')
   @CacheControl('immutable')
   @CacheableResponse()
@@ -18,6 +20,7 @@ export class BlobController {
     return this.blobs.getBlob(rid, { sha, path });
   }
 
+  @BigPage()
   @Get('readme/:sha')
   @CacheControl('immutable')
   @CacheableResponse()

@@ -7,6 +7,7 @@ import { CacheableResponse } from '../response-cache/cacheable-route.js';
 import { OidPipe } from '../platform/params.pipes.js';
 import { PAGE_QUERY, QueryPipe } from '../platform/query.js';
 import { type CommitsQuery, CommitsService } from './commits.service.js';
+import { BigPage } from '../platform/page-builds.js';
 
 const COMMITS_QUERY = { parent: 'oid', since: 'int', until: 'int', ...PAGE_QUERY } as const;
 
@@ -28,6 +29,7 @@ export class CommitsController {
     return this.commits.listCommits(rid, query);
   }
 
+  @BigPage()
   @Get('commits/:sha')
   @CacheControl('immutable')
   // `branches` lists the refs containing the commit: served from the cache while they are unchanged.
@@ -36,6 +38,7 @@ export class CommitsController {
     return this.commits.getCommit(rid, sha);
   }
 
+  @BigPage()
   @Get('diff/:base/:oid')
   @CacheControl('immutable')
   @CacheableResponse()
@@ -43,6 +46,7 @@ export class CommitsController {
     return this.commits.getRange(rid, { base, oid });
   }
 
+  @BigPage()
   @Get('diff/:base/:oid/stats')
   @CacheControl('immutable')
   @CacheableResponse()

@@ -22,6 +22,7 @@ describe('divideMemoryBudget', () => {
     // Eight whole 50,000-commit histories' ids in long answers at once.
     expect(bounds.heldCommitIdBytes).toBe(8 * MIB);
     expect(bounds.heldCommitIdBytes).toBeGreaterThanOrEqual(8 * 50_000 * 20);
+    expect(bounds.unsentAnswerBytes).toBe(64 * MIB);
   });
 
   it('never bounds the young generation below 8 MiB', () => {
@@ -45,6 +46,9 @@ describe('divideMemoryBudget', () => {
   });
 
   it('turns the caches and the heap bound off with a budget of 0 (one long answer at a time)', () => {
-    expect(Object.values(divideMemoryBudget(0))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const { unsentAnswerBytes, ...bounds } = divideMemoryBudget(0);
+    expect(Object.values(bounds)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // Answers in flight to slow clients: a few big pages still.
+    expect(unsentAnswerBytes).toBe(16 * MIB);
   });
 });

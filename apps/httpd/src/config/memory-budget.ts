@@ -40,6 +40,11 @@ export interface CacheBounds {
    * size), not a cache: past it such answers get 503 (one is always let in).
    */
   readonly heldCommitIdBytes: number;
+  /**
+   * Answers written and not yet taken by their clients, over every connection, not a cache:
+   * past it big pages (diffs, blobs, raw files) get 503 until clients catch up.
+   */
+  readonly unsentAnswerBytes: number;
 }
 
 /**
@@ -89,6 +94,12 @@ const YOUNG_GENERATION_SHARE = 1 / 8;
  */
 const HELD_COMMIT_IDS_SHARE = 1 / 8;
 
+/**
+ * Answers waiting for their clients: as much as the whole budget (they are in flight, not
+ * kept), at least 16 MiB, so that even a small budget serves a few big pages to slow clients.
+ */
+const UNSENT_ANSWER_MIN_BYTES = 16 * MIB;
+
 /** The smallest young generation bound any budget gives (the process starts with it). */
 export const YOUNG_GENERATION_MIN_BYTES = 8 * MIB;
 
@@ -112,5 +123,6 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
     heapHeadroomBytes: share(HEAP_HEADROOM_SHARE),
     youngGenerationBytes: bytes === 0 ? 0 : Math.max(YOUNG_GENERATION_MIN_BYTES, share(YOUNG_GENERATION_SHARE)),
     heldCommitIdBytes: share(HELD_COMMIT_IDS_SHARE),
+    unsentAnswerBytes: Math.max(UNSENT_ANSWER_MIN_BYTES, bytes),
   };
 }

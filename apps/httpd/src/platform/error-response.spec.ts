@@ -42,10 +42,15 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(new CodedError(code))).toEqual({ status, body: { error, code: status }, headers: {}, unexpected: false });
   });
 
-  it.each(['GIT_SERVER_BUSY', 'RANGE_WALK_BUSY'])('maps %s to 503 with retry-after', (code) => {
+  it.each([
+    ['GIT_SERVER_BUSY', 'too many git processes running'],
+    ['RANGE_WALK_BUSY', 'too many long history walks under way'],
+    ['PAGE_BUILDS_BUSY', 'too many big pages under way or waiting for their clients'],
+    ['OTHER_BUSY', 'too busy'],
+  ])('maps %s to 503 with retry-after and what is busy', (code, reason) => {
     const response = toErrorResponse(new CodedError(code));
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ error: 'Service Unavailable: too many git processes running, retry later', code: 503 });
+    expect(response.body).toEqual({ error: `Service Unavailable: ${reason}, retry later`, code: 503 });
     expect(response.headers).toEqual({ 'retry-after': '10' });
   });
 

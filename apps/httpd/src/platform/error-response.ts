@@ -24,6 +24,13 @@ const REASONS: Readonly<Record<number, string>> = {
 /** Seconds a client is asked to wait when every git server process is busy. */
 export const BUSY_RETRY_AFTER_SECONDS = 10;
 
+/** What a 503 says is busy, by error code. */
+const BUSY_REASONS: Readonly<Record<string, string>> = {
+  GIT_SERVER_BUSY: 'too many git processes running',
+  RANGE_WALK_BUSY: 'too many long history walks under way',
+  PAGE_BUILDS_BUSY: 'too many big pages under way or waiting for their clients',
+};
+
 /** `{"error": <reason phrase>, "code": status}` — the fixed bodies of docs/decisions.md. */
 export function plainErrorBody(status: number): ErrorBody {
   return { error: REASONS[status] ?? REASONS[500] ?? '', code: status };
@@ -55,7 +62,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   if (code?.endsWith('_BUSY')) {
     return {
       status: 503,
-      body: { error: 'Service Unavailable: too many git processes running, retry later', code: 503 },
+      body: { error: `Service Unavailable: ${BUSY_REASONS[code] ?? 'too busy'}, retry later`, code: 503 },
       headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
       unexpected: false,
     };

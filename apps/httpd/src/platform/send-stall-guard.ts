@@ -56,6 +56,16 @@ export class SendStallGuard {
     return this.stalled;
   }
 
+  /**
+   * Bytes of answers written and not yet taken by the kernel, over every connection: what
+   * slow and stalled clients make this process hold.
+   */
+  get unsentBytes(): number {
+    let bytes = 0;
+    for (const socket of this.connections.keys()) bytes += socket.writableLength;
+    return bytes;
+  }
+
   private look(now: number): void {
     for (const [socket, progress] of this.connections) {
       // Bytes written and not yet taken by the kernel: the client's window is closed.

@@ -6,6 +6,7 @@ import { OidPipe } from '../platform/params.pipes.js';
 import { QueryPipe } from '../platform/query.js';
 import { ArchiveService } from './archive.service.js';
 import { RawService } from './raw.service.js';
+import { BigPage } from '../platform/page-builds.js';
 
 /** Every route of this controller is outside the `api/v1` prefix (see app.factory.ts). */
 export const RAW_PATHS = ['raw/:rid/:sha', 'raw/:rid/:sha/*', 'raw/:rid/head/*', 'raw/:rid/blobs/:oid', 'raw/:rid/archive/*'] as const;
@@ -34,6 +35,7 @@ export class RawController {
   }
 
   @BinaryRoute()
+  @BigPage()
   @Get(RAW_PATHS[1])
   async fileAtCommit(
     @Param('rid') rid: string,
@@ -46,12 +48,14 @@ export class RawController {
   }
 
   @BinaryRoute()
+  @BigPage()
   @Get(RAW_PATHS[2])
   async fileAtHead(@Param('rid') rid: string, @Param('*') path: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     sendBinary(request, reply, await this.raw.fileAtHead(rid, path));
   }
 
   @BinaryRoute()
+  @BigPage()
   @Get(RAW_PATHS[3])
   async blob(@Param('rid') rid: string, @Param('oid', OidPipe) oid: Oid, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     sendBinary(request, reply, await this.raw.blob(rid, oid));

@@ -24,7 +24,7 @@ export interface MetricSources {
   cobStores: Pick<CobStoreService, 'stats'>;
   readiness: Readiness;
   /** Connections closed because their client stopped reading. */
-  sendStalls?: Pick<SendStallGuard, 'stalledConnections'>;
+  sendStalls?: Pick<SendStallGuard, 'stalledConnections' | 'unsentBytes'>;
   /** The heap growth governor, when the process runs one. */
   heapHeadroom?: HeapHeadroom;
   /** The young generation bound, when the process runs one. */
@@ -83,7 +83,13 @@ function countRequests(registry: Registry, requests: RequestObserver): void {
   });
 }
 
-function countSendStalls(registry: Registry, guard: Pick<SendStallGuard, 'stalledConnections'>): void {
+function countSendStalls(registry: Registry, guard: Pick<SendStallGuard, 'stalledConnections' | 'unsentBytes'>): void {
+  new Gauge({
+    name: 'forge_http_unsent_bytes',
+    help: 'Bytes of answers written and not yet taken by their clients, over every connection; past the memory budget big pages get 503',
+    registers: [registry],
+    collect: readGauge(() => guard.unsentBytes),
+  });
   new Counter({
     name: 'forge_http_send_stalls_total',
     help: 'Connections closed because their client took no byte of an answer for the send timeout',

@@ -11,3 +11,4 @@ export { readZipEntries, type ZipEntry } from './zip-entries.js';
 export { buildCobHome, type CobWriter, cobWriter } from './cob-writer.js';
 export { logLines } from './log-lines.js';
 export { SettleClock } from './settle-clock.js';
+export { noiseText } from './noise-text.js';

@@ -30,6 +30,7 @@ export async function startScratchServer(options: {
   sendStallTimeoutMs?: TestServerOptions['sendStallTimeoutMs'];
   metrics?: TestServerOptions['metrics'];
   heldCommitIdBytes?: TestServerOptions['heldCommitIdBytes'];
+  memoryBudgetMiB?: TestServerOptions['memoryBudgetMiB'];
 }): Promise<ScratchServer> {
   const dir = await makeTempDir();
   const ids = (await writeScratchHistory(join(dir, 'source.git'), [...options.commits])) as Oid[];
@@ -51,6 +52,7 @@ export async function startScratchServer(options: {
     sendStallTimeoutMs: options.sendStallTimeoutMs,
     metrics: options.metrics,
     heldCommitIdBytes: options.heldCommitIdBytes,
+    memoryBudgetMiB: options.memoryBudgetMiB,
   });
   return {
     dir,

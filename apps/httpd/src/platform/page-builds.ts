@@ -1,0 +1,89 @@
+import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Semaphore } from '@forge-httpd/storage';
+import { finalize, from, mergeMap, type Observable } from 'rxjs';
+import { divideMemoryBudget } from '../config/memory-budget.js';
+import { ServerConfig } from '../config/server-config.js';
+
+/**
+ * Pages of these routes built at once. Two cores and git's processes are kept busy by fewer,
+ * but pages also wait (for a long walk's slot, for git): with 8, a miss flood of commit, diff
+ * and tree pages got 80 pages/s against 150 unbounded; with 16, 131 (tools/bench/README.md,
+ * "Big pages asked for at once").
+ */
+export const PAGE_BUILD_SLOTS = 16;
+
+/** Pages that may wait for a slot; one more is refused ({@link PageBuildsBusyError}, 503). */
+export const MAX_WAITING_PAGE_BUILDS = 256;
+
+/** Provider token of what the connections have not sent yet (`SendStallGuard.unsentBytes`). */
+export const UNSENT_BYTES = Symbol('UNSENT_BYTES');
+
+/**
+ * Too many big pages are being built and waiting, or clients have not taken too many bytes
+ * of answers already written; maps to 503 with `retry-after`.
+ */
+export class PageBuildsBusyError extends Error {
+  readonly code = 'PAGE_BUILDS_BUSY';
+
+  constructor() {
+    super('too many big pages being built');
+    this.name = 'PageBuildsBusyError';
+  }
+}
+
+const BIG_PAGE = Symbol('BIG_PAGE');
+
+/**
+ * Marks a route whose page holds megabytes while it is built: a diff's patch and the blobs of
+ * its `files` map (up to 8 MiB each), a blob's content (4 MiB), a raw file (10 MiB). Such
+ * pages are built {@link PAGE_BUILD_SLOTS} at a time. Unbounded, 200 clients asking at once
+ * for distinct diffs of a big repository took the server to ~3 GB (tools/bench/README.md,
+ * "Big pages asked for at once"): each request read its diff and blobs as soon as it came,
+ * then held them while it waited for the rest of its work.
+ */
+export const BigPage = (): MethodDecorator => SetMetadata(BIG_PAGE, true);
+
+/**
+ * Runs the handlers of {@link BigPage} routes {@link PAGE_BUILD_SLOTS} at a time, the rest
+ * waiting in arrival order. A slot is held until the handler's answer is ready; writing it
+ * out is not waited for (a slow client holds no slot). Cache hits never get here.
+ */
+@Injectable()
+export class PageBuildsInterceptor implements NestInterceptor {
+  private readonly slots = new Semaphore(PAGE_BUILD_SLOTS);
+  private readonly unsentLimit: number;
+
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(UNSENT_BYTES) private readonly unsent: { readonly unsentBytes: number },
+    config: ServerConfig,
+  ) {
+    this.unsentLimit = divideMemoryBudget(config.memoryBudgetMiB).unsentAnswerBytes;
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (this.reflector.get<boolean | undefined>(BIG_PAGE, context.getHandler()) !== true) return next.handle();
+    if (this.slots.pending >= PAGE_BUILD_SLOTS + MAX_WAITING_PAGE_BUILDS) throw new PageBuildsBusyError();
+    return from(this.enter()).pipe(mergeMap((release) => next.handle().pipe(finalize(release))));
+  }
+
+  /**
+   * A slot, once clients have taken enough of what was written to them: answers that wait for
+   * slow or stalled clients stay in this process (200 stalled clients of 7 MB diff pages held
+   * 2 GB), so past the bound more big pages are refused until they drain or are cut off.
+   */
+  private async enter(): Promise<() => void> {
+    const release = await this.slots.acquire();
+    if (this.unsent.unsentBytes > this.unsentLimit) {
+      release();
+      throw new PageBuildsBusyError();
+    }
+    return release;
+  }
+
+  /** Pages being built plus pages waiting (diagnostics, tests). */
+  get pending(): number {
+    return this.slots.pending;
+  }
+}
