@@ -8,6 +8,7 @@ import type { GitTiming } from './git-baseline.js';
 import type { ColdRow, ScaleRow, WarmRow } from './measure.js';
 import type { AdversarialResult } from './adversarial-load.js';
 import type { CloneLoadResult } from './clone-load.js';
+import type { StalledReadersResult } from './stalled-readers.js';
 import type { LoadResult } from './wrk.js';
 import { crawlVerdicts, type CrawlRow } from './crawl.js';
 
@@ -28,6 +29,8 @@ export interface BenchResults {
   readonly rss: Array<[number, number]>;
   /** The `--soak` run: mixed load for longer, with its own RSS samples. */
   readonly soak: { load: LoadResult; rss: Array<[number, number]> } | null;
+  /** The trivial route while clients stall on big pages, with RSS (run last). */
+  readonly stalledReaders: { result: StalledReadersResult; rss: Array<[number, number]> } | null;
   /** The crawl phase: distinct pages each requested once (cache misses), beside cgit and the git CLI. */
   readonly crawl: CrawlRow[] | null;
   /** The same crawl on an imported real history (`--history DIR`). */
@@ -139,6 +142,7 @@ export function judgeTargets(results: BenchResults): Verdict[] {
     ),
     cloneVerdict(results.clones),
     adversarialVerdict(results.adversarial),
+    stalledReadersVerdict(results.stalledReaders),
     ...crawlVerdicts(results.crawl ?? []),
     ...crawlVerdicts(results.historyCrawl?.rows ?? [], 'imported history'),
   ];
@@ -151,6 +155,23 @@ function adversarialVerdict(run: BenchResults['adversarial']): Verdict {
   const rssMax = Math.max(...run.rss.map(([, bytes]) => bytes)) / 2 ** 20;
   const detail = `p99 ${ms(result.trivial.p99)} ms (p50 ${ms(result.trivial.p50)} ms); flood of ${result.distinctUrls} distinct URLs at ${result.flood.rps.toFixed(0)} req/s (${result.flood.socketErrors} socket errors); ${result.slowClients} slow clients, ${result.slowClosed} cut off by the request timeout; RSS max ${rssMax.toFixed(0)} MB`;
   return verdict(target, result.trivial.p99 < 50 && rssMax < 300 && result.flood.socketErrors === 0 && result.trivial.socketErrors === 0, detail);
+}
+
+/** RSS growth allowed while the stalled readers hold their connections (unbounded: 2.3 GB for 200). */
+const STALLED_READERS_GROWTH_MB = 400;
+
+function stalledReadersVerdict(run: BenchResults['stalledReaders']): Verdict {
+  const target = `RSS growth < ${STALLED_READERS_GROWTH_MB} MB and trivial request p99 < 50 ms while clients stall on big pages, each answered 200 or 503`;
+  if (run === null) return verdict(target, null, 'no big repository');
+  const { result } = run;
+  const before = (run.rss[0]?.[1] ?? 0) / 2 ** 20;
+  const max = Math.max(0, ...run.rss.map(([, bytes]) => bytes)) / 2 ** 20;
+  const statuses = Object.entries(result.statuses)
+    .map(([status, count]) => `${count}× ${status}`)
+    .join(', ');
+  const answeredWell = Object.keys(result.statuses).every((status) => status === '200' || status === '503');
+  const detail = `${result.clients} clients (${statuses}); RSS ${before.toFixed(0)} → max ${max.toFixed(0)} MB; p99 ${ms(result.trivial.p99)} ms (p50 ${ms(result.trivial.p50)} ms)`;
+  return verdict(target, max - before < STALLED_READERS_GROWTH_MB && result.trivial.p99 < 50 && answeredWell, detail);
 }
 
 function cloneVerdict(clones: CloneLoadResult | null): Verdict {

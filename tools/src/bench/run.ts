@@ -13,6 +13,7 @@ import { REPO_ROOT, startForge } from './forge-server.js';
 import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow, type CrawlServers } from './crawl.js';
 import { measureDuringClones } from './clone-load.js';
 import { measureAdversarial } from './adversarial-load.js';
+import { measureStalledReaders } from './stalled-readers.js';
 import { timeGitBaseline } from './git-baseline.js';
 import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss, type ColdRow } from './measure.js';
 import { parseBenchOptions, type BenchOptions } from './options.js';
@@ -121,8 +122,22 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
             { ...settings, soakSeconds: options.soak },
           )
         : null;
+    // Last: what the stalled readers leave behind in the process changes nothing measured before.
+    const { bigRid, bigGitDir } = large;
+    const stalledReaders =
+      bigRid === null || bigGitDir === null
+        ? null
+        : await withRss(server.pid, () =>
+            measureStalledReaders(server, {
+              rid: bigRid,
+              bigGitDir,
+              trivialPath: '/api/v1/node',
+              seconds: Math.max(settings.seconds, 10),
+              scratchDir: homes.scratchDir,
+            }),
+          );
     const machine = { cpus: os.cpus().length, node: process.version };
-    return { startedAt, scale: options.scale.name, machine, ...result, cold, git, rss, soak, crawl, historyCrawl: null, notes };
+    return { startedAt, scale: options.scale.name, machine, ...result, cold, git, rss, soak, crawl, historyCrawl: null, stalledReaders, notes };
   } finally {
     await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
   }
@@ -151,7 +166,7 @@ async function runSelectedPhases(options: BenchOptions, homes: RunHomes): Promis
     historyCrawl = await crawlHistory(options, homes);
   }
   const machine = { cpus: os.cpus().length, node: process.version };
-  const empty = { warm: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null };
+  const empty = { warm: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null, stalledReaders: null };
   return { startedAt, scale: options.scale.name, machine, ...empty, cold, git, crawl, historyCrawl, notes };
 }
 
