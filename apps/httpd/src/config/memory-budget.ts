@@ -89,8 +89,8 @@ const YOUNG_GENERATION_SHARE = 1 / 8;
 /**
  * Commit ids of long answers being written: an eighth of the budget (8 MiB by default, eight
  * 50,000-commit histories at once). A miss flood of whole-history ranges held 14.4 MB of such
- * ids in 19 answers, and slow clients keep theirs as long as they read
- * (tools/bench/README.md, "Commit ids of long answers, bounded").
+ * ids in 19 answers, and slow clients keep theirs as long as they read (tools/bench/README.md,
+ * "Native memory in a miss flood"; "Clients that stop reading, and big pages asked for at once").
  */
 const HELD_COMMIT_IDS_SHARE = 1 / 8;
 

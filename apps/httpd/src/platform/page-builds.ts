@@ -9,7 +9,7 @@ import { ServerConfig } from '../config/server-config.js';
  * Pages of these routes built at once. Two cores and git's processes are kept busy by fewer,
  * but pages also wait (for a long walk's slot, for git): with 8, a miss flood of commit, diff
  * and tree pages got 80 pages/s against 150 unbounded; with 16, 131 (tools/bench/README.md,
- * "Big pages asked for at once").
+ * "Clients that stop reading, and big pages asked for at once").
  */
 export const PAGE_BUILD_SLOTS = 16;
 
@@ -38,9 +38,9 @@ const BIG_PAGE = Symbol('BIG_PAGE');
  * Marks a route whose page holds megabytes while it is built: a diff's patch and the blobs of
  * its `files` map (up to 8 MiB each), a blob's content (4 MiB), a raw file (10 MiB). Such
  * pages are built {@link PAGE_BUILD_SLOTS} at a time. Unbounded, 200 clients asking at once
- * for distinct diffs of a big repository took the server to ~3 GB (tools/bench/README.md,
- * "Big pages asked for at once"): each request read its diff and blobs as soon as it came,
- * then held them while it waited for the rest of its work.
+ * for distinct diffs of a big repository took the server to ~3 GB: each request read its diff
+ * and blobs as soon as it came, then held them while it waited for the rest of its work
+ * (tools/bench/README.md, "Clients that stop reading, and big pages asked for at once").
  */
 export const BigPage = (): MethodDecorator => SetMetadata(BIG_PAGE, true);
 
