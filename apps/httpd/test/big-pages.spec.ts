@@ -1,7 +1,7 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { repositoryByName } from '@forge-httpd/tools';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { getJson, noiseText, type ScratchServer, startScratchServer } from './support/index.js';
+import { getJson, noiseText, type ScratchServer, stalledClient, startScratchServer } from './support/index.js';
 
 // Big pages (diffs, blobs, raw files) while clients leave answers unread: past the bound of
 // unsent bytes they are refused with 503, small pages are still served, and once the clients
@@ -31,27 +31,13 @@ const unsentBytes = async (): Promise<number> => {
   return Number(/^forge_http_unsent_bytes (\d+)/m.exec(text)?.[1] ?? NaN);
 };
 
-/** A client that asks for `path`, takes the first bytes and then stops reading. */
-function stalledClient(path: string): Promise<Socket> {
-  const { hostname, port } = new URL(scratch.server.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    socket.on('error', reject);
-    socket.once('data', () => {
-      socket.pause();
-      resolve(socket);
-    });
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
-  });
-}
-
 describe('big pages while clients leave answers unread', () => {
   it('are refused past the bound, small pages are served meanwhile, and big ones again once the clients left', async () => {
     const stalled: Socket[] = [];
     try {
       // Raw files of 8 MB, each only partly taken by the kernel, until their rest passes the bound.
       for (let at = 0; (await unsentBytes()) <= UNSENT_LIMIT && at < 16; at++) {
-        stalled.push(await stalledClient(`/raw/${rid()}/${scratch.ids[1]}/${NAMES[at % NAMES.length] ?? 'a'}.txt`));
+        stalled.push(await stalledClient(scratch.server.baseUrl, `/raw/${rid()}/${scratch.ids[1]}/${NAMES[at % NAMES.length] ?? 'a'}.txt`));
         // The kernel takes what it can in a turn or two.
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -1,8 +1,8 @@
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { repositoryByName } from '@forge-httpd/tools';
 import type { RangeDiffResponse } from '@forge-httpd/api-types';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { getJson, type ScratchServer, startScratchServer } from './support/index.js';
+import { getJson, type ScratchServer, stalledClient, startScratchServer } from './support/index.js';
 
 // Long answers (a range over a whole history, a listing without a page size) hold their commit
 // ids while they are written; those ids are bounded together, and every way such an answer ends
@@ -43,20 +43,6 @@ async function nothingHeld(): Promise<void> {
   expect(await heldBytes()).toBe(0);
 }
 
-/** A client that asks for `path`, reads the first bytes of the answer and then stops reading. */
-function stalledClient(path: string): Promise<Socket> {
-  const { hostname, port } = new URL(scratch.server.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    socket.on('error', reject);
-    socket.once('data', () => {
-      socket.pause();
-      resolve(socket);
-    });
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
-  });
-}
-
 describe('commit ids held by long answers', () => {
   it('are let go once such an answer was read whole', async () => {
     const response = await getJson(`${scratch.server.baseUrl}${longRange()}`);
@@ -66,7 +52,7 @@ describe('commit ids held by long answers', () => {
   });
 
   it('are bounded: past the bound another long answer gets 503, short ones are served', async () => {
-    const reader = await stalledClient(longRange());
+    const reader = await stalledClient(scratch.server.baseUrl, longRange());
     try {
       expect(await heldBytes()).toBeGreaterThan(0);
       const refused = await fetch(`${scratch.server.baseUrl}${longRange()}`);

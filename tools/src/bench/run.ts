@@ -98,19 +98,8 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
               seconds: Math.max(settings.seconds, 10),
               scratchDir: homes.scratchDir,
             });
-      const { bigRid, bigGitDir } = large;
-      const adversarial =
-        bigRid === null || bigGitDir === null
-          ? null
-          : await withRss(server.pid, () =>
-              measureAdversarial(server, {
-                rid: bigRid,
-                bigGitDir,
-                trivialPath: '/api/v1/node',
-                seconds: Math.max(settings.seconds, 10),
-                scratchDir: homes.scratchDir,
-              }),
-            );
+      const hostile = hostileLoad(large, settings.seconds, homes.scratchDir);
+      const adversarial = hostile === null ? null : await withRss(server.pid, () => measureAdversarial(server, hostile));
       return { warm, scaleRows, saturation, clones, adversarial };
     });
     const crawl = large.bigRid === null || large.bigGitDir === null ? null : await runCrawl({ forge: server, other: null, cgit }, bigTarget(large), options);
@@ -123,24 +112,23 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
           )
         : null;
     // Last: what the stalled readers leave behind in the process changes nothing measured before.
-    const { bigRid, bigGitDir } = large;
-    const stalledReaders =
-      bigRid === null || bigGitDir === null
-        ? null
-        : await withRss(server.pid, () =>
-            measureStalledReaders(server, {
-              rid: bigRid,
-              bigGitDir,
-              trivialPath: '/api/v1/node',
-              seconds: Math.max(settings.seconds, 10),
-              scratchDir: homes.scratchDir,
-            }),
-          );
+    const hostile = hostileLoad(large, settings.seconds, homes.scratchDir);
+    const stalledReaders = hostile === null ? null : await withRss(server.pid, () => measureStalledReaders(server, hostile));
     const machine = { cpus: os.cpus().length, node: process.version };
     return { startedAt, scale: options.scale.name, machine, ...result, cold, git, rss, soak, crawl, historyCrawl: null, stalledReaders, notes };
   } finally {
     await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
   }
+}
+
+/** What the hostile-client phases load: the big repository, the trivial route they measure, at least 10 s. */
+function hostileLoad(
+  home: { bigRid: string | null; bigGitDir: string | null },
+  seconds: number,
+  scratchDir: string,
+): { rid: string; bigGitDir: string; trivialPath: string; seconds: number; scratchDir: string } | null {
+  if (home.bigRid === null || home.bigGitDir === null) return null;
+  return { rid: home.bigRid, bigGitDir: home.bigGitDir, trivialPath: '/api/v1/node', seconds: Math.max(seconds, 10), scratchDir };
 }
 
 /**

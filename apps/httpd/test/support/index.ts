@@ -12,3 +12,4 @@ export { buildCobHome, type CobWriter, cobWriter } from './cob-writer.js';
 export { logLines } from './log-lines.js';
 export { SettleClock } from './settle-clock.js';
 export { noiseText } from './noise-text.js';
+export { stalledClient } from './stalled-client.js';
