@@ -50,7 +50,8 @@ Options:
                      memory the big caches (rendered answers, branch reachability, history
                      and tree memos) share, in MiB (default: $FORGE_MEMORY_BUDGET, else 64;
                      0 turns them off); half of it again bounds the garbage the heap may
-                     hold between full collections
+                     hold between full collections, and as much again the answers waiting
+                     for slow clients (past it big pages get 503)
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
