@@ -83,14 +83,15 @@ export class HelperGitChild extends EventEmitter implements GitChildProcess {
   }
 
   /**
-   * Output nobody reads any more (its reader was unpiped: a client hung up) is read to its end
-   * and dropped, as Node does for a child process's pipes at exit: otherwise the connection
-   * never ends, 'close' never comes, and whoever waits for it (a process pool's slot) waits
-   * forever.
+   * Output its reader left (unpiped when a client hung up: paused, nobody listening) is read to
+   * its end and dropped once git has exited: otherwise the connection never ends, 'close'
+   * never comes, and whoever waits for it (a process pool's slot) waits forever. Output never
+   * read yet is kept for a reader that comes after the exit.
    */
   private flushUnreadOutputs(): void {
     for (const output of [this.stdout, this.stderr]) {
-      if (output.readable && !output.readableFlowing && output.listenerCount('readable') === 0) output.resume();
+      const abandoned = output.readableFlowing === false && output.listenerCount('data') === 0 && output.listenerCount('readable') === 0;
+      if (output.readable && abandoned) output.resume();
     }
   }
 
