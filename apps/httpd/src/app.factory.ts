@@ -97,7 +97,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   });
   fastify.server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   fastify.server.on('connect', refuseConnect);
-  const sendStalls = new SendStallGuard(fastify.server, options.sendStallTimeoutMs);
+  const sendStalls = new SendStallGuard(fastify.server, { stallMs: options.sendStallTimeoutMs, pressureBytes: bounds.unsentAnswerBytes });
   installHttpHooks(fastify);
   // File contents serialized from their own bytes (platform/utf8-json.ts). Fastify hands what
   // this returns to the onSend hooks as it is, and sends a Buffer as it sends a string.

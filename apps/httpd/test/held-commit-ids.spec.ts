@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { repositoryByName } from '@forge-httpd/tools';
 import type { RangeDiffResponse } from '@forge-httpd/api-types';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { getJson, type ScratchServer, stalledClient, startScratchServer } from './support/index.js';
+import { getJson, metricValue, type ScratchServer, stalledClient, startScratchServer, waitForMetric } from './support/index.js';
 
 // Long answers (a range over a whole history, a listing without a page size) hold their commit
 // ids while they are written; those ids are bounded together, and every way such an answer ends
@@ -31,16 +31,11 @@ afterAll(() => scratch?.close());
 const repoPath = () => `/api/v1/repos/${repositoryByName(scratch.built, 'held').rid}`;
 const longRange = () => `${repoPath()}/diff/${scratch.ids[TIP]}/${scratch.ids[MIDDLE]}`;
 
-const heldBytes = async (): Promise<number> => {
-  const text = await (await fetch(`${scratch.server.metricsUrl}/metrics`)).text();
-  return Number(/^forge_held_commit_id_bytes (\d+)/m.exec(text)?.[1] ?? NaN);
-};
+const heldBytes = () => metricValue(scratch.server.metricsUrl, 'forge_held_commit_id_bytes');
 
 /** Waits until no ids are held (answers end a turn or two after their sockets close), at most 5 s. */
 async function nothingHeld(): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while ((await heldBytes()) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(await heldBytes()).toBe(0);
+  expect(await waitForMetric(scratch.server.metricsUrl, 'forge_held_commit_id_bytes', (bytes) => bytes === 0)).toBe(0);
 }
 
 describe('commit ids held by long answers', () => {

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { repositoryByName } from '@forge-httpd/tools';
 import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { getJson, noiseText, type ScratchServer, startScratchServer } from './support/index.js';
+import { getJson, metricValue, noiseText, type ScratchServer, startScratchServer, waitForMetric } from './support/index.js';
 
 // Clients that stop reading an answer: they are cut off once no byte was taken for the send
 // timeout, while slow readers and answers being computed are not.
@@ -57,16 +57,11 @@ function download(path: string, read: (socket: Socket) => void): Promise<Receive
 /** A chunked body's last chunk: the answer was sent whole. */
 const LAST_CHUNK = Buffer.from('\r\n0\r\n\r\n');
 
-const metric = async (name: string): Promise<number> => {
-  const text = await (await fetch(`${scratch.server.metricsUrl}/metrics`)).text();
-  return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
-};
+const metric = (name: string) => metricValue(scratch.server.metricsUrl, name);
 
 /** Waits until the clone/archive pool has `slots` free again (its processes end as they are killed), at most 10 s. */
 async function slotsBack(slots: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await metric('forge_git_server_slots_free')) !== slots && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(await metric('forge_git_server_slots_free')).toBe(slots);
+  expect(await waitForMetric(scratch.server.metricsUrl, 'forge_git_server_slots_free', (free) => free === slots, 10_000)).toBe(slots);
 }
 
 describe('clients that stop reading an answer', () => {

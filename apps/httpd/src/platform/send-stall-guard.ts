@@ -10,6 +10,13 @@ export const SEND_STALL_TIMEOUT_MS = 60_000;
 /** Longest time between two looks at the open connections, in ms. */
 const MAX_SWEEP_INTERVAL_MS = 5000;
 
+/**
+ * The send timeout while the answers waiting for clients pass their bound, as a part of the
+ * usual one (10 s of 60): big pages are refused meanwhile, so the clients holding them are cut
+ * off sooner.
+ */
+const PRESSED_STALL_SHARE = 1 / 6;
+
 /** What the guard saw of one connection last time it looked. */
 interface SendProgress {
   /** Bytes the kernel had taken when the wait began (-1: nothing was waiting). */
@@ -27,21 +34,28 @@ interface SendProgress {
  * Only a connection with bytes waiting to be taken is judged, and only by whether the kernel
  * took any of them: an answer still being computed, a keep-alive connection between requests
  * and a slow but reading client are never cut off. Closing the socket ends the answer as a
- * client that left would (its stream is destroyed, its git process stopped).
+ * client that left would (its stream is destroyed, its git process stopped). While the bytes
+ * waiting over all connections pass their bound (when big pages are refused, see
+ * page-builds.ts), stalled connections are cut after a sixth of the time.
  */
 export class SendStallGuard {
   private readonly connections = new Map<Socket, SendProgress>();
   private readonly sweep: NodeJS.Timeout;
   private stalled = 0;
 
+  private readonly stallMs: number;
+  private readonly pressureBytes: number;
+
   /**
    * @param server - the HTTP server whose connections are watched from now on
-   * @param stallMs - time without progress after which a connection with waiting bytes is closed
+   * @param options - `stallMs`: time without progress after which a connection with waiting
+   *   bytes is closed (default {@link SEND_STALL_TIMEOUT_MS}); `pressureBytes`: unsent bytes past
+   *   which that time is a sixth (default: never)
    */
-  constructor(
-    server: Server,
-    private readonly stallMs: number = SEND_STALL_TIMEOUT_MS,
-  ) {
+  constructor(server: Server, options: { stallMs?: number; pressureBytes?: number } = {}) {
+    this.stallMs = options.stallMs ?? SEND_STALL_TIMEOUT_MS;
+    this.pressureBytes = options.pressureBytes ?? Number.POSITIVE_INFINITY;
+    const stallMs = this.stallMs;
     server.on('connection', (socket: Socket) => {
       this.connections.set(socket, { taken: -1, since: 0 });
       socket.once('close', () => this.connections.delete(socket));
@@ -67,6 +81,7 @@ export class SendStallGuard {
   }
 
   private look(now: number): void {
+    const stallMs = this.unsentBytes > this.pressureBytes ? this.stallMs * PRESSED_STALL_SHARE : this.stallMs;
     for (const [socket, progress] of this.connections) {
       // Bytes written and not yet taken by the kernel: the client's window is closed.
       const waiting = socket.writableLength;
@@ -78,7 +93,7 @@ export class SendStallGuard {
       if (progress.taken !== taken) {
         progress.taken = taken;
         progress.since = now;
-      } else if (now - progress.since >= this.stallMs) {
+      } else if (now - progress.since >= stallMs) {
         this.stalled++;
         this.connections.delete(socket);
         socket.destroy();

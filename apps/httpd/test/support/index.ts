@@ -13,3 +13,4 @@ export { logLines } from './log-lines.js';
 export { SettleClock } from './settle-clock.js';
 export { noiseText } from './noise-text.js';
 export { stalledClient } from './stalled-client.js';
+export { metricValue, waitForMetric } from './metric-value.js';
