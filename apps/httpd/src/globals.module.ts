@@ -3,7 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import type { NodeHome } from '@forge-httpd/storage';
 import { ServerConfig } from './config/server-config.js';
 import { CacheControlInterceptor } from './platform/cache-control.js';
-import { PageBuildsInterceptor, UNSENT_BYTES } from './platform/page-builds.js';
+import { PageBuildsInterceptor, SEND_PRESSURE } from './platform/page-builds.js';
 import type { SendStallGuard } from './platform/send-stall-guard.js';
 import { ErrorFilter } from './platform/error.filter.js';
 import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
@@ -19,8 +19,8 @@ export interface GlobalsOptions {
   httpCaching?: HttpCaching;
   /** Bounds of clone/fetch/archive processes (default {@link DEFAULT_GIT_SERVER_LIMITS}). */
   gitServerLimits?: GitServerLimits;
-  /** What the server's connections have not sent yet (big pages wait while clients are slow). */
-  sendGuard?: Pick<SendStallGuard, 'unsentBytes'>;
+  /** Whether answers waiting for slow clients pass their bound (big pages are refused then). */
+  sendGuard?: Pick<SendStallGuard, 'pressed'>;
 }
 
 /**
@@ -60,7 +60,7 @@ export class GlobalsModule {
         ...caching,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: CacheControlInterceptor },
-        { provide: UNSENT_BYTES, useValue: options.sendGuard ?? { unsentBytes: 0 } },
+        { provide: SEND_PRESSURE, useValue: options.sendGuard ?? { pressed: false } },
         { provide: APP_INTERCEPTOR, useClass: PageBuildsInterceptor },
       ],
       exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, ...(httpCaching === undefined ? [] : [HttpCaching])],

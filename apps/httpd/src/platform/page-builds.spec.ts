@@ -1,7 +1,6 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { firstValueFrom, from, type Observable } from 'rxjs';
-import { ServerConfig } from '../config/server-config.js';
 import { BigPage, MAX_WAITING_PAGE_BUILDS, PAGE_BUILD_SLOTS, PageBuildsBusyError, PageBuildsInterceptor } from './page-builds.js';
 
 class Routes {
@@ -14,19 +13,6 @@ class Routes {
 function contextOf(handler: () => void): ExecutionContext {
   return { getHandler: () => handler } as unknown as ExecutionContext;
 }
-
-const config = ServerConfig.create({
-  home: '/nonexistent',
-  homeSource: 'flag',
-  flavour: 'forge',
-  flavourReason: 'test',
-  socketPath: '/nonexistent/control.sock',
-  listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
-  metricsListen: null,
-  cacheDir: null,
-  memoryBudgetMiB: 64,
-  version: '0.0.0',
-});
 
 /** A handler that runs until its `finish` is called, counting the handlers running. */
 function gatedHandlers(): { handler: () => CallHandler; running: () => number; finishAll: () => void } {
@@ -50,7 +36,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('PageBuildsInterceptor', () => {
   it('builds big pages a bounded number at a time, the rest in turn, and refuses past the waiting bound', async () => {
-    const interceptor = new PageBuildsInterceptor(new Reflector(), { unsentBytes: 0 }, config);
+    const interceptor = new PageBuildsInterceptor(new Reflector(), { pressed: false });
     const gated = gatedHandlers();
     const total = PAGE_BUILD_SLOTS + MAX_WAITING_PAGE_BUILDS;
     const pages = Array.from({ length: total }, () => firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.big), gated.handler())));
@@ -74,20 +60,20 @@ describe('PageBuildsInterceptor', () => {
   });
 
   it('frees the slot of a page that failed', async () => {
-    const interceptor = new PageBuildsInterceptor(new Reflector(), { unsentBytes: 0 }, config);
+    const interceptor = new PageBuildsInterceptor(new Reflector(), { pressed: false });
     const failing: CallHandler = { handle: () => from(Promise.reject(new Error('no such commit'))) };
     await expect(firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.big), failing))).rejects.toThrow('no such commit');
     expect(interceptor.pending).toBe(0);
   });
 
   it('refuses big pages while clients have more than the budget of answers unread, and serves them once they took them', async () => {
-    const unsent = { unsentBytes: 64 * 1024 * 1024 + 1 };
-    const interceptor = new PageBuildsInterceptor(new Reflector(), unsent, config);
+    const sends = { pressed: true };
+    const interceptor = new PageBuildsInterceptor(new Reflector(), sends);
     const page: CallHandler = { handle: () => from(Promise.resolve('page')) };
     await expect(firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.big), page))).rejects.toBeInstanceOf(PageBuildsBusyError);
     expect(interceptor.pending).toBe(0);
     expect(await firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.small), page))).toBe('page');
-    unsent.unsentBytes = 64 * 1024 * 1024;
+    sends.pressed = false;
     expect(await firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.big), page))).toBe('page');
   });
 });

@@ -2,8 +2,6 @@ import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestI
 import { Reflector } from '@nestjs/core';
 import { Semaphore } from '@forge-httpd/storage';
 import { finalize, from, mergeMap, type Observable } from 'rxjs';
-import { divideMemoryBudget } from '../config/memory-budget.js';
-import { ServerConfig } from '../config/server-config.js';
 
 /**
  * Pages of these routes built at once. Two cores and git's processes are kept busy by fewer,
@@ -16,8 +14,8 @@ export const PAGE_BUILD_SLOTS = 16;
 /** Pages that may wait for a slot; one more is refused ({@link PageBuildsBusyError}, 503). */
 export const MAX_WAITING_PAGE_BUILDS = 256;
 
-/** Provider token of what the connections have not sent yet (`SendStallGuard.unsentBytes`). */
-export const UNSENT_BYTES = Symbol('UNSENT_BYTES');
+/** Provider token of whether answers waiting for clients pass their bound (`SendStallGuard.pressed`). */
+export const SEND_PRESSURE = Symbol('SEND_PRESSURE');
 
 /**
  * Too many big pages are being built and waiting, or clients have not taken too many bytes
@@ -52,15 +50,11 @@ export const BigPage = (): MethodDecorator => SetMetadata(BIG_PAGE, true);
 @Injectable()
 export class PageBuildsInterceptor implements NestInterceptor {
   private readonly slots = new Semaphore(PAGE_BUILD_SLOTS);
-  private readonly unsentLimit: number;
 
   constructor(
     private readonly reflector: Reflector,
-    @Inject(UNSENT_BYTES) private readonly unsent: { readonly unsentBytes: number },
-    config: ServerConfig,
-  ) {
-    this.unsentLimit = divideMemoryBudget(config.memoryBudgetMiB).unsentAnswerBytes;
-  }
+    @Inject(SEND_PRESSURE) private readonly sends: { readonly pressed: boolean },
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (this.reflector.get<boolean | undefined>(BIG_PAGE, context.getHandler()) !== true) return next.handle();
@@ -75,7 +69,7 @@ export class PageBuildsInterceptor implements NestInterceptor {
    */
   private async enter(): Promise<() => void> {
     const release = await this.slots.acquire();
-    if (this.unsent.unsentBytes > this.unsentLimit) {
+    if (this.sends.pressed) {
       release();
       throw new PageBuildsBusyError();
     }

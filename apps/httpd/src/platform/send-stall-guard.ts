@@ -80,8 +80,16 @@ export class SendStallGuard {
     return bytes;
   }
 
+  /**
+   * Whether the answers waiting for clients pass their bound: big pages are refused then
+   * (page-builds.ts), and stalled connections are cut sooner.
+   */
+  get pressed(): boolean {
+    return this.unsentBytes > this.pressureBytes;
+  }
+
   private look(now: number): void {
-    const stallMs = this.unsentBytes > this.pressureBytes ? this.stallMs * PRESSED_STALL_SHARE : this.stallMs;
+    const stallMs = this.pressed ? this.stallMs * PRESSED_STALL_SHARE : this.stallMs;
     for (const [socket, progress] of this.connections) {
       // Bytes written and not yet taken by the kernel: the client's window is closed.
       const waiting = socket.writableLength;
