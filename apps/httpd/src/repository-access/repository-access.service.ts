@@ -37,6 +37,9 @@ export class RepositoryAccess {
     if (indexed === undefined || !isPublicSummary(indexed)) throw new RepoNotFoundError();
     const repository = await this.home.storage.openRepository(rid);
     if (repository === null) throw new RepoNotFoundError();
+    // The index read this document already; the check below still reads the current
+    // `refs/rad/id`, and reads the document again if it moved.
+    if (indexed.identityHead !== null && indexed.document !== null) repository.adoptIdentityDocument(indexed.identityHead, indexed.document);
     if (!(await repository.isPublic())) throw new RepoNotFoundError();
     return repository;
   }

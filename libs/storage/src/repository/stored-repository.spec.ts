@@ -79,6 +79,35 @@ describe('StoredRepository', () => {
       expect(await repository.isPublic()).toBe(false);
     });
 
+    it('uses an adopted document while refs/rad/id names its commit, and reads again once it moved', async () => {
+      const repo = await createTestRepository({
+        home,
+        doc: { payload: projectPayload('forge', { name: 'adopted' }), delegates: [ALICE] },
+        time: T,
+      });
+      const reader = await open(repo.rid);
+      const head = await reader.identityHead();
+      const read = await reader.identityDocument();
+      // A reader of another node home object, given a document for the current commit that
+      // differs from the stored one: only an adopted document can answer this way.
+      const other = await openNodeHome({ home, flavour: 'forge' });
+      const repository = await other.storage.openRepository(parseRid(repo.rid));
+      if (repository === null) throw new Error('repository missing');
+      const marked = { ...read, visibility: { type: 'private' as const, allow: [] } };
+      repository.adoptIdentityDocument(head, marked);
+      expect(await repository.identityDocument()).toBe(marked);
+      expect(await repository.isPublic()).toBe(false);
+      // Adopting never replaces a document already held.
+      repository.adoptIdentityDocument(head, read);
+      expect(await repository.identityDocument()).toBe(marked);
+      const text = JSON.stringify({ delegates: [didFromNid(ALICE.nid)], payload: projectPayload('forge', { name: 'next' }), threshold: 1 });
+      const next = await writeTestCommit({ gitDir: repo.gitDir, files: { 'embeds/radicle.json': text }, time: T + 9 });
+      await updateRefs(repo.gitDir, [{ name: 'refs/rad/id', oid: next }]);
+      expect(await repository.isPublic()).toBe(true);
+      expect((await repository.project())?.name).toBe('next');
+      await other.close();
+    });
+
     it('shows a moved refs/rad/id on the next call', async () => {
       const repo = await createTestRepository({
         home,
