@@ -15,6 +15,7 @@ import { resolveServerConfig } from './config/resolve-config.js';
 import { workerReadyMessage } from './cluster/worker-messages.js';
 import type { ServerConfig } from './config/server-config.js';
 import { readServerVersion } from './config/version.js';
+import { FreeMemoryRelease } from './platform/free-memory-release.js';
 import { HeapHeadroom } from './platform/heap-headroom.js';
 import { resolveLogLevel } from './telemetry/log-level.js';
 import { createServerLogger, type ServerLogger } from './telemetry/server-logger.js';
@@ -72,6 +73,10 @@ async function main(): Promise<void> {
   const heapHeadroom = new HeapHeadroom(memoryBounds.heapHeadroomBytes);
   heapHeadroom.start();
   processYoungGeneration.resize(memoryBounds.youngGenerationBytes);
+  // What bursts of big answers leave in malloc's arenas goes back to the kernel.
+  const { release: freeMemoryRelease, problem: noMemoryRelease } = FreeMemoryRelease.forThisProcess();
+  if (noMemoryRelease !== null) logger.info({ event: 'memory' }, `free memory is not handed back to the kernel: ${noMemoryRelease}`);
+  freeMemoryRelease.start();
   // Loaded only to serve, so --help and --version answer without loading Nest.
   const [
     { startServer, SHUTDOWN_GRACE_MS },
@@ -103,6 +108,7 @@ async function main(): Promise<void> {
     clusterWorker: worker !== undefined,
     heapHeadroom,
     youngGeneration: processYoungGeneration,
+    freeMemoryRelease,
   });
   const warming = new AbortController();
   let stopping = false;

@@ -12,6 +12,7 @@ import { CobEvaluations } from './cobs/cob-evaluations.js';
 import { CobRejectionLog } from './cobs/cob-rejection-log.js';
 import { CobStoreService } from './cobs/cob-store.service.js';
 import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
+import type { FreeMemoryRelease } from './platform/free-memory-release.js';
 import type { HeapHeadroom } from './platform/heap-headroom.js';
 import type { YoungGenerationCap } from './platform/young-generation-cap.js';
 import { HttpCaching } from './response-cache/http-caching.js';
@@ -75,6 +76,8 @@ export interface StartServerOptions {
   heapHeadroom?: HeapHeadroom;
   /** The process's young generation bound, shown in the metrics (the command line starts one). */
   youngGeneration?: YoungGenerationCap;
+  /** The process's releases of malloc's free memory, shown in the metrics (the command line starts them). */
+  freeMemoryRelease?: FreeMemoryRelease;
   /** Packed objects a repository needs to get a commit-graph of ours (tests lower it). */
   commitGraphMinObjects?: number;
   /** Commits a last-commit index needs to be kept in the cache directory (tests lower it). */
@@ -102,7 +105,10 @@ async function listen(app: NestFastifyApplication, address: ListenAddress, share
 }
 
 /** The metrics of a built app (its providers hold the counters). */
-function registryOf(app: NestFastifyApplication, parts: Pick<MetricSources, 'requests' | 'readiness' | 'home' | 'heapHeadroom' | 'youngGeneration'>): Registry {
+function registryOf(
+  app: NestFastifyApplication,
+  parts: Pick<MetricSources, 'requests' | 'readiness' | 'home' | 'heapHeadroom' | 'youngGeneration' | 'freeMemoryRelease'>,
+): Registry {
   return createMetricsRegistry({
     ...parts,
     httpCaching: app.get(HttpCaching),
@@ -159,7 +165,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const registry =
       config.metricsListen === null
         ? null
-        : registryOf(app, { requests, readiness, home, heapHeadroom: options.heapHeadroom, youngGeneration: options.youngGeneration });
+        : registryOf(app, {
+            requests,
+            readiness,
+            home,
+            heapHeadroom: options.heapHeadroom,
+            youngGeneration: options.youngGeneration,
+            freeMemoryRelease: options.freeMemoryRelease,
+          });
     const address = await listen(app, config.listen, options.clusterWorker === true);
     if (options.clusterWorker === true && registry !== null) shareMetricsWithPrimary(registry);
     else if (config.metricsListen !== null && registry !== null) {

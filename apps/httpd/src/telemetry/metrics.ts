@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { CobEvaluations } from '../cobs/cob-evaluations.js';
 import type { CobRejectionLog } from '../cobs/cob-rejection-log.js';
 import type { CobStoreService } from '../cobs/cob-store.service.js';
+import type { FreeMemoryRelease } from '../platform/free-memory-release.js';
 import type { HeapHeadroom } from '../platform/heap-headroom.js';
 import type { SendStallGuard } from '../platform/send-stall-guard.js';
 import type { YoungGenerationCap } from '../platform/young-generation-cap.js';
@@ -29,6 +30,8 @@ export interface MetricSources {
   heapHeadroom?: HeapHeadroom;
   /** The young generation bound, when the process runs one. */
   youngGeneration?: YoungGenerationCap;
+  /** Releases of malloc's free memory, when the process makes them. */
+  freeMemoryRelease?: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes'>;
 }
 
 /** Request latency buckets, in seconds: cached answers take well under a millisecond. */
@@ -53,6 +56,7 @@ export function createMetricsRegistry(sources: MetricSources): Registry {
   countCobs(registry, sources);
   if (sources.heapHeadroom !== undefined) readHeapHeadroom(registry, sources.heapHeadroom);
   if (sources.youngGeneration !== undefined) readYoungGeneration(registry, sources.youngGeneration);
+  if (sources.freeMemoryRelease !== undefined) countFreeMemoryReleases(registry, sources.freeMemoryRelease);
   return registry;
 }
 
@@ -275,6 +279,27 @@ function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
     registers: [registry],
     collect() {
       this.set(headroom.liveBytes);
+    },
+  });
+}
+
+function countFreeMemoryReleases(registry: Registry, release: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes'>): void {
+  new Counter({
+    name: 'forge_memory_releases_total',
+    help: "Times malloc's free memory was handed back to the kernel (malloc_trim, after resident memory grew)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(release.releaseCount);
+    },
+  });
+  new Counter({
+    name: 'forge_memory_released_bytes_total',
+    help: 'Resident bytes those releases took off, measured around each',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(release.releasedBytes);
     },
   });
 }
