@@ -29,12 +29,18 @@ class ScriptedMemory implements MemoryAccess {
   }
 }
 
+/** A releaser of `memory` whose mark is set (as at start), driven by `check()` instead of its timer. */
+function markedRelease(memory: MemoryAccess): FreeMemoryRelease {
+  const release = new FreeMemoryRelease(memory);
+  release.start();
+  release.stop();
+  return release;
+}
+
 describe('FreeMemoryRelease', () => {
   it('releases only once resident memory grew past the threshold since the last release', async () => {
     const memory = new ScriptedMemory();
-    const release = new FreeMemoryRelease(memory);
-    release.start();
-    release.stop();
+    const release = markedRelease(memory);
     memory.resident += RELEASE_AFTER_GROWTH_BYTES - 1;
     await release.check();
     expect(memory.calls).toBe(0);
@@ -52,9 +58,7 @@ describe('FreeMemoryRelease', () => {
 
   it('judges growth from a lower mark once memory went down on its own', async () => {
     const memory = new ScriptedMemory();
-    const release = new FreeMemoryRelease(memory);
-    release.start();
-    release.stop();
+    const release = markedRelease(memory);
     memory.resident -= 20 * MIB;
     await release.check();
     memory.resident += RELEASE_AFTER_GROWTH_BYTES;
@@ -65,9 +69,7 @@ describe('FreeMemoryRelease', () => {
   it('makes one release at a time', async () => {
     const memory = new ScriptedMemory();
     memory.holdReleases = true;
-    const release = new FreeMemoryRelease(memory);
-    release.start();
-    release.stop();
+    const release = markedRelease(memory);
     memory.resident += 2 * RELEASE_AFTER_GROWTH_BYTES;
     const first = release.check();
     await release.check();
@@ -79,9 +81,7 @@ describe('FreeMemoryRelease', () => {
 
   it('counts a release that took nothing off, and survives one that failed', async () => {
     const memory = new ScriptedMemory();
-    const release = new FreeMemoryRelease(memory);
-    release.start();
-    release.stop();
+    const release = markedRelease(memory);
     memory.resident += RELEASE_AFTER_GROWTH_BYTES;
     await release.check();
     expect(release.releaseCount).toBe(1);
