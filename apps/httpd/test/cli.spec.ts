@@ -159,7 +159,7 @@ describeCli('forge-httpd command line', () => {
       expect(young).toBeGreaterThan(0);
       expect(young).toBeLessThanOrEqual(12 * 1024 * 1024);
       // The native release of malloc's free memory is built and wired (it releases once the
-      // process grew by 4 MiB; platform/free-memory-release.spec.ts shows what it takes off).
+      // size moved by 4 MiB; platform/free-memory-release.spec.ts shows what it takes off).
       expect(gauge('forge_memory_releases_total')).toBeGreaterThanOrEqual(0);
       expect(gauge('forge_memory_released_bytes_total')).toBeGreaterThanOrEqual(0);
       if (process.platform === 'linux') expect(stderr()).not.toContain('free memory is not handed back');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import v8 from 'node:v8';
-import { FreeMemoryRelease, loadNativeMemoryRelease, RELEASE_AFTER_GROWTH_BYTES, type MemoryAccess } from './free-memory-release.js';
+import { FreeMemoryRelease, loadNativeMemoryRelease, RELEASE_AFTER_CHANGE_BYTES, RELEASE_AT_LEAST_EVERY_MS, type MemoryAccess } from './free-memory-release.js';
 
 const MIB = 1024 * 1024;
 
@@ -29,9 +29,12 @@ class ScriptedMemory implements MemoryAccess {
   }
 }
 
+/** The clock of the releasers below: tests move it. */
+let clock = 0;
+
 /** A releaser of `memory` whose mark is set (as at start), driven by `check()` instead of its timer. */
 function markedRelease(memory: MemoryAccess): FreeMemoryRelease {
-  const release = new FreeMemoryRelease(memory);
+  const release = new FreeMemoryRelease(memory, 5_000, () => clock);
   release.start();
   release.stop();
   return release;
@@ -41,7 +44,7 @@ describe('FreeMemoryRelease', () => {
   it('releases only once resident memory grew past the threshold since the last release', async () => {
     const memory = new ScriptedMemory();
     const release = markedRelease(memory);
-    memory.resident += RELEASE_AFTER_GROWTH_BYTES - 1;
+    memory.resident += RELEASE_AFTER_CHANGE_BYTES - 1;
     await release.check();
     expect(memory.calls).toBe(0);
     memory.resident += 1;
@@ -56,12 +59,34 @@ describe('FreeMemoryRelease', () => {
     expect(memory.calls).toBe(1);
   });
 
-  it('judges growth from a lower mark once memory went down on its own', async () => {
+  it('releases when resident memory fell past the threshold too, then judges from there', async () => {
     const memory = new ScriptedMemory();
     const release = markedRelease(memory);
-    memory.resident -= 20 * MIB;
+    memory.resident -= RELEASE_AFTER_CHANGE_BYTES - 1;
     await release.check();
-    memory.resident += RELEASE_AFTER_GROWTH_BYTES;
+    expect(memory.calls).toBe(0);
+    // The JS heap gave pages back; what malloc keeps is released then.
+    memory.resident -= 20 * MIB;
+    memory.freed = 5 * MIB;
+    await release.check();
+    expect(memory.calls).toBe(1);
+    expect(release.releasedBytes).toBe(5 * MIB);
+    memory.freed = 0;
+    memory.resident += RELEASE_AFTER_CHANGE_BYTES - 1;
+    await release.check();
+    expect(memory.calls).toBe(1);
+  });
+
+  it('releases at least every minute, whatever the size did', async () => {
+    const memory = new ScriptedMemory();
+    const release = markedRelease(memory);
+    clock += RELEASE_AT_LEAST_EVERY_MS - 1;
+    await release.check();
+    expect(memory.calls).toBe(0);
+    clock += 1;
+    await release.check();
+    expect(memory.calls).toBe(1);
+    clock += RELEASE_AT_LEAST_EVERY_MS - 1;
     await release.check();
     expect(memory.calls).toBe(1);
   });
@@ -70,7 +95,7 @@ describe('FreeMemoryRelease', () => {
     const memory = new ScriptedMemory();
     memory.holdReleases = true;
     const release = markedRelease(memory);
-    memory.resident += 2 * RELEASE_AFTER_GROWTH_BYTES;
+    memory.resident += 2 * RELEASE_AFTER_CHANGE_BYTES;
     const first = release.check();
     await release.check();
     expect(memory.calls).toBe(1);
@@ -82,12 +107,12 @@ describe('FreeMemoryRelease', () => {
   it('counts a release that took nothing off, and survives one that failed', async () => {
     const memory = new ScriptedMemory();
     const release = markedRelease(memory);
-    memory.resident += RELEASE_AFTER_GROWTH_BYTES;
+    memory.resident += RELEASE_AFTER_CHANGE_BYTES;
     await release.check();
     expect(release.releaseCount).toBe(1);
     expect(release.releasedBytes).toBe(0);
     memory.release = () => Promise.reject(new Error('no'));
-    memory.resident += RELEASE_AFTER_GROWTH_BYTES;
+    memory.resident += RELEASE_AFTER_CHANGE_BYTES;
     await expect(release.check()).resolves.toBeUndefined();
     expect(release.releaseCount).toBe(1);
   });

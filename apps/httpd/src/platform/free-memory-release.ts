@@ -37,11 +37,17 @@ export function loadNativeMemoryRelease(): { module: NativeMemoryRelease | null;
 export const RELEASE_CHECK_MS = 5_000;
 
 /**
- * Growth of resident memory since the last release that makes the next one worth it. A call
- * costs ~1–35 ms of one pool thread (35 ms for 260 MB freed), and malloc's other callers wait
- * for its locks meanwhile, so an idle or steady process is left alone.
+ * Change of resident memory since the last release, up or down, that makes the next one worth
+ * it. Growth: bursts allocate, and what they free stays with malloc. A fall counts too: the JS
+ * heap giving its pages back lowers the size while malloc's freed chunks stay (after 200
+ * stalled readers of big pages the size fell from 537 to 393 MB on its own, and a release then
+ * took off more). A call costs ~1–35 ms of one pool thread (35 ms for 260 MB freed), and
+ * malloc's other callers wait for its locks meanwhile, so a steady process is left alone.
  */
-export const RELEASE_AFTER_GROWTH_BYTES = 4 * 1024 * 1024;
+export const RELEASE_AFTER_CHANGE_BYTES = 4 * 1024 * 1024;
+
+/** A release at least this often while the process runs, whatever its size did. */
+export const RELEASE_AT_LEAST_EVERY_MS = 60_000;
 
 /** How the releaser reads the process and releases (tests pass their own). */
 export interface MemoryAccess {
@@ -49,22 +55,26 @@ export interface MemoryAccess {
   release(): Promise<boolean>;
 }
 
-/** Releases malloc's free memory when the process grew since the last time. */
+/** Releases malloc's free memory when the process's size moved since the last time, and now and then. */
 export class FreeMemoryRelease {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   /** Resident bytes right after the last release (or at start). */
-  private floor = 0;
+  private mark = 0;
+  /** When the last release was made (or the releaser started). */
+  private markedAt = 0;
   private releases = 0;
   private released = 0;
 
   /**
    * @param access - the process's memory and the native release; null: never releases
    * @param checkMs - how often the resident size is read
+   * @param now - the clock (tests move it instead of waiting)
    */
   constructor(
     private readonly access: MemoryAccess | null,
     private readonly checkMs: number = RELEASE_CHECK_MS,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** A releaser of this process's memory through the native module (inactive without it). */
@@ -91,7 +101,8 @@ export class FreeMemoryRelease {
 
   start(): void {
     if (this.access === null || this.timer !== null) return;
-    this.floor = this.access.residentBytes();
+    this.mark = this.access.residentBytes();
+    this.markedAt = this.now();
     this.timer = setInterval(() => void this.check(), this.checkMs);
     this.timer.unref();
   }
@@ -101,26 +112,25 @@ export class FreeMemoryRelease {
     this.timer = null;
   }
 
-  /** One look: releases when resident memory grew past the threshold since the last release. */
+  /** One look: releases when the resident size moved past the threshold, or the last release is old. */
   async check(): Promise<void> {
     const access = this.access;
     if (access === null || this.running) return;
     const before = access.residentBytes();
-    if (before - this.floor < RELEASE_AFTER_GROWTH_BYTES) {
-      // Memory that went down on its own lowers the mark, so later growth is judged from there.
-      this.floor = Math.min(this.floor, before);
-      return;
-    }
+    const moved = Math.abs(before - this.mark) >= RELEASE_AFTER_CHANGE_BYTES;
+    if (!moved && this.now() - this.markedAt < RELEASE_AT_LEAST_EVERY_MS) return;
     this.running = true;
     try {
       await access.release();
       const after = access.residentBytes();
       this.releases += 1;
       this.released += Math.max(0, before - after);
-      this.floor = after;
+      this.mark = after;
     } catch {
       // A failed call releases nothing; the next look tries again.
+      this.mark = before;
     } finally {
+      this.markedAt = this.now();
       this.running = false;
     }
   }

@@ -286,7 +286,7 @@ function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
 function countFreeMemoryReleases(registry: Registry, release: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes'>): void {
   new Counter({
     name: 'forge_memory_releases_total',
-    help: "Times malloc's free memory was handed back to the kernel (malloc_trim, after resident memory grew)",
+    help: "Times malloc's free memory was handed back to the kernel (malloc_trim, after the resident size moved)",
     registers: [registry],
     collect() {
       this.reset();
