@@ -162,6 +162,7 @@ describeCli('forge-httpd command line', () => {
       // size moved by 4 MiB; platform/free-memory-release.spec.ts shows what it takes off).
       expect(gauge('forge_memory_releases_total')).toBeGreaterThanOrEqual(0);
       expect(gauge('forge_memory_released_bytes_total')).toBeGreaterThanOrEqual(0);
+      expect(gauge('forge_memory_release_seconds_total')).toBeGreaterThanOrEqual(0);
       if (process.platform === 'linux') expect(stderr()).not.toContain('free memory is not handed back');
     } finally {
       expect(await stop(child, 'SIGTERM')).toBe(0);

@@ -53,6 +53,7 @@ describe('FreeMemoryRelease', () => {
     expect(memory.calls).toBe(1);
     expect(release.releaseCount).toBe(1);
     expect(release.releasedBytes).toBe(3 * MIB);
+    expect(release.releaseMilliseconds).toBeGreaterThanOrEqual(0);
     // Judged from what was left after the release: 1 MiB more is not enough.
     memory.resident += MIB;
     await release.check();

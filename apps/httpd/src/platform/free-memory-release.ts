@@ -65,6 +65,7 @@ export class FreeMemoryRelease {
   private markedAt = 0;
   private releases = 0;
   private released = 0;
+  private releaseMs = 0;
 
   /**
    * @param access - the process's memory and the native release; null: never releases
@@ -99,6 +100,11 @@ export class FreeMemoryRelease {
     return this.released;
   }
 
+  /** Wall time of the releases, summed in ms (from the call to its answer, the pool's queue included). */
+  get releaseMilliseconds(): number {
+    return this.releaseMs;
+  }
+
   start(): void {
     if (this.access === null || this.timer !== null) return;
     this.mark = this.access.residentBytes();
@@ -120,9 +126,11 @@ export class FreeMemoryRelease {
     const moved = Math.abs(before - this.mark) >= RELEASE_AFTER_CHANGE_BYTES;
     if (!moved && this.now() - this.markedAt < RELEASE_AT_LEAST_EVERY_MS) return;
     this.running = true;
+    const started = performance.now();
     try {
       await access.release();
       const after = access.residentBytes();
+      this.releaseMs += performance.now() - started;
       this.releases += 1;
       this.released += Math.max(0, before - after);
       this.mark = after;

@@ -31,7 +31,7 @@ export interface MetricSources {
   /** The young generation bound, when the process runs one. */
   youngGeneration?: YoungGenerationCap;
   /** Releases of malloc's free memory, when the process makes them. */
-  freeMemoryRelease?: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes'>;
+  freeMemoryRelease?: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes' | 'releaseMilliseconds'>;
 }
 
 /** Request latency buckets, in seconds: cached answers take well under a millisecond. */
@@ -283,7 +283,7 @@ function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
   });
 }
 
-function countFreeMemoryReleases(registry: Registry, release: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes'>): void {
+function countFreeMemoryReleases(registry: Registry, release: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes' | 'releaseMilliseconds'>): void {
   new Counter({
     name: 'forge_memory_releases_total',
     help: "Times malloc's free memory was handed back to the kernel (malloc_trim, after the resident size moved)",
@@ -300,6 +300,15 @@ function countFreeMemoryReleases(registry: Registry, release: Pick<FreeMemoryRel
     collect() {
       this.reset();
       this.inc(release.releasedBytes);
+    },
+  });
+  new Counter({
+    name: 'forge_memory_release_seconds_total',
+    help: "Wall time of those releases on libuv's thread pool (malloc's other callers wait for its locks meanwhile)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(release.releaseMilliseconds / 1000);
     },
   });
 }
