@@ -55,12 +55,11 @@ export class SendStallGuard {
   constructor(server: Server, options: { stallMs?: number; pressureBytes?: number } = {}) {
     this.stallMs = options.stallMs ?? SEND_STALL_TIMEOUT_MS;
     this.pressureBytes = options.pressureBytes ?? Number.POSITIVE_INFINITY;
-    const stallMs = this.stallMs;
     server.on('connection', (socket: Socket) => {
       this.connections.set(socket, { taken: -1, since: 0 });
       socket.once('close', () => this.connections.delete(socket));
     });
-    this.sweep = setInterval(() => this.look(Date.now()), Math.max(10, Math.min(stallMs / 4, MAX_SWEEP_INTERVAL_MS)));
+    this.sweep = setInterval(() => this.look(Date.now()), Math.max(10, Math.min(this.stallMs / 4, MAX_SWEEP_INTERVAL_MS)));
     this.sweep.unref();
     server.once('close', () => clearInterval(this.sweep));
   }

@@ -20,40 +20,31 @@ export interface ScratchServer {
  * repository `name` and as a private `hidden` one, runs `prepare` on the built home (extra refs
  * and the like) and starts the server on it.
  */
-export async function startScratchServer(options: {
-  name: string;
-  seed: string;
-  time: number;
-  commits: readonly ScratchCommit[];
-  prepare?: (built: BuiltHome, ids: Oid[]) => Promise<unknown>;
-  gitServerLimits?: TestServerOptions['gitServerLimits'];
-  sendStallTimeoutMs?: TestServerOptions['sendStallTimeoutMs'];
-  metrics?: TestServerOptions['metrics'];
-  heldCommitIdBytes?: TestServerOptions['heldCommitIdBytes'];
-  memoryBudgetMiB?: TestServerOptions['memoryBudgetMiB'];
-}): Promise<ScratchServer> {
+export async function startScratchServer(
+  options: {
+    name: string;
+    seed: string;
+    time: number;
+    commits: readonly ScratchCommit[];
+    prepare?: (built: BuiltHome, ids: Oid[]) => Promise<unknown>;
+  } & Pick<TestServerOptions, 'gitServerLimits' | 'sendStallTimeoutMs' | 'metrics' | 'heldCommitIdBytes' | 'memoryBudgetMiB'>,
+): Promise<ScratchServer> {
+  const { name, seed, time, commits, prepare, ...serverOptions } = options;
   const dir = await makeTempDir();
-  const ids = (await writeScratchHistory(join(dir, 'source.git'), [...options.commits])) as Oid[];
+  const ids = (await writeScratchHistory(join(dir, 'source.git'), [...commits])) as Oid[];
   const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
   const built = await buildNodeHome({
     home: join(dir, 'home'),
-    seed: options.seed,
+    seed,
     alias: 'seed',
-    time: options.time,
+    time,
     repos: [
-      { name: options.name, history },
+      { name, history },
       { name: 'hidden', private: true, history },
     ],
   });
-  await options.prepare?.(built, ids);
-  const server = await startTestServer({
-    home: built.home,
-    gitServerLimits: options.gitServerLimits,
-    sendStallTimeoutMs: options.sendStallTimeoutMs,
-    metrics: options.metrics,
-    heldCommitIdBytes: options.heldCommitIdBytes,
-    memoryBudgetMiB: options.memoryBudgetMiB,
-  });
+  await prepare?.(built, ids);
+  const server = await startTestServer({ home: built.home, ...serverOptions });
   return {
     dir,
     built,

@@ -22,6 +22,14 @@ describe('StoredRepository', () => {
     return repository;
   }
 
+  /** Moves `refs/rad/id` to a new revision whose project is named `name`; its commit. */
+  async function moveIdentity(gitDir: string, name: string): Promise<Oid> {
+    const text = JSON.stringify({ delegates: [didFromNid(ALICE.nid)], payload: projectPayload('forge', { name }), threshold: 1 });
+    const next = await writeTestCommit({ gitDir, files: { 'embeds/radicle.json': text }, time: T + 9 });
+    await updateRefs(gitDir, [{ name: 'refs/rad/id', oid: next }]);
+    return next;
+  }
+
   async function writeHistory(gitDir: string): Promise<Oid[]> {
     const c1 = await writeTestCommit({ gitDir, files: { README: 'one\n' }, time: T });
     const c2 = await writeTestCommit({ gitDir, files: { README: 'two\n' }, parents: [c1], time: T + 1 });
@@ -100,9 +108,7 @@ describe('StoredRepository', () => {
       // Adopting never replaces a document already held.
       repository.adoptIdentityDocument(head, read);
       expect(await repository.identityDocument()).toBe(marked);
-      const text = JSON.stringify({ delegates: [didFromNid(ALICE.nid)], payload: projectPayload('forge', { name: 'next' }), threshold: 1 });
-      const next = await writeTestCommit({ gitDir: repo.gitDir, files: { 'embeds/radicle.json': text }, time: T + 9 });
-      await updateRefs(repo.gitDir, [{ name: 'refs/rad/id', oid: next }]);
+      await moveIdentity(repo.gitDir, 'next');
       expect(await repository.isPublic()).toBe(true);
       expect((await repository.project())?.name).toBe('next');
       await other.close();
@@ -116,13 +122,7 @@ describe('StoredRepository', () => {
       });
       const repository = await open(repo.rid);
       expect((await repository.project())?.name).toBe('moving');
-      const text = JSON.stringify({
-        delegates: [didFromNid(ALICE.nid)],
-        payload: projectPayload('forge', { name: 'moved' }),
-        threshold: 1,
-      });
-      const next = await writeTestCommit({ gitDir: repo.gitDir, files: { 'embeds/radicle.json': text }, time: T + 9 });
-      await updateRefs(repo.gitDir, [{ name: 'refs/rad/id', oid: next }]);
+      const next = await moveIdentity(repo.gitDir, 'moved');
       expect((await repository.project())?.name).toBe('moved');
       expect(await repository.identityHead()).toBe(next);
     });
