@@ -150,7 +150,12 @@ describe('issues and patches evaluated ahead, on broken storage', () => {
 describe('RequestsInFlight', () => {
   it('waits while requests are in flight or started lately, and never longer than its bound', async () => {
     const held: http.ServerResponse[] = [];
-    const server = http.createServer((_request, response) => void held.push(response));
+    // When the server saw the last request (its handler runs just before the watcher's).
+    let lastArrived = 0;
+    const server = http.createServer((_request, response) => {
+      lastArrived = performance.now();
+      held.push(response);
+    });
     const inFlight = new RequestsInFlight(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -166,7 +171,6 @@ describe('RequestsInFlight', () => {
       const abandoned = new AbortController();
       const gone = fetch(`http://127.0.0.1:${port}/b`, { signal: abandoned.signal }).catch(() => 'aborted');
       await arrivals(2);
-      const lastArrived = performance.now();
       expect(inFlight.size).toBe(2);
       let quietAt = 0;
       const waiting = inFlight.whenQuiet(forever).then(() => void (quietAt = performance.now()));
@@ -179,8 +183,9 @@ describe('RequestsInFlight', () => {
       // The server sees the client go a moment after the client gave up.
       while (inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 2));
       await waiting;
-      // Quiet: none in flight, and none started for 30 ms (checked every 2 ms: 27 at least).
-      expect(quietAt - lastArrived).toBeGreaterThanOrEqual(27);
+      // Quiet: none in flight, and none started for 30 ms (timed from the server's side: a
+      // client polling for the arrival saw it late on a loaded machine, and the gap shrank).
+      expect(quietAt - lastArrived).toBeGreaterThanOrEqual(29);
       // A request that stays (a clone, a slow download) holds a waiter only so long.
       const staying = fetch(`http://127.0.0.1:${port}/c`).then((response) => response.text());
       await arrivals(3);
