@@ -181,8 +181,8 @@ function urlPath(file: string): string {
   return file.split('/').map(encodeURIComponent).join('/');
 }
 
-/** The git CLI's reads of one page, one process per command. */
-async function gitPage(gitDir: string, kind: CrawlKind, c: CrawlCommit): Promise<void> {
+/** The git CLI's reads of one page, one process per command (also the cold phase's whole-page baseline). */
+export async function gitPage(gitDir: string, kind: CrawlKind, c: CrawlCommit): Promise<void> {
   switch (kind) {
     case 'commit':
     case 'diff': {

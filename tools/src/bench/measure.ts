@@ -3,11 +3,11 @@
  * against the targets is report.ts's job.
  */
 import { performance } from 'node:perf_hooks';
-import { captureResponses, rawGet, startCeiling } from './ceiling-server.js';
+import { type CapturedResponse, captureResponses, rawGet, startCeiling } from './ceiling-server.js';
 import type { CgitServer } from './cgit-server.js';
 import { startForge, type ForgeServer } from './forge-server.js';
 import { median } from './git-baseline.js';
-import { sampleRss } from './processes.js';
+import { sampleRss, sleep } from './processes.js';
 import { runWrk, type LoadResult } from './wrk.js';
 import type { RouteClass } from './workload.js';
 
@@ -32,7 +32,16 @@ export interface ColdRow {
   readonly startupMs: number;
   /** The `--compare-with` checkout's server on the same paths, restarted alternately with this one. */
   readonly otherMs: number | null;
+  /**
+   * The same answers' bytes from the bare ceiling server, each on a fresh connection after an
+   * idle moment (median): what the connection, the HTTP exchange and the client cost when a
+   * server does no work at all.
+   */
+  readonly bareHttpMs: number;
 }
+
+/** Idle time before each fresh-connection request to the ceiling (the cold server was idle too, waiting for its first request). */
+const BARE_HTTP_IDLE_MS = 100;
 
 /** The same route class on the large and the small home. */
 export interface ScaleRow {
@@ -53,8 +62,14 @@ export interface LoadSettings {
  * `compareRoot`, a fresh server of that checkout answers the same path after (even runs) or
  * before (odd runs) this one, so neither always runs second on a warmer page cache.
  */
-export async function measureCold(home: string, routes: readonly RouteClass[], runs: number, compareRoot: string | null = null): Promise<ColdRow[]> {
-  const rows: ColdRow[] = [];
+export async function measureCold(
+  home: string,
+  routes: readonly RouteClass[],
+  settings: { readonly runs: number; readonly compareRoot: string | null; readonly scratchDir: string },
+): Promise<ColdRow[]> {
+  const { runs, compareRoot } = settings;
+  const rows: Array<Omit<ColdRow, 'bareHttpMs'>> = [];
+  const answers = new Map<string, CapturedResponse>();
   for (const route of routes) {
     const times: number[] = [];
     const otherTimes: number[] = [];
@@ -62,9 +77,10 @@ export async function measureCold(home: string, routes: readonly RouteClass[], r
     for (let i = 0; i < runs; i++) {
       const path = route.paths[i % route.paths.length] ?? '';
       const mine = async (): Promise<void> => {
-        const { ms, startupMs } = await timeFirstRequest(home, path);
+        const { ms, startupMs, answer } = await timeFirstRequest(home, path);
         times.push(ms);
         ready.push(startupMs);
+        answers.set(path, answer);
       };
       const other = async (): Promise<void> => {
         if (compareRoot !== null) otherTimes.push((await timeFirstRequest(home, path, compareRoot)).ms);
@@ -73,20 +89,47 @@ export async function measureCold(home: string, routes: readonly RouteClass[], r
     }
     rows.push({ route: route.name, forgeMs: median(times), startupMs: median(ready), otherMs: compareRoot === null ? null : median(otherTimes) });
   }
-  return rows;
+  const bare = await timeBareHttp(answers, routes, runs, settings.scratchDir);
+  return rows.map((row) => ({ ...row, bareHttpMs: bare.get(row.route) ?? NaN }));
 }
 
 /** Starts a server (of `root`, default this checkout), times its first request of `path`, stops it. */
-async function timeFirstRequest(home: string, path: string, root?: string): Promise<{ ms: number; startupMs: number }> {
+async function timeFirstRequest(home: string, path: string, root?: string): Promise<{ ms: number; startupMs: number; answer: CapturedResponse }> {
   const server = await startForge(home, { waitForStartup: true, root });
   try {
     // A fresh connection and no Accept-Encoding, as the first request of a new client.
     const start = performance.now();
-    await rawGet(server.baseUrl + path);
-    return { ms: performance.now() - start, startupMs: server.startupMs ?? NaN };
+    const answer = await rawGet(server.baseUrl + path);
+    return { ms: performance.now() - start, startupMs: server.startupMs ?? NaN, answer };
   } finally {
     await server.stop();
   }
+}
+
+/** Per route class, the median time of the ceiling sending the cold answers on fresh connections. */
+async function timeBareHttp(
+  answers: ReadonlyMap<string, CapturedResponse>,
+  routes: readonly RouteClass[],
+  runs: number,
+  scratchDir: string,
+): Promise<Map<string, number>> {
+  const ceiling = await startCeiling(answers, scratchDir);
+  const medians = new Map<string, number>();
+  try {
+    for (const route of routes) {
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        await sleep(BARE_HTTP_IDLE_MS);
+        const start = performance.now();
+        await rawGet(ceiling.baseUrl + (route.paths[i % route.paths.length] ?? ''));
+        times.push(performance.now() - start);
+      }
+      medians.set(route.name, median(times));
+    }
+  } finally {
+    await ceiling.stop();
+  }
+  return medians;
 }
 
 /**

@@ -79,16 +79,17 @@ export function coldTable(cold: readonly ColdRow[], git: readonly GitTiming[]): 
     const g = git.find((t) => t.route === c.route);
     const other = c.otherMs === null ? ' – | – |' : ` ${ms(c.otherMs)} | ${g ? ratio(c.otherMs / g.median) : '–'} |`;
     return (
-      `| ${c.route} | miss | ${ms(c.forgeMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} | ${ms(c.startupMs)} |` +
+      `| ${c.route} | miss | ${ms(c.forgeMs)} | ${ms(c.bareHttpMs)} | ${g ? ms(g.first) : '–'} | ${g ? ms(g.median) : '–'} | ${g ? ratio(c.forgeMs / g.median) : '–'} |` +
+      ` ${g !== undefined && g.pageReads !== null ? `${ms(g.pageReads)} | ${ratio(c.forgeMs / g.pageReads)}` : '– | –'} | ${ms(c.startupMs)} |` +
       (compared ? other : '') +
       ` ${g ? g.command : ''} |`
     );
   });
   const header =
-    '| route | cache | forge cold ms | git first ms | git median ms | vs git | startup ms |' +
+    '| route | cache | forge cold ms | bare HTTP ms | git first ms | git median ms | vs git | git page reads ms | vs page reads | startup ms |' +
     (compared ? ' compared ms | compared vs git |' : '') +
     ' git command |';
-  const align = '|---|---|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|' : '') + '---|';
+  const align = '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|' : '') + '---|';
   return [header, align, ...lines].join('\n');
 }
 

@@ -76,8 +76,8 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
   const notes = runNotes(options);
   const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
   const settings = { seconds: options.duration, concurrencies: options.concurrencies, scratchDir: homes.scratchDir };
-  const git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
-  const cold = await measureCold(large.home, routes, options.coldRuns, options.compareWith);
+  const git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns, large.samples);
+  const cold = await measureCold(large.home, routes, { runs: options.coldRuns, compareRoot: options.compareWith, scratchDir: homes.scratchDir });
   let cgit: CgitServer | null = null;
   if (homes.cgitProblem === null && large.bigGitDir !== null) cgit = await startCgit(large.bigGitDir, path.join(homes.scratchDir, 'cgit'));
   else notes.push(`cgit baseline: ${homes.cgitProblem ?? 'no big repository'}`);
@@ -143,8 +143,8 @@ async function runSelectedPhases(options: BenchOptions, homes: RunHomes): Promis
   let git: GitTiming[] = [];
   if (options.phases.includes('cold')) {
     const routes = selectRoutes(options, buildRouteClasses(large.samples, { ...large, searchQuery: 'repo-000' }));
-    git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns);
-    cold = await measureCold(large.home, routes, options.coldRuns, options.compareWith);
+    git = large.bigGitDir === null ? [] : await timeGitBaseline(large.bigGitDir, routes, options.gitRuns, large.samples);
+    cold = await measureCold(large.home, routes, { runs: options.coldRuns, compareRoot: options.compareWith, scratchDir: homes.scratchDir });
   }
   let crawl: CrawlRow[] | null = null;
   let historyCrawl: HistoryCrawl | null = null;
