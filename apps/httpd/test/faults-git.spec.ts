@@ -4,6 +4,9 @@ import { join, relative } from 'node:path';
 import type { Rid } from '@forge-httpd/identity';
 import { updateRefs } from '@forge-httpd/storage/write';
 import { type BuiltHome, buildNodeHome, namespacedRef, repositoryByName } from '@forge-httpd/tools';
+import { RepoNotFoundError } from '../src/platform/errors.js';
+import { RepoInfoService } from '../src/repos/repo-info.service.js';
+import { RepositoryAccess } from '../src/repository-access/repository-access.service.js';
 import { childProcesses, eventually, homeChanges, type HomeSnapshot, isPlainError, snapshotHome } from './support/faults.js';
 import { FIXTURE_TIME, getJson, type JsonResponse, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
@@ -19,7 +22,9 @@ let before: HomeSnapshot;
 const touched: string[] = [];
 const touch = (file: string): void => void touched.push(relative(built.home, file));
 
-const REPOS = ['steady', 'loose', 'packed', 'doomed', 'moving'] as const;
+const REPOS = ['steady', 'loose', 'packed', 'doomed', 'moving', 'vanishing'] as const;
+/** Repositories a test moves away for a while: the others are checked against them. */
+const MOVED = new Set<string>(['doomed', 'vanishing']);
 
 beforeAll(async () => {
   dir = await makeTempDir();
@@ -65,7 +70,7 @@ const logsSince = (from: number): string[] => server.logs.slice(from);
 
 /** Every other repository still answers its info, history and root tree. */
 async function expectOthersAnswer(except: string): Promise<void> {
-  for (const name of REPOS.filter((other) => other !== except && other !== 'doomed')) {
+  for (const name of REPOS.filter((other) => other !== except && !MOVED.has(other))) {
     for (const path of ['', '/commits', `/tree/${head(name)}/`]) {
       expect([name, path, (await api(`/repos/${rid(name)}${path}`)).status]).toEqual([name, path, 200]);
     }
@@ -171,9 +176,9 @@ describe('a repository removed or renamed while being read', () => {
     const paths = ['', '/commits', `/tree/${head(name)}/`, '/remotes', '/issues'];
     const crawl = Array.from({ length: 60 }, (_, i) => api(`/repos/${rid(name)}${paths[i % paths.length] ?? ''}`));
     await rename(gitDir, away);
-    const during = await Promise.all(crawl);
-    for (const response of during) expect(response.status === 200 || isPlainError(response)).toBe(true);
     try {
+      const during = await Promise.all(crawl);
+      for (const response of during) expect(response.status === 200 || isPlainError(response)).toBe(true);
       for (const path of paths) expect((await api(`/repos/${rid(name)}${path}`)).status).toBe(404);
       await expectOthersAnswer(name);
     } finally {
@@ -182,6 +187,27 @@ describe('a repository removed or renamed while being read', () => {
     // The storage index notices the directory again within its freshness bound (about 1 s).
     await eventually(async () => (await api(`/repos/${rid(name)}`)).status === 200);
     for (const path of paths) expect([path, (await api(`/repos/${rid(name)}${path}`)).status]).toEqual([path, 200]);
+  });
+
+  it('answers a repository that went away after its check as absent, never as an info without its project', async () => {
+    // The window the crawl above can hit: the access check passed, then the directory went
+    // away before the head was read. radicle-httpd leaves the project entry out when the head
+    // cannot be computed, which the explorer rejects; a repository that is gone is absent.
+    const { gitDir } = repositoryByName(built, 'vanishing');
+    const away = join(built.home, 'storage', '.vanished');
+    const access = server.server.app.get(RepositoryAccess);
+    const repository = await access.openPublicRid(rid('vanishing'));
+    const infos = server.server.app.get(RepoInfoService);
+    await rename(gitDir, away);
+    try {
+      await expect(infos.repoInfo(repository)).rejects.toBeInstanceOf(RepoNotFoundError);
+    } finally {
+      await rename(away, gitDir);
+    }
+    // The check let the stale reader go; the repository is opened again once it is back.
+    const info = await infos.repoInfo(await access.openPublicRid(rid('vanishing')));
+    expect(Object.keys(info.payloads)).toContain('xyz.forge.project');
+    expect((await api(`/repos/${rid('vanishing')}`)).status).toBe(200);
   });
 });
 

@@ -3,6 +3,7 @@ import type { DelegateRef, ProjectMeta, RepoInfo, RepoRefs } from '@forge-httpd/
 import { type Did, nidFromDid, type Rid } from '@forge-httpd/identity';
 import { type NodeHome, payloadId, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
+import { RepoNotFoundError } from '../platform/errors.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { CobCountsService } from '../cobs/cob-counts.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
@@ -71,12 +72,30 @@ export class RepoInfoService {
     try {
       return await this.buildRepoInfo(repository);
     } catch (error) {
-      this.logger.warn(`Skipping ${rid}: ${describe(error)}`);
+      // Gone or made private while it was read: skipped like one that is absent, silently.
+      if (!(error instanceof RepoNotFoundError)) this.logger.warn(`Skipping ${rid}: ${describe(error)}`);
       return null;
     }
   }
 
+  /**
+   * Reads the info; when a read failed (thrown, or a part left out), checks the repository
+   * again, so one moved or removed while it was read answers as absent (RepoNotFoundError), as
+   * the next request will, rather than as an error or an info without its project entry.
+   */
   private async buildRepoInfo(repository: StoredRepository): Promise<BuiltRepoInfo> {
+    let built: BuiltRepoInfo;
+    try {
+      built = await this.readRepoInfo(repository);
+    } catch (error) {
+      await this.access.openPublicRid(repository.rid);
+      throw error;
+    }
+    if (!built.complete) await this.access.openPublicRid(repository.rid);
+    return built;
+  }
+
+  private async readRepoInfo(repository: StoredRepository): Promise<BuiltRepoInfo> {
     const document = await repository.identityDocument();
     const project = await repository.project();
     const projectMeta = project === null ? null : await this.projectMeta(repository);
