@@ -75,7 +75,7 @@ export async function measureCold(
     const otherTimes: number[] = [];
     const ready: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const path = route.paths[i % route.paths.length] ?? '';
+      const path = pathOfRun(route, i);
       const mine = async (): Promise<void> => {
         const { ms, startupMs, answer } = await timeFirstRequest(home, path);
         times.push(ms);
@@ -91,6 +91,11 @@ export async function measureCold(
   }
   const bare = await timeBareHttp(answers, routes, runs, settings.scratchDir);
   return rows.map((row) => ({ ...row, bareHttpMs: bare.get(row.route) ?? NaN }));
+}
+
+/** The path the cold phase asks in its `run`-th restart of a route class (its samples in turn). */
+function pathOfRun(route: RouteClass, run: number): string {
+  return route.paths[run % route.paths.length] ?? '';
 }
 
 /** Starts a server (of `root`, default this checkout), times its first request of `path`, stops it. */
@@ -121,7 +126,7 @@ async function timeBareHttp(
       for (let i = 0; i < runs; i++) {
         await sleep(BARE_HTTP_IDLE_MS);
         const start = performance.now();
-        await rawGet(ceiling.baseUrl + (route.paths[i % route.paths.length] ?? ''));
+        await rawGet(ceiling.baseUrl + pathOfRun(route, i));
         times.push(performance.now() - start);
       }
       medians.set(route.name, median(times));

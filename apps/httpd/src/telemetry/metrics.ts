@@ -31,8 +31,11 @@ export interface MetricSources {
   /** The young generation bound, when the process runs one. */
   youngGeneration?: YoungGenerationCap;
   /** Releases of malloc's free memory, when the process makes them. */
-  freeMemoryRelease?: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes' | 'releaseMilliseconds'>;
+  freeMemoryRelease?: FreeMemoryReleaseTotals;
 }
+
+/** What the metrics read of the releases of malloc's free memory. */
+type FreeMemoryReleaseTotals = Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes' | 'releaseMilliseconds'>;
 
 /** Request latency buckets, in seconds: cached answers take well under a millisecond. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -98,10 +101,7 @@ function countSendStalls(registry: Registry, guard: Pick<SendStallGuard, 'stalle
     name: 'forge_http_send_stalls_total',
     help: 'Connections closed because their client took no byte of an answer for the send timeout',
     registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(guard.stalledConnections);
-    },
+    collect: readCounter(() => guard.stalledConnections),
   });
 }
 
@@ -283,33 +283,24 @@ function readHeapHeadroom(registry: Registry, headroom: HeapHeadroom): void {
   });
 }
 
-function countFreeMemoryReleases(registry: Registry, release: Pick<FreeMemoryRelease, 'releaseCount' | 'releasedBytes' | 'releaseMilliseconds'>): void {
+function countFreeMemoryReleases(registry: Registry, release: FreeMemoryReleaseTotals): void {
   new Counter({
     name: 'forge_memory_releases_total',
     help: "Times malloc's free memory was handed back to the kernel (malloc_trim, after the resident size moved)",
     registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(release.releaseCount);
-    },
+    collect: readCounter(() => release.releaseCount),
   });
   new Counter({
     name: 'forge_memory_released_bytes_total',
     help: 'Resident bytes those releases took off, measured around each',
     registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(release.releasedBytes);
-    },
+    collect: readCounter(() => release.releasedBytes),
   });
   new Counter({
     name: 'forge_memory_release_seconds_total',
     help: "Wall time of those releases on libuv's thread pool (malloc's other callers wait for its locks meanwhile)",
     registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(release.releaseMilliseconds / 1000);
-    },
+    collect: readCounter(() => release.releaseMilliseconds / 1000),
   });
 }
 
@@ -332,5 +323,13 @@ function readYoungGeneration(registry: Registry, youngGeneration: YoungGeneratio
 function readGauge(value: () => number): (this: Gauge) => void {
   return function collect(this: Gauge) {
     this.set(value());
+  };
+}
+
+/** A counter's `collect` showing a running total its source keeps (counted there, read here). */
+function readCounter(value: () => number): (this: Counter) => void {
+  return function collect(this: Counter) {
+    this.reset();
+    this.inc(value());
   };
 }
