@@ -9,7 +9,7 @@ import { ErrorFilter } from './platform/error.filter.js';
 import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import { RepositoryAccess } from './repository-access/repository-access.service.js';
-import { GIT_SERVER_LIMITS, NODE_HOME } from './platform/tokens.js';
+import { GIT_SERVER_LIMITS, NODE_HOME, REPOSITORY_PRESENCE } from './platform/tokens.js';
 
 /** What the platform needs from the bootstrap: the validated config and the opened home. */
 export interface GlobalsOptions {
@@ -55,6 +55,7 @@ export class GlobalsModule {
         { provide: ServerConfig, useValue: options.config },
         { provide: NODE_HOME, useValue: options.home },
         RepositoryAccess,
+        { provide: REPOSITORY_PRESENCE, useExisting: RepositoryAccess },
         { provide: GIT_SERVER_LIMITS, useValue: options.gitServerLimits ?? DEFAULT_GIT_SERVER_LIMITS },
         GitProcesses,
         ...caching,

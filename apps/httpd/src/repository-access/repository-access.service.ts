@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { parseRid, type Rid } from '@forge-httpd/identity';
+import { InvalidRidError, parseRid, type Rid } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type StoredRepository } from '@forge-httpd/storage';
 import { RepoNotFoundError } from '../platform/errors.js';
 import { NODE_HOME } from '../platform/tokens.js';
@@ -42,6 +42,21 @@ export class RepositoryAccess {
     if (indexed.identityHead !== null && indexed.document !== null) repository.adoptIdentityDocument(indexed.identityHead, indexed.document);
     if (!(await repository.isPublic())) throw new RepoNotFoundError();
     return repository;
+  }
+
+  /**
+   * Whether the `{rid}` path text names a repository served now: asked after a read failed
+   * unexpectedly, so one moved, removed or made private while it was read answers as absent.
+   * @returns false when it is absent, private or the text is not a RID; true otherwise,
+   *   also when opening it fails for another reason (that failure stays the answer's)
+   */
+  async isServed(ridText: string): Promise<boolean> {
+    try {
+      await this.openPublic(ridText);
+      return true;
+    } catch (error) {
+      return !(error instanceof RepoNotFoundError || error instanceof InvalidRidError);
+    }
   }
 
   /**
