@@ -9,7 +9,6 @@ import { GIT_HTTP_PATHS } from './git-http/git-http.controller.js';
 import { INFO_PATHS } from './info/info.controller.js';
 import { RAW_PATHS } from './raw/raw.controller.js';
 import { HttpCaching } from './response-cache/http-caching.js';
-import { SLICE_UNITS } from './response-cache/text-encoding.js';
 import { handleClientError, refuseConnect } from './platform/client-errors.js';
 import { SendStallGuard } from './platform/send-stall-guard.js';
 import { frameworkErrorHandler, installHttpHooks } from './platform/http-hooks.js';
@@ -101,7 +100,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   installHttpHooks(fastify);
   // File contents serialized from their own bytes (platform/utf8-json.ts). Fastify hands what
   // this returns to the onSend hooks as it is, and sends a Buffer as it sends a string.
-  fastify.setReplySerializer((payload) => serializeJson(payload, SLICE_UNITS) as unknown as string);
+  fastify.setReplySerializer((payload) => serializeJson(payload) as unknown as string);
   // After the CORS hooks (vary order), before Nest's own hooks (a cache hit skips them).
   httpCaching.install(adapter.getInstance());
   const readiness = options.readiness ?? new Readiness();

@@ -66,6 +66,18 @@ describe('PageBuildsInterceptor', () => {
     expect(interceptor.pending).toBe(0);
   });
 
+  it('serializes a JSON answer of a big page to its bytes, with the JSON content type', async () => {
+    const interceptor = new PageBuildsInterceptor(new Reflector(), { pressed: false });
+    const headers: Record<string, string> = {};
+    const reply = { header: (name: string, value: string) => void (headers[name] = value) };
+    const context = { getHandler: () => Routes.prototype.big, switchToHttp: () => ({ getResponse: () => reply }) } as unknown as ExecutionContext;
+    const answer = { id: 'x', files: Array.from({ length: 40 }, (_, index) => ({ path: `f${index}`, text: 'é 😀' })) };
+    const bytes = await firstValueFrom(interceptor.intercept(context, { handle: () => from(Promise.resolve(answer)) }));
+    expect(Buffer.isBuffer(bytes) && bytes.toString('utf8')).toBe(JSON.stringify(answer));
+    expect(headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
+    expect(interceptor.pending).toBe(0);
+  });
+
   it('refuses big pages while clients have more than the budget of answers unread, and serves them once they took them', async () => {
     const sends = { pressed: true };
     const interceptor = new PageBuildsInterceptor(new Reflector(), sends);

@@ -1,7 +1,9 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Semaphore } from '@forge-httpd/storage';
+import type { FastifyReply } from 'fastify';
 import { finalize, from, mergeMap, type Observable } from 'rxjs';
+import { serializeJsonInTurns } from './json-in-turns.js';
 
 /**
  * Pages of these routes built at once. Two cores and git's processes are kept busy by fewer,
@@ -42,10 +44,15 @@ const BIG_PAGE = Symbol('BIG_PAGE');
  */
 export const BigPage = (): MethodDecorator => SetMetadata(BIG_PAGE, true);
 
+/** Content type of a JSON answer (what Fastify sets for a serialized object). */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /**
  * Runs the handlers of {@link BigPage} routes {@link PAGE_BUILD_SLOTS} at a time, the rest
- * waiting in arrival order. A slot is held until the handler's answer is ready; writing it
- * out is not waited for (a slow client holds no slot). Cache hits never get here.
+ * waiting in arrival order. A slot is held until the handler's answer is ready and serialized;
+ * writing it out is not waited for (a slow client holds no slot). A JSON answer is serialized
+ * here, in turns of the event loop (json-in-turns.ts), instead of in one call by Fastify's
+ * serializer. Cache hits never get here.
  */
 @Injectable()
 export class PageBuildsInterceptor implements NestInterceptor {
@@ -59,7 +66,14 @@ export class PageBuildsInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (this.reflector.get<boolean | undefined>(BIG_PAGE, context.getHandler()) !== true) return next.handle();
     if (this.slots.pending >= PAGE_BUILD_SLOTS + MAX_WAITING_PAGE_BUILDS) throw new PageBuildsBusyError();
-    return from(this.enter()).pipe(mergeMap((release) => next.handle().pipe(finalize(release))));
+    return from(this.enter()).pipe(
+      mergeMap((release) =>
+        next.handle().pipe(
+          mergeMap((answer) => serializedInTurns(context, answer)),
+          finalize(release),
+        ),
+      ),
+    );
   }
 
   /**
@@ -80,4 +94,17 @@ export class PageBuildsInterceptor implements NestInterceptor {
   get pending(): number {
     return this.slots.pending;
   }
+}
+
+/**
+ * A JSON answer (a plain object or array) as its bytes, serialized in turns, with the JSON
+ * content type Fastify would have set; anything else (a stream, a file's bytes) as it is.
+ */
+async function serializedInTurns(context: ExecutionContext, answer: unknown): Promise<unknown> {
+  if (answer === null || typeof answer !== 'object' || Buffer.isBuffer(answer)) return answer;
+  const prototype = Object.getPrototypeOf(answer) as unknown;
+  if (prototype !== Object.prototype && prototype !== Array.prototype) return answer;
+  const bytes = await serializeJsonInTurns(answer);
+  context.switchToHttp().getResponse<FastifyReply>().header('content-type', JSON_CONTENT_TYPE);
+  return bytes;
 }

@@ -37,7 +37,7 @@ export interface StreamedJsonObject {
  */
 export function streamedJson(answer: StreamedJsonObject): StreamableFile {
   // The head's file contents are written from their bytes (utf8-json.ts), in one go as before.
-  const opening = serializeJson(answer.head, Number.POSITIVE_INFINITY);
+  const opening = serializeJson(answer.head);
   const members = (typeof opening === 'string' ? Buffer.from(opening) : opening).subarray(0, -1);
   const prefix = Buffer.concat([members, Buffer.from(`${members.length > 1 ? ',' : ''}${JSON.stringify(answer.listKey)}:[`)]);
   return streamed((signal) => jsonChunks({ prefix, items: answer.items, suffix: ']}' }, signal), answer.onEnd);

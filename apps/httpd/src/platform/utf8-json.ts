@@ -78,6 +78,7 @@ export class Utf8Text {
  * @returns `target`, with the field
  */
 export function defineUtf8Text<T extends object>(target: T, key: string, text: Utf8Text): T {
+  (target as Record<symbol, boolean>)[HOLDS_UTF8_TEXT] = true;
   Object.defineProperty(target, key, {
     enumerable: true,
     configurable: true,
@@ -90,20 +91,29 @@ export function defineUtf8Text<T extends object>(target: T, key: string, text: U
   return target;
 }
 
+/** Marks an object with a field defined by {@link defineUtf8Text} (symbol keys are not serialized). */
+const HOLDS_UTF8_TEXT = Symbol('holdsUtf8Text');
+
+/** True when `value` has a field defined by {@link defineUtf8Text}: it is serialized whole. */
+export function holdsUtf8Text(value: object): boolean {
+  return HOLDS_UTF8_TEXT in value;
+}
+
 /** True when `bytes` can be a {@link Utf8Text} (valid UTF-8). */
 export function isUtf8Text(bytes: Buffer): boolean {
   return isUtf8(bytes);
 }
 
 /**
- * `JSON.stringify(value)`, as UTF-8 bytes when content fields were met and the rest of the text
- * is at most `maxSyncUnits` long; as a string otherwise (no fields, or a long rest: the caller
- * encodes that in slices, and the fields are decoded into it as before).
+ * `JSON.stringify(value)`: as UTF-8 bytes when content fields were met, as a string otherwise.
+ * The rest of the text is encoded here in one go however long it is: a multi-megabyte answer
+ * is serialized in turns by its caller (json-in-turns.ts) a piece at a time, and decoding its
+ * fields into one long string, as this once did past a length, cost more than encoding the
+ * rest (a stalled-readers probe: trivial p99 100–149 against 61–70 ms, tools/bench/README.md).
  * @param value - the answer
- * @param maxSyncUnits - longest rest (UTF-16 units) encoded in this call
  * @returns the JSON text or its bytes
  */
-export function serializeJson(value: unknown, maxSyncUnits: number): string | Buffer {
+export function serializeJson(value: unknown): string | Buffer {
   const outer = handedOver;
   const fields: Utf8Text[] = [];
   handedOver = fields;
@@ -117,12 +127,6 @@ export function serializeJson(value: unknown, maxSyncUnits: number): string | Bu
   const at = placeholderOffsets(text, fields.length);
   // Another string of the answer that reads like the placeholder: the fields decode instead.
   if (at === null) return JSON.stringify(value);
-  if (text.length - fields.length * PLACEHOLDER_JSON.length > maxSyncUnits)
-    return spliced(
-      text,
-      at,
-      fields.map((field) => JSON.stringify(field.toString())),
-    );
   // The rest's pieces as UTF-8 and the fields' JSON bytes, measured first, then written into
   // one buffer (no per-piece buffers, no concatenating copy).
   const rest: string[] = [];
@@ -154,14 +158,4 @@ function placeholderOffsets(text: string, count: number): number[] | null {
     offsets.push(offset);
   }
   return offsets.length === count ? offsets : null;
-}
-
-function spliced(text: string, at: readonly number[], pieces: readonly string[]): string {
-  let result = '';
-  let from = 0;
-  for (const [index, offset] of at.entries()) {
-    result += text.slice(from, offset) + (pieces[index] as string);
-    from = offset + PLACEHOLDER_JSON.length;
-  }
-  return result + text.slice(from);
 }

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Strings up to this many UTF-16 units are encoded in one go (about 1–3 ms). */
-export const SLICE_UNITS = 1 << 20;
+const SLICE_UNITS = 1 << 20;
 
 /**
  * The UTF-8 bytes of a serialized body. A multi-megabyte JSON text takes 6–20 ms to encode in
