@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { holdsUtf8Text, serializeJson } from './utf8-json.js';
+import { holdsUtf8Text, type JsonPieces, jsonPieces } from './utf8-json.js';
 
 /**
  * Bytes of JSON written before the thread is given back to the event loop (about half a
@@ -23,8 +23,8 @@ const MAX_DEPTH = 2;
  * The UTF-8 bytes of `serializeJson(value)` (`JSON.stringify` with file contents written from
  * their bytes), written a piece at a time with a turn of the event loop after every
  * {@link TURN_BYTES}: the answer's objects are walked down to {@link MAX_DEPTH} and their
- * arrays written {@link ARRAY_BATCH} elements per call, the rest of each value by
- * `serializeJson` itself, so the bytes are the same.
+ * arrays taken {@link ARRAY_BATCH} elements per call, the rest of each value serialized whole
+ * (`jsonPieces`), so the bytes are the same. Contents are copied once, into the answer's bytes.
  * @param value - the answer
  * @returns its JSON bytes
  */
@@ -34,79 +34,84 @@ export async function serializeJsonInTurns(value: unknown): Promise<Buffer> {
   return writer.finish();
 }
 
-/** Collects the pieces of one answer and gives the thread back between them. */
+/** Collects the pieces of one answer, then writes them into its bytes, giving the thread back between them. */
 class TurnWriter {
-  private readonly parts: Buffer[] = [];
-  private texts: string[] = [];
+  private readonly pieces: JsonPieces = [];
   private sinceTurn = 0;
 
-  text(text: string): void {
-    this.texts.push(text);
-    this.sinceTurn += text.length;
+  add(pieces: JsonPieces): void {
+    for (const piece of pieces) {
+      this.pieces.push(piece);
+      this.sinceTurn += piece.length;
+    }
   }
 
-  piece(json: string | Buffer): void {
-    if (typeof json === 'string') return this.text(json);
-    this.flushTexts();
-    this.parts.push(json);
-    this.sinceTurn += json.length;
-  }
-
-  /** Waits for the next turn once {@link TURN_BYTES} were written since the last. */
+  /** Waits for the next turn once {@link TURN_BYTES} were taken since the last. */
   async pause(): Promise<void> {
     if (this.sinceTurn < TURN_BYTES) return;
-    this.flushTexts();
     this.sinceTurn = 0;
     await nextTurn();
   }
 
-  finish(): Buffer {
-    this.flushTexts();
-    return this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts);
-  }
-
-  private flushTexts(): void {
-    if (this.texts.length === 0) return;
-    this.parts.push(Buffer.from(this.texts.join(''), 'utf8'));
-    this.texts = [];
+  /** The answer's bytes: one buffer, measured first, written in turns like the pieces were taken. */
+  async finish(): Promise<Buffer> {
+    if (this.pieces.length === 1 && typeof this.pieces[0] === 'string') return Buffer.from(this.pieces[0], 'utf8');
+    let length = 0;
+    for (const piece of this.pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+    const bytes = Buffer.allocUnsafe(length);
+    let written = 0;
+    let sinceTurn = 0;
+    for (const piece of this.pieces) {
+      const count = typeof piece === 'string' ? bytes.write(piece, written, 'utf8') : piece.copy(bytes, written);
+      written += count;
+      sinceTurn += count;
+      if (sinceTurn >= TURN_BYTES * 4) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+    }
+    return bytes;
   }
 }
 
 async function writeValue(writer: TurnWriter, value: unknown, depth: number): Promise<void> {
   if (Array.isArray(value)) return writeArray(writer, value);
   if (depth < MAX_DEPTH && isWalkable(value)) return writeObject(writer, value, depth);
-  writer.piece(serializeJson(value));
+  writer.add(jsonPieces(value));
   await writer.pause();
 }
 
 async function writeObject(writer: TurnWriter, value: Record<string, unknown>, depth: number): Promise<void> {
-  writer.text('{');
+  writer.add(['{']);
   let first = true;
   for (const key of Object.keys(value)) {
     const member = value[key];
     // What JSON.stringify leaves out of an object.
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    writer.text(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    writer.add([`${first ? '' : ','}${JSON.stringify(key)}:`]);
     first = false;
     await writeValue(writer, member, depth + 1);
   }
-  writer.text('}');
+  writer.add(['}']);
 }
 
 async function writeArray(writer: TurnWriter, value: readonly unknown[]): Promise<void> {
   if (value.length <= ARRAY_BATCH) {
-    writer.piece(serializeJson(value));
+    writer.add(jsonPieces(value));
     return writer.pause();
   }
-  writer.text('[');
+  writer.add(['[']);
   for (let start = 0; start < value.length; start += ARRAY_BATCH) {
-    const batch = serializeJson(value.slice(start, start + ARRAY_BATCH));
-    // The batch's elements without its brackets.
-    if (start > 0) writer.text(',');
-    writer.piece(typeof batch === 'string' ? batch.slice(1, -1) : batch.subarray(1, -1));
+    // The batch's elements without its brackets: its first and last pieces are texts.
+    const batch = jsonPieces(value.slice(start, start + ARRAY_BATCH));
+    const last = batch.length - 1;
+    batch[0] = (batch[0] as string).slice(1);
+    batch[last] = (batch[last] as string).slice(0, -1);
+    if (start > 0) writer.add([',']);
+    writer.add(batch);
     await writer.pause();
   }
-  writer.text(']');
+  writer.add([']']);
 }
 
 /**

@@ -114,6 +114,20 @@ export function isUtf8Text(bytes: Buffer): boolean {
  * @returns the JSON text or its bytes
  */
 export function serializeJson(value: unknown): string | Buffer {
+  const pieces = jsonPieces(value);
+  if (pieces.length === 1 && typeof pieces[0] === 'string') return pieces[0];
+  return joinPieces(pieces);
+}
+
+/** A JSON text in order: pieces of text, and the JSON bytes of content fields between them. */
+export type JsonPieces = Array<string | Buffer>;
+
+/**
+ * `JSON.stringify(value)` as {@link JsonPieces}: the text around content fields, and each
+ * field's own JSON bytes (not copied). One text when no field was met.
+ * @param value - the answer
+ */
+export function jsonPieces(value: unknown): JsonPieces {
   const outer = handedOver;
   const fields: Utf8Text[] = [];
   handedOver = fields;
@@ -123,30 +137,30 @@ export function serializeJson(value: unknown): string | Buffer {
   } finally {
     handedOver = outer;
   }
-  if (fields.length === 0) return text;
+  if (fields.length === 0) return [text];
   const at = placeholderOffsets(text, fields.length);
   // Another string of the answer that reads like the placeholder: the fields decode instead.
-  if (at === null) return JSON.stringify(value);
-  // The rest's pieces as UTF-8 and the fields' JSON bytes, measured first, then written into
-  // one buffer (no per-piece buffers, no concatenating copy).
-  const rest: string[] = [];
-  const json: Buffer[] = [];
+  if (at === null) return [JSON.stringify(value)];
+  const pieces: JsonPieces = [];
   let from = 0;
   for (const [index, offset] of at.entries()) {
-    rest.push(text.slice(from, offset));
-    json.push((fields[index] as Utf8Text).jsonBytes());
+    pieces.push(text.slice(from, offset), (fields[index] as Utf8Text).jsonBytes());
     from = offset + PLACEHOLDER_JSON.length;
   }
-  rest.push(text.slice(from));
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
+/**
+ * The UTF-8 bytes of `pieces`, measured first, then written into one buffer (no per-piece
+ * buffers, no concatenating copy).
+ */
+export function joinPieces(pieces: JsonPieces): Buffer {
   let length = 0;
-  for (const piece of rest) length += Buffer.byteLength(piece, 'utf8');
-  for (const piece of json) length += piece.length;
+  for (const piece of pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
   const bytes = Buffer.allocUnsafe(length);
   let written = 0;
-  for (const [index, piece] of rest.entries()) {
-    written += bytes.write(piece, written, 'utf8');
-    written += json[index]?.copy(bytes, written) ?? 0;
-  }
+  for (const piece of pieces) written += typeof piece === 'string' ? bytes.write(piece, written, 'utf8') : piece.copy(bytes, written);
   return bytes;
 }
 
