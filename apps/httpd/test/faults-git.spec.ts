@@ -228,10 +228,12 @@ describe('a repository removed or renamed while being read', () => {
     } finally {
       await rename(away, gitDir);
     }
-    // The check let the stale reader go; the repository is opened again once it is back.
+    // The check let the stale reader go; the repository is opened again once it is back,
+    // which the storage index may have to notice first (its watcher can see the move out
+    // before the move back, within its freshness bound of about 1 s).
+    await eventually(async () => (await api(`/repos/${rid('vanishing')}`)).status === 200);
     const info = await infos.repoInfo(await access.openPublicRid(rid('vanishing')));
     expect(Object.keys(info.payloads)).toContain('xyz.forge.project');
-    expect((await api(`/repos/${rid('vanishing')}`)).status).toBe(200);
   });
 });
 
