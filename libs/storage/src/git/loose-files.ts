@@ -167,23 +167,47 @@ const MAX_LISTED_LOOSE_REFS = 1024;
 /**
  * The refs under `prefixes` as git's `for-each-ref` would list them (loose files over
  * `packed-refs`), read from the files: for a repository's branches, a handful of files.
+ * @param gitDir - the repository
  * @param prefixes - validated `refs/…/` prefixes
+ * @param packed - the repository's packed refs
+ * @param options.followSymbolic - list a symbolic ref with the oid of its target when that is
+ *   a plain ref under the prefixes (as git lists it; each namespace's `refs/rad/id` is one)
  * @returns name and oid of each, in no particular order; undefined when git must decide (a
- *   symbolic, malformed or oddly named ref, an unreadable folder, too many loose refs)
+ *   symbolic ref not followed, a malformed or oddly named ref, an unreadable folder, too many
+ *   loose refs)
  */
-export function listRefFiles(gitDir: string, prefixes: readonly string[], packed: PackedRefsFile): Array<{ name: string; oid: Oid }> | undefined {
+export function listRefFiles(
+  gitDir: string,
+  prefixes: readonly string[],
+  packed: PackedRefsFile,
+  options: { followSymbolic?: boolean } = {},
+): Array<{ name: string; oid: Oid }> | undefined {
   const packedEntries = packed.entriesUnder(prefixes);
   if (packedEntries === undefined) return undefined;
   const byName = new Map(packedEntries.map((entry) => [entry.name, entry.oid]));
   const budget = { left: MAX_LISTED_LOOSE_REFS };
+  const symbolic = options.followSymbolic === true ? new Map<string, string>() : null;
   for (const prefix of prefixes) {
-    if (!listLooseRefsInto(gitDir, prefix, byName, budget)) return undefined;
+    if (!listLooseRefsInto(gitDir, prefix, { byName, symbolic }, budget)) return undefined;
+  }
+  for (const [name, target] of symbolic ?? []) {
+    const oid = prefixes.some((prefix) => target.startsWith(prefix)) && !symbolic?.has(target) ? byName.get(target) : undefined;
+    if (oid === undefined) return undefined;
+    byName.set(name, oid);
   }
   return [...byName].map(([name, oid]) => ({ name, oid }));
 }
 
-/** Adds the loose refs under the folder `prefix` (ending in `/`) to `byName`; false when git must decide. */
-function listLooseRefsInto(gitDir: string, prefix: string, byName: Map<string, Oid>, budget: { left: number }): boolean {
+/**
+ * Adds the loose refs under the folder `prefix` (ending in `/`) to `found.byName`, and the
+ * symbolic ones to `found.symbolic` when it is given; false when git must decide.
+ */
+function listLooseRefsInto(
+  gitDir: string,
+  prefix: string,
+  found: { byName: Map<string, Oid>; symbolic: Map<string, string> | null },
+  budget: { left: number },
+): boolean {
   let entries;
   try {
     entries = readdirSync(path.join(gitDir, prefix), { withFileTypes: true });
@@ -193,15 +217,22 @@ function listLooseRefsInto(gitDir: string, prefix: string, byName: Map<string, O
   for (const entry of entries) {
     const name = prefix + entry.name;
     if (entry.isDirectory()) {
-      if (!isValidRefName(name) || !listLooseRefsInto(gitDir, `${name}/`, byName, budget)) return false;
+      if (!isValidRefName(name) || !listLooseRefsInto(gitDir, `${name}/`, found, budget)) return false;
       continue;
     }
     if (!entry.isFile() || !isValidRefName(name) || --budget.left < 0) return false;
     const oid = readLooseRef(gitDir, name);
     // Gone since the folder was read: the packed ref (if any) stands, as for git.
     if (oid === null) continue;
-    if (oid === undefined) return false;
-    byName.set(name, oid);
+    if (oid === undefined) {
+      const target = found.symbolic === null ? undefined : readSymbolicRefFile(gitDir, name);
+      if (target === undefined || found.symbolic === null) return false;
+      // A loose symbolic ref hides a packed ref of the same name, as for git.
+      found.byName.delete(name);
+      found.symbolic.set(name, target);
+      continue;
+    }
+    found.byName.set(name, oid);
   }
   return true;
 }
