@@ -155,13 +155,23 @@ export function jsonPieces(value: unknown): JsonPieces {
  * The UTF-8 bytes of `pieces`, measured first, then written into one buffer (no per-piece
  * buffers, no concatenating copy).
  */
-export function joinPieces(pieces: JsonPieces): Buffer {
+function joinPieces(pieces: JsonPieces): Buffer {
+  const bytes = Buffer.allocUnsafe(piecesByteLength(pieces));
+  let written = 0;
+  for (const piece of pieces) written += writePiece(bytes, written, piece);
+  return bytes;
+}
+
+/** Bytes the UTF-8 form of `pieces` takes. */
+export function piecesByteLength(pieces: JsonPieces): number {
   let length = 0;
   for (const piece of pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
-  const bytes = Buffer.allocUnsafe(length);
-  let written = 0;
-  for (const piece of pieces) written += typeof piece === 'string' ? bytes.write(piece, written, 'utf8') : piece.copy(bytes, written);
-  return bytes;
+  return length;
+}
+
+/** Writes one piece's UTF-8 form into `bytes` at `offset`; returns the bytes written. */
+export function writePiece(bytes: Buffer, offset: number, piece: string | Buffer): number {
+  return typeof piece === 'string' ? bytes.write(piece, offset, 'utf8') : piece.copy(bytes, offset);
 }
 
 /** Where the `count` placeholders are, in order; null unless there are exactly that many. */

@@ -232,10 +232,10 @@ class CliGitRepository implements GitRepository {
    * The refs under `prefix` as `git for-each-ref` lists them, read from the ref files when
    * they tell exactly (loose and packed refs with valid ASCII names, symbolic ones pointing
    * at a plain ref under the prefix; like git, a ref whose object is missing is listed), else
-   * by git. A tracker's first page after a restart listed its 26,000
-   * COB refs through git: ~40 ms for the process and 25 ms to parse its output, where the
-   * `packed-refs` the identity check had just read held them all
-   * (tools/bench/README.md, "COB refs listed from the files").
+   * by git. A tracker's first page after a restart listed its 26,000 COB refs through git:
+   * ~40 ms for the process and 25 ms to parse its output, where the `packed-refs` the
+   * identity check had just read held them all (tools/bench/README.md, "COB refs listed from
+   * the files").
    */
   private async listRefsNow(prefix: string): Promise<RefListing> {
     const listed = listRefFiles(this.gitDir, [prefix], this.refFiles, { followSymbolic: true });

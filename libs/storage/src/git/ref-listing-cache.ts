@@ -27,7 +27,7 @@ export class RefListingCache {
 
   /**
    * @param gitDir - the bare repository
-   * @param list - the real listing (`git for-each-ref`)
+   * @param list - the real listing (from the ref files, or `git for-each-ref`)
    * @param now - the clock of the settle rule (tests move it ahead instead of sleeping)
    */
   constructor(

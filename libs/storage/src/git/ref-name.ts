@@ -28,7 +28,7 @@ const USUAL_CHARACTERS = /^refs\/[A-Za-z0-9_./-]+$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
- * {@link isValidRefName} for names of printable ASCII only, about three times faster on the
+ * {@link isValidRefName} for names of printable ASCII only, about twice as fast on the
  * usual names (a tracker's `packed-refs` holds tens of thousands): those made of
  * {@link USUAL_CHARACTERS} are checked by a few substring tests, the others fully.
  * @param name - candidate ref name
