@@ -58,7 +58,6 @@ class TurnWriter {
    * {@link TURN_BYTES} (copying and encoding cost less than serializing).
    */
   async finish(): Promise<Buffer> {
-    if (this.pieces.length === 1 && typeof this.pieces[0] === 'string') return Buffer.from(this.pieces[0], 'utf8');
     const bytes = Buffer.allocUnsafe(piecesByteLength(this.pieces));
     let written = 0;
     let sinceTurn = 0;
@@ -97,10 +96,6 @@ async function writeObject(writer: TurnWriter, value: Record<string, unknown>, d
 }
 
 async function writeArray(writer: TurnWriter, value: readonly unknown[]): Promise<void> {
-  if (value.length <= ARRAY_BATCH) {
-    writer.add(jsonPieces(value));
-    return writer.pause();
-  }
   writer.add(['[']);
   for (let start = 0; start < value.length; start += ARRAY_BATCH) {
     // The batch's elements without its brackets: its first and last pieces are texts.

@@ -69,6 +69,9 @@ export class Utf8Text {
   }
 }
 
+/** Marks an object with a field defined by {@link defineUtf8Text} (symbol keys are not serialized). */
+const HOLDS_UTF8_TEXT = Symbol('holdsUtf8Text');
+
 /**
  * Defines `target[key]` as `text`: an enumerable accessor that reads as a string, so key order
  * and `JSON.stringify` are as for a plain string property.
@@ -90,9 +93,6 @@ export function defineUtf8Text<T extends object>(target: T, key: string, text: U
   });
   return target;
 }
-
-/** Marks an object with a field defined by {@link defineUtf8Text} (symbol keys are not serialized). */
-const HOLDS_UTF8_TEXT = Symbol('holdsUtf8Text');
 
 /** True when `value` has a field defined by {@link defineUtf8Text}: it is serialized whole. */
 export function holdsUtf8Text(value: object): boolean {

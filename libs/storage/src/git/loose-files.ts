@@ -66,12 +66,29 @@ export function readRefFile(gitDir: string, name: string): Oid | null | undefine
  * @returns the oid; null when there is no such file; undefined when git must decide
  */
 function readLooseRef(gitDir: string, name: string): Oid | null | undefined {
+  const entry = readLooseRefEntry(gitDir, name);
+  return typeof entry === 'object' && entry !== null ? undefined : entry;
+}
+
+/**
+ * A loose ref file read once: its oid, or the target of a symbolic ref.
+ * @returns the oid or `{ symbolic: target }`; null when there is no such file; undefined when
+ *   git must decide (unreadable, malformed)
+ */
+function readLooseRefEntry(gitDir: string, name: string): Oid | { symbolic: string } | null | undefined {
   const loose = readOptional(path.join(gitDir, name));
   if (loose === null) return undefined;
   if (!('content' in loose)) return null;
   const text = loose.content.toString('latin1');
   const oid = text.endsWith('\n') ? text.slice(0, -1) : text;
-  return isOid(oid) ? oid : undefined;
+  if (isOid(oid)) return oid;
+  const symbolic = symbolicTarget(text);
+  return symbolic === undefined ? undefined : { symbolic };
+}
+
+/** The target named by a symbolic ref file's text (`ref: refs/heads/main`), if it is one. */
+function symbolicTarget(text: string): string | undefined {
+  return /^ref: (refs\/[^\s]+)\n?$/.exec(text)?.[1];
 }
 
 const SPACE = 0x20;
@@ -221,18 +238,18 @@ function listLooseRefsInto(
       continue;
     }
     if (!entry.isFile() || !isValidRefName(name) || --budget.left < 0) return false;
-    const oid = readLooseRef(gitDir, name);
+    const ref = readLooseRefEntry(gitDir, name);
     // Gone since the folder was read: the packed ref (if any) stands, as for git.
-    if (oid === null) continue;
-    if (oid === undefined) {
-      const target = found.symbolic === null ? undefined : readSymbolicRefFile(gitDir, name);
-      if (target === undefined || found.symbolic === null) return false;
-      // A loose symbolic ref hides a packed ref of the same name, as for git.
-      found.byName.delete(name);
-      found.symbolic.set(name, target);
+    if (ref === null) continue;
+    if (ref === undefined) return false;
+    if (typeof ref === 'string') {
+      found.byName.set(name, ref);
       continue;
     }
-    found.byName.set(name, oid);
+    if (found.symbolic === null) return false;
+    // A loose symbolic ref hides a packed ref of the same name, as for git.
+    found.byName.delete(name);
+    found.symbolic.set(name, ref.symbolic);
   }
   return true;
 }
@@ -244,8 +261,7 @@ function listLooseRefsInto(
 export function readSymbolicRefFile(gitDir: string, name: string): string | undefined {
   const file = readOptional(path.join(gitDir, name));
   if (file === null || !('content' in file)) return undefined;
-  const match = /^ref: (refs\/[^\s]+)\n?$/.exec(file.content.toString('latin1'));
-  return match?.[1];
+  return symbolicTarget(file.content.toString('latin1'));
 }
 
 /** A loose object's type and content, or null when it is not loose (or not usable here). */

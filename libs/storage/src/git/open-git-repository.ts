@@ -240,9 +240,7 @@ class CliGitRepository implements GitRepository {
   private async listRefsNow(prefix: string): Promise<RefListing> {
     const listed = listRefFiles(this.gitDir, [prefix], this.refFiles, { followSymbolic: true });
     if (listed !== undefined && listed.every(({ name }) => isValidAsciiRefName(name))) {
-      // ASCII names: code unit order is git's byte order.
-      const entries = listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return { entries, selfContained: true };
+      return { entries: listed.sort((a, b) => compareUtf8(a.name, b.name)), selfContained: true };
     }
     return listRefs(this.gitDir, prefix);
   }
