@@ -66,6 +66,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     home: options.home,
     flavour: options.config.flavour,
     maxBytes: options.responseCacheBytes ?? bounds.responseBytes,
+    compressedBodyBytes: bounds.compressedBodyBytes,
     urlIndexBytes: bounds.urlIndexBytes,
     onFrontHit: (hit) => requests.record(frontHitRecord(hit)),
   });

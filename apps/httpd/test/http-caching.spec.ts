@@ -4,7 +4,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type NodeHome, type Oid, openNodeHome } from '@forge-httpd/storage';
 import { updateRefs } from '@forge-httpd/storage/write';
-import { type BuiltHome, buildNodeHome, repositoryByName, updateIdentity } from '@forge-httpd/tools';
+import { type Rid, ridFromOid } from '@forge-httpd/identity';
+import { type BuiltHome, buildNodeHome, recordSeedingPolicy, repositoryByName, updateIdentity } from '@forge-httpd/tools';
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { createApp } from '../src/app.factory.js';
 import { ServerConfig } from '../src/config/server-config.js';
@@ -206,6 +207,33 @@ describe('compression', () => {
       expect(compressed.headers['etag']).toBe(`${identity.headers['etag']?.slice(0, -1)}-${coding}"`);
       expect(decode(compressed.body).equals(identity.body)).toBe(true);
     }
+  });
+
+  it('compresses an answer built again once, from its second request on, and anew once its bytes changed', async () => {
+    // Policies are read per request, never cached: 60 rows make a body worth compressing.
+    const rids = Array.from({ length: 60 }, (_, i) => ridFromOid(i.toString(16).padStart(40, 'c')));
+    for (const rid of rids.slice(0, 59)) recordSeedingPolicy(built.context, { rid, policy: { policy: 'allow', scope: 'followed' } });
+    const url = server.url + '/api/v1/node/policies/repos';
+    const identity = await raw(url);
+    expect(identity.body.length).toBeGreaterThan(4096);
+    const before = server.caching.compressedBodyStats();
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(await raw(url, { headers: { 'accept-encoding': 'gzip' } }));
+    for (const answer of answers) {
+      expect(answer.headers['etag']).toBe(`${identity.headers['etag']?.slice(0, -1)}-gzip"`);
+      expect(gunzipSync(answer.body).equals(identity.body)).toBe(true);
+    }
+    // Kept on the second request, served from memory on the third.
+    expect(server.caching.compressedBodyStats()).toMatchObject({ entries: before.entries + 1, hits: before.hits + 1 });
+    recordSeedingPolicy(built.context, { rid: rids[59] as Rid, policy: { policy: 'block' } });
+    const changed = await raw(url);
+    expect(changed.headers['etag']).not.toBe(identity.headers['etag']);
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
+      expect(answer.headers['etag']).toBe(`${changed.headers['etag']?.slice(0, -1)}-gzip"`);
+      expect(gunzipSync(answer.body).equals(changed.body)).toBe(true);
+    }
+    expect(JSON.parse(changed.body.toString())).toContainEqual({ rid: rids[59], policy: { policy: 'block' } });
   });
 
   it('leaves small bodies and unwilling clients alone, with the CORS vary only', async () => {

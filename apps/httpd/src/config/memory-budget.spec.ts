@@ -7,7 +7,8 @@ describe('divideMemoryBudget', () => {
   it('gives the default budget room for a 50,000-commit history and a 12,000-object tracker', () => {
     const bounds = divideMemoryBudget(DEFAULT_MEMORY_BUDGET_MIB);
     expect(DEFAULT_MEMORY_BUDGET_MIB).toBe(64);
-    expect(bounds.responseBytes).toBe(18 * MIB);
+    expect(bounds.responseBytes).toBe(17 * MIB);
+    expect(bounds.compressedBodyBytes).toBe(1 * MIB);
     expect(bounds.diffBlobBytes).toBe(2 * MIB);
     expect(bounds.urlIndexBytes).toBe(2 * MIB);
     expect(bounds.reachabilityCommits).toBeGreaterThanOrEqual(80_000);
@@ -34,6 +35,7 @@ describe('divideMemoryBudget', () => {
     const bounds = divideMemoryBudget(budget);
     const bytes =
       bounds.responseBytes +
+      bounds.compressedBodyBytes +
       bounds.urlIndexBytes +
       bounds.reachabilityCommits * 80 +
       bounds.lastCommitBytes +
@@ -47,7 +49,7 @@ describe('divideMemoryBudget', () => {
 
   it('turns the caches and the heap bound off with a budget of 0 (one long answer at a time)', () => {
     const { unsentAnswerBytes, ...bounds } = divideMemoryBudget(0);
-    expect(Object.values(bounds)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(bounds)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     // Answers in flight to slow clients: a few big pages still.
     expect(unsentAnswerBytes).toBe(16 * MIB);
   });

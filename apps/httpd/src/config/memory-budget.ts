@@ -8,8 +8,8 @@ const MIB = 1024 * 1024;
 
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
- * operator sizes the server with one number. The default budget gives 18 MiB of rendered
- * answers, 18 MiB of issues and patches (a 12,000-object tracker is estimated at ~15 MB with a
+ * operator sizes the server with one number. The default budget gives 17 MiB of rendered
+ * answers, 1 MiB of compressed bodies of answers built again, 18 MiB of issues and patches (a 12,000-object tracker is estimated at ~15 MB with a
  * cache directory, where views are read back per page; ~30 MB without one), 2 MiB of URL
  * index, 2 MiB of blobs ready for diff pages and ~83,000 indexed commits; the last-commit
  * indexes get 12 MiB (a 50,000-commit history is estimated at ~11 MB).
@@ -17,6 +17,8 @@ const MIB = 1024 * 1024;
 export interface CacheBounds {
   /** Rendered immutable answers and their compressed variants. */
   readonly responseBytes: number;
+  /** Compressed bodies of answers built again for every request, served again unchanged (response-cache/compressed-bodies.ts). */
+  readonly compressedBodyBytes: number;
   /** The front cache's URL → answer index. */
   readonly urlIndexBytes: number;
   /** Commits held by every branch reachability index together. */
@@ -57,10 +59,13 @@ export interface CacheBounds {
  * for once does not fill (tools/bench/README.md, "File contents as bytes"). The last-commit
  * indexes took 1/16 from the rendered answers (11/32 and 1/8 before) when the default budget
  * went from 128 to 64 MiB, so a 50,000-commit history's index still fits it
- * (tools/bench/README.md, "A default budget of 64 MiB").
+ * (tools/bench/README.md, "A default budget of 64 MiB"). The compressed bodies of answers
+ * built again took 1/64 from the rendered answers (9/32 before): a 10,000-row policy list's
+ * gzip and brotli bodies take ~450 KB (tools/bench/README.md, "Compressed once").
  */
 const SHARES = {
-  responseBytes: 9 / 32,
+  responseBytes: 17 / 64,
+  compressedBodyBytes: 1 / 64,
   urlIndexBytes: 1 / 32,
   reachability: 0.1,
   lastCommitBytes: 3 / 16,
@@ -113,6 +118,7 @@ export function divideMemoryBudget(budgetMiB: number): CacheBounds {
   const share = (part: number): number => Math.floor(bytes * part);
   return {
     responseBytes: share(SHARES.responseBytes),
+    compressedBodyBytes: share(SHARES.compressedBodyBytes),
     urlIndexBytes: share(SHARES.urlIndexBytes),
     reachabilityCommits: Math.floor(share(SHARES.reachability) / REACHABILITY_BYTES_PER_COMMIT),
     lastCommitBytes: share(SHARES.lastCommitBytes),

@@ -18,9 +18,18 @@ function withGuard<T>(promise: Promise<T>, fallback: T): Promise<T> {
   return Promise.race([promise.catch(() => fallback), guard]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Policy lists kept for the version of policies.db they were read from: at most this many rows
+ * (~150 bytes each in memory), so a node with a huge table reads it per request instead.
+ */
+const MAX_KEPT_POLICY_ROWS = 50_000;
+
 /** The local node: identity, liveness, configuration, seeding policies (docs/api.md 1–3). */
 @Injectable()
 export class NodeService {
+  /** The last policy list and the policies.db version it was read from. */
+  private keptPolicies: { readonly stamp: string; readonly policies: RepoPolicy[] } | null = null;
+
   constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
 
   /**
@@ -42,9 +51,18 @@ export class NodeService {
     });
   }
 
-  /** `GET /node/policies/repos`: stored rows in table order, unfiltered (docs/radicle-httpd.md §5.2). */
+  /**
+   * `GET /node/policies/repos`: stored rows in table order, unfiltered (docs/radicle-httpd.md §5.2).
+   * Read again only when policies.db changed: its query is most of the answer's cost (10,000
+   * rows: ~8 ms; the change check is one query, tools/bench/README.md "Compressed once").
+   */
   policies(): RepoPolicy[] {
-    return this.home.policiesDb.seedingPolicies().map(toRepoPolicy);
+    const db = this.home.policiesDb;
+    const stamp = db.changeStamp();
+    if (this.keptPolicies?.stamp === stamp) return this.keptPolicies.policies;
+    const policies = db.seedingPolicies().map(toRepoPolicy);
+    this.keptPolicies = policies.length <= MAX_KEPT_POLICY_ROWS ? { stamp, policies } : null;
+    return policies;
   }
 
   /** `GET /node/policies/repos/{rid}`: the stored row, else the startup default (docs/radicle-httpd.md §5.3). */

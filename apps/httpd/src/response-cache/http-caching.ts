@@ -9,6 +9,7 @@ import { encodeUtf8 } from './text-encoding.js';
 import { FrontCache, type FrontCacheHit, type Freshness } from './front-cache.js';
 import { appendVary } from '../platform/http-hooks.js';
 import { Representation } from './representation.js';
+import { CompressedBodies, type CompressedBodyStats, DEFAULT_COMPRESSED_BODY_BYTES } from './compressed-bodies.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { RepositoryStateProbe } from './repository-state.js';
 import { type CachedResponse, DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache, type ResponseCacheStats } from './response-cache.js';
@@ -21,6 +22,8 @@ export interface HttpCachingOptions {
   flavour: string;
   /** Byte bound of the response cache (default 64 MiB; 0 disables it, ETags and compression stay). */
   maxBytes?: number;
+  /** Byte bound of the compressed bodies of answers not cached, looked up by ETag (default 1 MiB; 0 keeps none). */
+  compressedBodyBytes?: number;
   /** Byte bound of the front cache's URL index (default 8 MiB). */
   urlIndexBytes?: number;
   /** Told of requests the front cache answers (they never reach Fastify's logging). */
@@ -63,6 +66,7 @@ export class HttpCaching {
   private readonly gate: VisibilityGate;
   private readonly keys: CacheKeyBuilder;
   private readonly representation: Representation;
+  private readonly compressedBodies: CompressedBodies;
   private readonly pending = new Map<string, Promise<CachedResponse | null>>();
   private readonly front: FrontCache;
 
@@ -71,7 +75,8 @@ export class HttpCaching {
     this.gate = new VisibilityGate(this.probe);
     this.cache = new ResponseCache(options.maxBytes ?? DEFAULT_RESPONSE_CACHE_BYTES);
     this.keys = new CacheKeyBuilder({ flavour: options.flavour, storageRoot: options.home.storage.root });
-    this.representation = new Representation(this.cache);
+    this.compressedBodies = new CompressedBodies(options.compressedBodyBytes ?? DEFAULT_COMPRESSED_BODY_BYTES);
+    this.representation = new Representation(this.cache, this.compressedBodies);
     this.front = new FrontCache({
       cache: this.cache,
       freshness: (key, entry) => this.freshness(key, entry),
@@ -89,6 +94,11 @@ export class HttpCaching {
   /** Counters of the response cache; `frontHits` = hits answered in front of Fastify. */
   stats(): ResponseCacheStats & { frontHits: number } {
     return { ...this.cache.stats(), frontHits: this.front.served };
+  }
+
+  /** Sizes and hits of the compressed bodies of answers not cached (see {@link CompressedBodies}). */
+  compressedBodyStats(): CompressedBodyStats {
+    return this.compressedBodies.stats();
   }
 
   /** Whether the response cache answered `request` (after its answer), for the request log. */

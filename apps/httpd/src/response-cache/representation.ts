@@ -3,6 +3,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { COMPRESSION_MIN_BYTES, compress, compressStream, type ContentCoding, negotiateEncoding } from '../platform/compression.js';
 import { appendVary } from '../platform/http-hooks.js';
 import { etagForCoding, ifNoneMatchMatches } from '../platform/etag.js';
+import type { CompressedBodies } from './compressed-bodies.js';
 import type { CachedResponse, ResponseCache } from './response-cache.js';
 
 /** A finished JSON body about to be sent, and where its compressed variants live. */
@@ -22,11 +23,15 @@ export interface BodyToSend {
  * `etag` and `content-encoding`, and turns a matching `If-None-Match` into a 304.
  */
 export class Representation {
-  constructor(private readonly cache: ResponseCache) {}
+  constructor(
+    private readonly cache: ResponseCache,
+    private readonly compressedBodies: CompressedBodies,
+  ) {}
 
   /**
    * Chooses the bytes to send (identity or compressed) and sets the matching headers; a
-   * compressed variant of a cached entry is made once and kept with the entry.
+   * compressed variant of a cached entry is made once and kept with the entry, and that of an
+   * answer built again with the same bytes is looked up by its ETag.
    */
   select(send: BodyToSend): Buffer | Promise<Buffer> {
     const { request, reply, body, etag } = send;
@@ -36,7 +41,8 @@ export class Representation {
     reply.header('content-encoding', coding);
     // A GET that becomes a 304 sends no bytes: do not compress for it.
     if (request.method === 'GET' && this.notModified(request, etag)) return body;
-    return send.entry === null ? compress(body, coding) : this.variant(send.entry, coding);
+    if (send.entry !== null) return this.variant(send.entry, coding);
+    return etag === null ? compress(body, coding) : this.compressedBodies.get(etag, coding, () => compress(body, coding));
   }
 
   /**
