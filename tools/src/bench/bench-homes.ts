@@ -3,8 +3,8 @@
  * cached on disk (a manifest marks a complete build):
  * - `large`: the big generated repository, a repository with many issues and patches, and
  *   enough small repositories to reach the scale's repository count;
- * - `small`: ten repositories, one of them with ten issues and two patches — the baseline of
- *   the "within 2×" comparisons.
+ * - `small`: ten repositories, one of them with ten issues and ten patches (a full first page of
+ *   each, as the large home's tracker answers) — the baseline of the "within 2×" comparisons.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -86,10 +86,18 @@ export async function buildLargeHome(dir: string, scale: ScaleSpec): Promise<Ben
   return { home: context.home, repos: scale.repos, bigRid: big.rid, bigGitDir: big.gitDir, samples: fixture.samples, ...cob, plainRid: plain };
 }
 
+/** Patches of the small home's tracker: one full page (the listings' default page size). */
+const SMALL_HOME_PATCHES = 10;
+
+/** Where the small home is kept under a scale's cache: named by its recipe, so an older one is not reused. */
+export const SMALL_HOME_DIR = 'small-10-patches';
+
 /** The ten-repository baseline home. */
 export async function buildSmallHome(dir: string): Promise<BenchHome> {
   const context = await benchContext(path.join(dir, 'home'));
-  const cob = await buildCobRepository(context, { name: 'tracker', issues: 10, patches: 2 });
+  // A full first page of each listing, so the comparison is of the same answer on a bigger
+  // tracker (with two patches the baseline page was a fifth of the large one's bytes).
+  const cob = await buildCobRepository(context, { name: 'tracker', issues: 10, patches: SMALL_HOME_PATCHES });
   const plain = await addPlainRepositories(context, 9);
   return { home: context.home, repos: 10, bigRid: null, bigGitDir: null, samples: [], ...cob, plainRid: plain };
 }

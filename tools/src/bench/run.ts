@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
-import { buildHistoryHome, buildSmallHome, ensureBenchHome, ensureLargeHome, type BenchHome, type HistoryHome } from './bench-homes.js';
+import { buildHistoryHome, buildSmallHome, ensureBenchHome, ensureLargeHome, SMALL_HOME_DIR, type BenchHome, type HistoryHome } from './bench-homes.js';
 import { startCgit, type CgitServer } from './cgit-server.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
 import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow, type CrawlServers } from './crawl.js';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
 async function prepareHomes(options: BenchOptions): Promise<{ large: BenchHome; small: BenchHome }> {
   const cacheDir = path.join(options.cacheDir, options.scale.name);
   const large = await ensureLargeHome(options.cacheDir, options.scale);
-  const small = await ensureBenchHome(path.join(cacheDir, 'small'), (dir) => buildSmallHome(dir));
+  const small = await ensureBenchHome(path.join(cacheDir, SMALL_HOME_DIR), (dir) => buildSmallHome(dir));
   return { large, small };
 }
 
