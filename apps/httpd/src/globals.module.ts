@@ -10,6 +10,7 @@ import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from '.
 import { HttpCaching } from './response-cache/http-caching.js';
 import { RepositoryAccess } from './repository-access/repository-access.service.js';
 import { GIT_SERVER_LIMITS, NODE_HOME, REPOSITORY_PRESENCE } from './platform/tokens.js';
+import { NodeFactsMemo } from './node/node-facts.js';
 
 /** What the platform needs from the bootstrap: the validated config and the opened home. */
 export interface GlobalsOptions {
@@ -26,7 +27,7 @@ export interface GlobalsOptions {
 /**
  * Cross-cutting providers, global so feature modules inject them without importing:
  * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAccess},
- * {@link GitProcesses} and,
+ * {@link GitProcesses}, {@link NodeFactsMemo} and,
  * when given, {@link HttpCaching}; plus the global error filter and Cache-Control interceptor.
  */
 @Global()
@@ -58,13 +59,15 @@ export class GlobalsModule {
         { provide: REPOSITORY_PRESENCE, useExisting: RepositoryAccess },
         { provide: GIT_SERVER_LIMITS, useValue: options.gitServerLimits ?? DEFAULT_GIT_SERVER_LIMITS },
         GitProcesses,
+        // One memo of what the node's databases say, for listings, issue and patch pages and remotes.
+        { provide: NodeFactsMemo, useFactory: (home: NodeHome) => new NodeFactsMemo(home), inject: [NODE_HOME] },
         ...caching,
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: CacheControlInterceptor },
         { provide: SEND_PRESSURE, useValue: options.sendGuard ?? { pressed: false } },
         { provide: APP_INTERCEPTOR, useClass: PageBuildsInterceptor },
       ],
-      exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, ...(httpCaching === undefined ? [] : [HttpCaching])],
+      exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, NodeFactsMemo, ...(httpCaching === undefined ? [] : [HttpCaching])],
     };
   }
 }

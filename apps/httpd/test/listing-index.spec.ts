@@ -167,6 +167,24 @@ describe('listed repository infos', () => {
     expect(after?.delegates).toEqual([{ id: `did:key:${built.nid}`, alias: 'renamed' }]);
   }, 30_000);
 
+  it("shows an author's and a peer's new alias on the very next issue list and remotes", async () => {
+    const first = repo('first');
+    const { local } = built.context;
+    await createIssue(
+      { gitDir: first.gitDir, keyPair: local.keyPair, alias: local.alias, time: built.context.clock.tick(), flavour: 'forge' },
+      { title: 'Whose alias', description: '' },
+    );
+    const aliases = async (): Promise<unknown[]> => {
+      const issues = (await getJson(`${server.baseUrl}/api/v1/repos/${first.rid}/issues`)).body as Array<{ title: string; author: { alias?: string } }>;
+      const remotes = (await getJson(`${server.baseUrl}/api/v1/repos/${first.rid}/remotes`)).body as Array<{ id: string; alias?: string }>;
+      return [issues.find((issue) => issue.title === 'Whose alias')?.author.alias, remotes.find((remote) => remote.id === built.nid)?.alias];
+    };
+    recordFollow(built.context, { nid: built.nid, alias: 'before' });
+    expect(await aliases()).toEqual(['before', 'before']);
+    recordFollow(built.context, { nid: built.nid, alias: 'after' });
+    expect(await aliases()).toEqual(['after', 'after']);
+  }, 30_000);
+
   it('leaves out a repository made private at once, before the index sees it', async () => {
     const second = repo('second');
     expect(await listSettled(second.rid)).toBeDefined();

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Remote } from '@forge-httpd/api-types';
 import type { Nid } from '@forge-httpd/identity';
-import { type NodeHome, type Oid, type RemoteRefs, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
+import type { Oid, RemoteRefs, StoredRepository } from '@forge-httpd/storage';
 import { RemoteNotFoundError } from '../git-content/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
-import { NODE_HOME } from '../platform/tokens.js';
+import { type NodeFacts, NodeFactsMemo } from '../node/node-facts.js';
 import { isShownRemoteRef, toRemote } from './remote.mapper.js';
 
 /** A remote's shown refs peeled to commits, and the shown refs that did not peel (yet). */
@@ -24,7 +24,7 @@ export class RemotesService {
   private readonly peeled = new WeakMap<ReadonlyMap<string, Oid>, Promise<PeeledRefs>>();
 
   constructor(
-    @Inject(NODE_HOME) private readonly home: NodeHome,
+    private readonly facts: NodeFactsMemo,
     private readonly access: RepositoryAccess,
   ) {}
 
@@ -32,7 +32,9 @@ export class RemotesService {
   async listRemotes(ridText: string): Promise<Remote[]> {
     const repository = await this.access.openPublic(ridText);
     const remotes = await repository.remotes();
-    return Promise.all(remotes.map((remote) => this.remoteInfo(repository, remote)));
+    // Aliases as the databases are now, for every peer (two queries a peer otherwise).
+    const facts = this.facts.current();
+    return Promise.all(remotes.map((remote) => this.remoteInfo(repository, remote, facts)));
   }
 
   /**
@@ -43,10 +45,10 @@ export class RemotesService {
     const repository = await this.access.openPublic(ridText);
     const remote = await repository.remote(peer);
     if (remote === null) throw new RemoteNotFoundError();
-    return this.remoteInfo(repository, remote);
+    return this.remoteInfo(repository, remote, this.facts.current());
   }
 
-  private async remoteInfo(repository: StoredRepository, remote: RemoteRefs): Promise<Remote> {
+  private async remoteInfo(repository: StoredRepository, remote: RemoteRefs, facts: NodeFacts): Promise<Remote> {
     const { commits, unpeeled } = await this.peeledRefs(repository, remote.refs);
     // Refs that do not lead to a commit are left out (docs/radicle-httpd.md §4.6); one whose
     // object is absent is looked at again (it may arrive without the signed refs moving).
@@ -54,7 +56,7 @@ export class RemotesService {
     const refs = late.length === 0 ? commits : [...commits, ...late];
     return toRemote({
       nid: remote.nid,
-      alias: resolveAlias(this.home, remote.nid),
+      alias: facts.aliasOfNid(remote.nid),
       refs,
       delegate: await repository.isDelegate(remote.nid),
     });

@@ -7,7 +7,7 @@ import { RepoNotFoundError } from '../platform/errors.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { CobCountsService } from '../cobs/cob-counts.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
-import { type NodeFacts, NodeFactsMemo } from './node-facts.js';
+import { type NodeFacts, NodeFactsMemo } from '../node/node-facts.js';
 import { type BuiltRepoInfo, RepoInfoMemo } from './repo-info-memo.js';
 import { toDelegateRef, toProjectMeta, toRepoInfo, toRepoRefs } from './repo-info.mapper.js';
 
@@ -22,17 +22,16 @@ const FAILED = Symbol('failed');
 export class RepoInfoService {
   private readonly logger = new Logger('forge-httpd');
   private readonly memo: RepoInfoMemo;
-  private readonly facts: NodeFactsMemo;
 
   constructor(
     private readonly config: ServerConfig,
     private readonly cobCounts: CobCountsService,
     private readonly access: RepositoryAccess,
     @Inject(NODE_HOME) private readonly home: NodeHome,
+    private readonly facts: NodeFactsMemo,
   ) {
     // The home's clock judges stamps, so the memo, storage and the response cache agree on "settled".
     this.memo = new RepoInfoMemo({ gitDirOf: (rid) => home.storage.gitDirOf(rid), now: home.now });
-    this.facts = new NodeFactsMemo(home);
   }
 
   /**

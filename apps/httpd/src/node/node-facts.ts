@@ -1,4 +1,4 @@
-import { type Did, nidFromDid, type Rid } from '@forge-httpd/identity';
+import { type Did, type Nid, nidFromDid, type Rid } from '@forge-httpd/identity';
 import type { NodeHome } from '@forge-httpd/storage';
 
 /** What the node's databases say about repositories and peers, as one request sees them. */
@@ -9,28 +9,33 @@ export interface NodeFacts {
   seedCount(rid: Rid): number;
   /** The alias shown for a delegate (resolveAlias: the follow alias, else the announced one), or null. */
   alias(did: Did): string | null;
+  /** The same for a node id (issue and patch authors, commenters, reviewers). */
+  aliasOfNid(nid: Nid): string | null;
 }
 
 /** Answers read from one version of policies.db. */
 interface PoliciesFacts {
   readonly stamp: string;
   readonly seeding: Map<Rid, boolean>;
-  readonly follows: Map<Did, string | null>;
+  /** Keyed by DID or NID (their texts never coincide). */
+  readonly follows: Map<Did | Nid, string | null>;
 }
 
 /** Answers read from one version of node.db. */
 interface NodeDbFacts {
   readonly stamp: string;
   readonly seeds: Map<Rid, number>;
-  readonly aliases: Map<Did, string | null>;
+  /** Keyed by DID or NID (their texts never coincide). */
+  readonly aliases: Map<Did | Nid, string | null>;
 }
 
 /**
  * Seeding verdicts, seed counts and aliases (docs/node-home.md §8) remembered while the
  * database they come from is unchanged: a listing asks for them per candidate and per shown
- * delegate, a query each (~4 µs), while each database's change counter (SQLite's
- * `data_version`) costs one query per request. A node that writes its databases often only
- * makes this as costly as asking every time.
+ * delegate, an issue or patch page per author, commenter and reviewer, a query each (~4 µs,
+ * two for an alias), while each database's change counter (SQLite's `data_version`) costs one
+ * query per request. A node that writes its databases often only makes this as costly as
+ * asking every time.
  */
 export class NodeFactsMemo {
   private policies: PoliciesFacts = { stamp: '', seeding: new Map(), follows: new Map() };
@@ -56,6 +61,7 @@ export class NodeFactsMemo {
       alias: (did) =>
         remember(policies.follows, did, () => home.policiesDb.followAlias(nidFromDid(did))) ??
         remember(node.aliases, did, () => home.nodeDb.alias(nidFromDid(did))),
+      aliasOfNid: (nid) => remember(policies.follows, nid, () => home.policiesDb.followAlias(nid)) ?? remember(node.aliases, nid, () => home.nodeDb.alias(nid)),
     };
   }
 }
