@@ -8,7 +8,7 @@ import { readGitProcessCounts } from './git-process-counts.js';
 import { IndexBudget } from './index-budget.js';
 import { listRefFiles, PackedRefsFile } from './loose-files.js';
 import type { Oid } from './oid.js';
-import { commitTimesInGraph } from './graph-history.js';
+import { commitTimesInGraph, historyInGraph } from './graph-history.js';
 import { warmUpCommitGraphCode } from './graph-warm-up.js';
 import { openGitRepository } from './open-git-repository.js';
 import { ReachabilityIndex } from './reachability-index.js';
@@ -140,6 +140,43 @@ describe('CommitGraph', () => {
     }
   });
 
+  it('lists windows of a history as rev-list --skip --max-count does, ties, clock skew and time bounds included', () => {
+    const dir = copyRepository('windows');
+    const [a, b] = [commitTree(dir, [commits[40] as string], 'tie a', 1_750_000_000), commitTree(dir, [commits[60] as string], 'tie b', 1_750_000_000)];
+    const skewed = commitTree(dir, [a, b, commits[0] as string], 'merge older than its parents', 1_600_000_000);
+    const top = commitTree(dir, [skewed], 'top', 1_750_000_000);
+    git(dir, ['update-ref', 'refs/heads/windows', top]);
+    git(dir, ['commit-graph', 'write', '--reachable']);
+    const graph = CommitGraph.read(dir) as CommitGraph;
+    for (const from of [top, skewed, a, ...commits.filter((_, at) => at % 37 === 0)]) {
+      const all = git(dir, ['rev-list', from]).split('\n');
+      expect(historyInGraph(graph, from, {})?.toArray()).toEqual(all);
+      for (const [skip, maxCount] of [
+        [0, 30],
+        [5, 7],
+        [29, 1],
+        [all.length - 3, 10],
+        [all.length, 5],
+        [all.length + 5, 10],
+        [3, 0],
+      ] as const) {
+        const byGit = git(dir, ['rev-list', `--skip=${skip}`, `--max-count=${maxCount}`, from])
+          .split('\n')
+          .filter((line) => line !== '');
+        expect([skip, maxCount, historyInGraph(graph, from, { skip, maxCount })?.toArray()]).toEqual([skip, maxCount, byGit]);
+      }
+      // Time bounds filter every commit of the history (walkCommitOids over rev-list --timestamp).
+      const timed = git(dir, ['rev-list', '--timestamp', from])
+        .split('\n')
+        .map((line) => line.split(' ') as [string, string]);
+      const times = timed.map(([time]) => Number(time)).sort((x, y) => x - y);
+      const [since, until] = [times[Math.floor(times.length / 4)] as number, times[Math.floor((times.length * 3) / 4)] as number];
+      const inBounds = timed.filter(([time]) => Number(time) >= since && Number(time) < until).map(([, oid]) => oid);
+      expect(historyInGraph(graph, from, { since, until, skip: 2, maxCount: 9 })?.toArray()).toEqual(inBounds.slice(2, 11));
+    }
+    expect(historyInGraph(graph, '0'.repeat(40) as Oid, {})).toBeNull();
+  });
+
   it('reads a split chain of graph files', () => {
     const dir = copyRepository('chain');
     rmSync(path.join(dir, 'objects', 'info', 'commit-graph'));
@@ -156,6 +193,9 @@ describe('CommitGraph', () => {
     for (const commit of [...commits.slice(0, 40), ...(later as Oid[])]) {
       expect(refsContainingInGraph(graph, commit, refs)).toEqual(containingByGit(dir, commit));
     }
+    // Ids come from every layer of the chain.
+    const tip = (later as Oid[]).at(-1) as Oid;
+    expect(historyInGraph(graph, tip, {})?.toArray()).toEqual(git(dir, ['rev-list', tip]).split('\n'));
   });
 
   it('reads no graph past its bound of commits, nor one heavier than the budget it is held in', () => {
@@ -272,7 +312,8 @@ describe('listRefFiles', () => {
 describe('GitRepository.refsContaining with a commit-graph', () => {
   it('answers from the ref files and the graph without a git process, and goes to git past the graph', async () => {
     const dir = copyRepository('repository');
-    const repo = openGitRepository(dir);
+    // The test's own git commands block the event loop, which would read as a busy thread.
+    const repo = openGitRepository(dir, { threadLoad: { isBusy: () => false } });
     try {
       const before = readGitProcessCounts().command.spawned;
       for (const commit of commits) expect(await repo.refsContaining(commit, PREFIXES)).toEqual(containingByGit(dir, commit));
@@ -281,6 +322,10 @@ describe('GitRepository.refsContaining with a commit-graph', () => {
       expect(await repo.countCommits(commits[0] as Oid)).toBe(Number(git(dir, ['rev-list', '--count', commits[0] as string])));
       const times = timesByGit(dir, commits[0] as string);
       expect(await repo.commitTimes(commits[0] as Oid, 1_650_000_000)).toEqual(times.filter((time) => time > 1_650_000_000));
+      // A page deep in the history (past what is walked through commit reads) and all of it.
+      const deep = git(dir, ['rev-list', '--skip=150', '--max-count=30', commits[0] as string]).split('\n');
+      expect((await repo.walkCommits({ from: commits[0] as Oid, skip: 150, maxCount: 30 })).map((commit) => commit.oid)).toEqual(deep);
+      expect((await repo.listCommitOids({ from: commits[0] as Oid })).toArray()).toEqual(git(dir, ['rev-list', commits[0] as string]).split('\n'));
       expect(readGitProcessCounts().command.spawned).toBe(before);
       // A branch moved past the graph: git answers, the same answers.
       const later = importLinearCommits(dir, { branch: 'refs/heads/main', commits: 2, from: git(dir, ['rev-parse', 'refs/heads/main']), time: 1_900_000_000 });

@@ -102,6 +102,21 @@ export class CommitGraph {
     return -1;
   }
 
+  /**
+   * Writes the raw id of the commit at `position` into `target` at `offset`.
+   * @throws RangeError when the graph has no such position
+   */
+  copyId(position: number, target: Buffer, offset: number): void {
+    for (const layer of this.idLayers) {
+      const at = position - layer.offset;
+      if (at >= 0 && at * HASH_BYTES < layer.ids.length) {
+        layer.ids.copy(target, offset, at * HASH_BYTES, (at + 1) * HASH_BYTES);
+        return;
+      }
+    }
+    throw new RangeError(`no commit at graph position ${position}`);
+  }
+
   /** The topological level of the commit at `position` (0: not computed by the writer). */
   level(position: number): number {
     return (this.levels[position] ?? 0) >>> 2;

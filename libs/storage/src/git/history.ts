@@ -24,9 +24,8 @@ import { OidLineReader, OidList } from './oid-list.js';
  * @throws InvalidOidError for malformed ids; GitCommandError when git fails (e.g. unknown start)
  */
 export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions): Promise<OidList> {
+  checkWalkWindow(options);
   const { skip = 0, maxCount = Number.POSITIVE_INFINITY, since, until } = options;
-  checkCount(skip);
-  if (maxCount !== Number.POSITIVE_INFINITY) checkCount(maxCount);
   if (maxCount === 0) return OidList.EMPTY;
   const revisions = revisionArguments(options.from, options.exclude ?? []);
   if (since === undefined && until === undefined) {
@@ -161,6 +160,15 @@ function parseTimestampLine(line: string): { oid: Oid; time: number } {
   const oid = line.slice(space + 1);
   if (space < 0 || !isOid(oid)) throw new GitCommandError('unexpected rev-list output');
   return { oid, time: Number(line.slice(0, space)) };
+}
+
+/**
+ * Checks a walk's `skip` and `maxCount` as {@link walkCommitOids} takes them.
+ * @throws RangeError when either is given and not a non-negative integer
+ */
+export function checkWalkWindow(options: Pick<WalkCommitsOptions, 'skip' | 'maxCount'>): void {
+  checkCount(options.skip ?? 0);
+  if (options.maxCount !== undefined) checkCount(options.maxCount);
 }
 
 function checkCount(value: number): void {
