@@ -147,6 +147,18 @@ function readResponseCache(registry: Registry, caching: HttpCaching): void {
     collect: read((s) => s.bytes),
   });
   new Gauge({ name: 'forge_response_cache_max_bytes', help: 'Byte bound of the response cache', registers: [registry], collect: read((s) => s.maxBytes) });
+  new Counter({
+    name: 'forge_compressed_bodies_hits_total',
+    help: 'Answers built again sent with a kept compressed body (looked up by ETag)',
+    registers: [registry],
+    collect: readCounter(() => caching.compressedBodyStats().hits),
+  });
+  new Gauge({
+    name: 'forge_compressed_bodies_bytes',
+    help: 'Compressed bodies kept of answers built again',
+    registers: [registry],
+    collect: readGauge(() => caching.compressedBodyStats().bytes),
+  });
 }
 
 function readGitProcesses(registry: Registry, pool: GitServerPool): void {
