@@ -9,8 +9,9 @@ const MIB = 1024 * 1024;
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
  * operator sizes the server with one number. The default budget gives 17 MiB of rendered
- * answers, 1 MiB of compressed bodies of answers built again, 18 MiB of issues and patches (a 12,000-object tracker is estimated at ~15 MB with a
- * cache directory, where views are read back per page; ~30 MB without one), 2 MiB of URL
+ * answers, 1 MiB of compressed bodies of answers built again, 18 MiB of issues and patches
+ * (a 12,000-object tracker is estimated at ~15 MB with a cache directory, where views are
+ * read back per page; ~30 MB without one), 2 MiB of URL
  * index, 2 MiB of blobs ready for diff pages and ~83,000 indexed commits; the last-commit
  * indexes get 12 MiB (a 50,000-commit history is estimated at ~11 MB).
  */

@@ -20,9 +20,10 @@ function withGuard<T>(promise: Promise<T>, fallback: T): Promise<T> {
 
 /**
  * Policy lists kept for the version of policies.db they were read from: at most this many rows
- * (~150 bytes each in memory), so a node with a huge table reads it per request instead.
+ * (~150 bytes each in memory, ~3 MB at most, outside the memory budget), so a node with a huge
+ * table reads it per request instead.
  */
-const MAX_KEPT_POLICY_ROWS = 50_000;
+const MAX_KEPT_POLICY_ROWS = 20_000;
 
 /** The local node: identity, liveness, configuration, seeding policies (docs/api.md 1–3). */
 @Injectable()

@@ -1,6 +1,6 @@
 import { CompressedBodies } from './compressed-bodies.js';
 
-/** A compression that counts its calls and answers `bytes` of zeros. */
+/** A compression that counts its calls and answers `bytes` bytes, each call's filled with its number. */
 function counting(bytes: number): { calls: () => number; compress: () => Promise<Buffer> } {
   let calls = 0;
   return {

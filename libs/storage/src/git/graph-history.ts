@@ -10,6 +10,9 @@ import type { CommitGraph } from './commit-graph-file.js';
 import { OidList } from './oid-list.js';
 import type { Oid } from './oid.js';
 
+/** Bytes of a raw commit id (SHA-1). */
+const HASH_BYTES = 20;
+
 /**
  * The committer times of the commits `from` reaches, itself included, in `rev-list` order.
  * @returns the times in seconds; null when the graph does not hold `from`
@@ -60,8 +63,6 @@ export function historyInGraph(graph: CommitGraph, from: Oid, window: HistoryWin
   listed.forEach((position, at) => graph.copyId(position, raw, at * HASH_BYTES));
   return OidList.fromRaw(raw);
 }
-
-const HASH_BYTES = 20;
 
 /**
  * Visits the history of `start` in `rev-list` order until `visit` answers false.
