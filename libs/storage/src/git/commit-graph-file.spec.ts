@@ -49,6 +49,21 @@ function timesByGit(dir: string, from: string): number[] {
     .map((line) => Number(line.split(' ')[0]));
 }
 
+/**
+ * A copy of the test repository with two commits of equal time, a merge of them older than
+ * its parents and a commit on top, and its commit-graph written.
+ * @returns the copy, its graph, and the new commits (top first) to start walks from
+ */
+function withTiesAndSkew(name: string): { dir: string; graph: CommitGraph; starts: Oid[] } {
+  const dir = copyRepository(name);
+  const [a, b] = [commitTree(dir, [commits[40] as string], 'tie a', 1_750_000_000), commitTree(dir, [commits[60] as string], 'tie b', 1_750_000_000)];
+  const skewed = commitTree(dir, [a, b, commits[0] as string], 'merge older than its parents', 1_600_000_000);
+  const top = commitTree(dir, [skewed], 'top', 1_750_000_000);
+  git(dir, ['update-ref', `refs/heads/${name}`, top]);
+  git(dir, ['commit-graph', 'write', '--reachable']);
+  return { dir, graph: CommitGraph.read(dir) as CommitGraph, starts: [top, skewed, a] };
+}
+
 function allCommits(dir: string): Oid[] {
   return git(dir, ['rev-list', '--all']).split('\n') as Oid[];
 }
@@ -128,27 +143,15 @@ describe('CommitGraph', () => {
   });
 
   it('lists the commit times of a history in the order rev-list --timestamp does, ties and clock skew included', () => {
-    const dir = copyRepository('times');
-    const [a, b] = [commitTree(dir, [commits[40] as string], 'tie a', 1_750_000_000), commitTree(dir, [commits[60] as string], 'tie b', 1_750_000_000)];
-    const skewed = commitTree(dir, [a, b, commits[0] as string], 'merge older than its parents', 1_600_000_000);
-    const top = commitTree(dir, [skewed], 'top', 1_750_000_000);
-    git(dir, ['update-ref', 'refs/heads/times', top]);
-    git(dir, ['commit-graph', 'write', '--reachable']);
-    const graph = CommitGraph.read(dir) as CommitGraph;
-    for (const from of [top, skewed, a, ...commits.filter((_, at) => at % 23 === 0)]) {
+    const { dir, graph, starts } = withTiesAndSkew('times');
+    for (const from of [...starts, ...commits.filter((_, at) => at % 23 === 0)]) {
       expect(commitTimesInGraph(graph, from)).toEqual(timesByGit(dir, from));
     }
   });
 
   it('lists windows of a history as rev-list --skip --max-count does, ties, clock skew and time bounds included', () => {
-    const dir = copyRepository('windows');
-    const [a, b] = [commitTree(dir, [commits[40] as string], 'tie a', 1_750_000_000), commitTree(dir, [commits[60] as string], 'tie b', 1_750_000_000)];
-    const skewed = commitTree(dir, [a, b, commits[0] as string], 'merge older than its parents', 1_600_000_000);
-    const top = commitTree(dir, [skewed], 'top', 1_750_000_000);
-    git(dir, ['update-ref', 'refs/heads/windows', top]);
-    git(dir, ['commit-graph', 'write', '--reachable']);
-    const graph = CommitGraph.read(dir) as CommitGraph;
-    for (const from of [top, skewed, a, ...commits.filter((_, at) => at % 37 === 0)]) {
+    const { dir, graph, starts } = withTiesAndSkew('windows');
+    for (const from of [...starts, ...commits.filter((_, at) => at % 37 === 0)]) {
       const all = git(dir, ['rev-list', from]).split('\n');
       expect(historyInGraph(graph, from, {})?.toArray()).toEqual(all);
       for (const [skip, maxCount] of [
