@@ -7,6 +7,13 @@ import type { SeedCounts } from './seed-counts.js';
 /** Rankings kept for this many distinct queries (least recently used dropped first). */
 const MAX_QUERIES = 64;
 
+/**
+ * Matches from which every seed count is read in one query rather than one query each: on
+ * 10,000 repositories the one query took 9–12 ms, the per-repository ones ~3 µs each
+ * (tools/bench/README.md, "Compressed once").
+ */
+export const LOAD_ALL_SEEDS_MATCHES = 4096;
+
 interface Ranking {
   /** Index version and seed-count generation the ranking was computed from. */
   readonly stamp: string;
@@ -40,6 +47,7 @@ export class SearchRanking {
 
   private compute(query: string): SearchMatch[] {
     const found = this.names.find({ version: this.index.version, summaries: this.index.list() }, query);
+    if (found.length >= LOAD_ALL_SEEDS_MATCHES) this.seeds.loadAll();
     const matches = found.map(({ summary, index }) => ({ rid: summary.rid, index, seeds: this.seeds.count(summary.rid) }));
     // Found in RID order and sorted stably: ties stay in RID order (docs/decisions.md step 3).
     return matches.sort(compareSearchRank);
