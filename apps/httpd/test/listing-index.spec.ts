@@ -185,6 +185,16 @@ describe('listed repository infos', () => {
     expect(await aliases()).toEqual(['after', 'after']);
   }, 30_000);
 
+  it("shows a node's new announcement in its inventory on the very next request", async () => {
+    const nid = 'z6MkrLMMsiPWUcNPHcRajuMi9mDfYckSoJyPwwnknocNYPm7';
+    const inventory = async (): Promise<unknown> => (await getJson(`${server.baseUrl}/api/v1/nodes/${nid}/inventory`)).body;
+    const before = (await inventory()) as string[];
+    expect(await inventory()).toEqual(before);
+    const added = repo('second').rid;
+    recordRouting(built.context, { rid: added, nid });
+    expect(await inventory()).toEqual([...new Set([...before, added])].sort());
+  }, 30_000);
+
   it('leaves out a repository made private at once, before the index sees it', async () => {
     const second = repo('second');
     expect(await listSettled(second.rid)).toBeDefined();

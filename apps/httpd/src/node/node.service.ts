@@ -4,6 +4,7 @@ import type { Rid } from '@forge-httpd/identity';
 import type { NodeHome } from '@forge-httpd/storage';
 import { NODE_HOME } from '../platform/tokens.js';
 import { toNodeInfo, toRepoPolicy, toSeedingPolicy } from './node.mapper.js';
+import { StampedAnswers } from './stamped-answers.js';
 
 /** Timeout of each control-socket query (docs/api.md "Limits"). */
 export const SOCKET_QUERY_TIMEOUT_MS = 500;
@@ -18,18 +19,14 @@ function withGuard<T>(promise: Promise<T>, fallback: T): Promise<T> {
   return Promise.race([promise.catch(() => fallback), guard]).finally(() => clearTimeout(timer));
 }
 
-/**
- * Policy lists kept for the version of policies.db they were read from: at most this many rows
- * (~150 bytes each in memory, ~3 MB at most, outside the memory budget), so a node with a huge
- * table reads it per request instead.
- */
+/** Rows of the policy list kept for the version of policies.db it was read from (~3 MB at most). */
 const MAX_KEPT_POLICY_ROWS = 20_000;
 
 /** The local node: identity, liveness, configuration, seeding policies (docs/api.md 1–3). */
 @Injectable()
 export class NodeService {
-  /** The last policy list and the policies.db version it was read from. */
-  private keptPolicies: { readonly stamp: string; readonly policies: RepoPolicy[] } | null = null;
+  /** The policy list, for the policies.db version it was read from. */
+  private readonly keptPolicies = new StampedAnswers<RepoPolicy>({ lists: 1, items: MAX_KEPT_POLICY_ROWS });
 
   constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
 
@@ -59,11 +56,7 @@ export class NodeService {
    */
   policies(): RepoPolicy[] {
     const db = this.home.policiesDb;
-    const stamp = db.changeStamp();
-    if (this.keptPolicies?.stamp === stamp) return this.keptPolicies.policies;
-    const policies = db.seedingPolicies().map(toRepoPolicy);
-    this.keptPolicies = policies.length <= MAX_KEPT_POLICY_ROWS ? { stamp, policies } : null;
-    return policies;
+    return this.keptPolicies.get(db.changeStamp(), '', () => db.seedingPolicies().map(toRepoPolicy));
   }
 
   /** `GET /node/policies/repos/{rid}`: the stored row, else the startup default (docs/radicle-httpd.md §5.3). */

@@ -4,10 +4,19 @@ import { didFromNid, formatSshPublicKey, type Nid, publicKeyFromNid, sshFingerpr
 import { type NodeHome, resolveAlias } from '@forge-httpd/storage';
 import { NODE_HOME } from '../platform/tokens.js';
 import { toNodeIdentity } from './nodes.mapper.js';
+import { StampedAnswers } from '../node/stamped-answers.js';
+
+/**
+ * Inventories kept for the version of node.db they were read from: a few nodes' (a node
+ * page asks for one), ~3 MB of RIDs at most together.
+ */
+const KEPT_INVENTORIES = { lists: 8, items: 20_000 } as const;
 
 /** Any node by id: identity forms and announced inventory (docs/api.md 4–5). */
 @Injectable()
 export class NodesService {
+  private readonly inventories = new StampedAnswers<string>(KEPT_INVENTORIES);
+
   constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
 
   /** `GET /nodes/{nid}`: always answers for a well-formed NID. */
@@ -21,8 +30,12 @@ export class NodesService {
     });
   }
 
-  /** `GET /nodes/{nid}/inventory`: RIDs ascending (docs/decisions.md), `[]` for unknown nodes. */
+  /**
+   * `GET /nodes/{nid}/inventory`: RIDs ascending (docs/decisions.md), `[]` for unknown nodes.
+   * Read again only when node.db changed (a node announcing 10,000 repositories: ~10 ms).
+   */
   inventory(nid: Nid): string[] {
-    return this.home.nodeDb.inventory(nid);
+    const db = this.home.nodeDb;
+    return this.inventories.get(db.changeStamp(), nid, () => db.inventory(nid));
   }
 }
