@@ -2,7 +2,7 @@ import { gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import type { Oid } from './oid.js';
-import { openGitRepository } from './open-git-repository.js';
+import { BUSY_READS_FOR_A_PROCESS, openGitRepository } from './open-git-repository.js';
 import { readGitProcessCounts } from './git-process-counts.js';
 import { longWalks, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
 import { waitUntil } from '../wait-until.testing.js';
@@ -91,6 +91,22 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
         revList(gitDir, ['--skip=30', '--max-count=30', from]),
       );
       expect(spawned()).toBe(before);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('starts a cat-file for a busy thread only once a repository is read a lot', async () => {
+    const catFiles = (): number => readGitProcessCounts()['cat-file'].spawned;
+    const busy = openGitRepository(gitDir, { threadLoad: { isBusy: () => true } });
+    try {
+      const before = catFiles();
+      // A listed repository's few reads (its head, its identity) stay in process.
+      for (const oid of commits.slice(0, BUSY_READS_FOR_A_PROCESS - 1)) expect((await busy.readObjectInfo(oid))?.type).toBe('commit');
+      expect(catFiles()).toBe(before);
+      // One more read in the same second: git takes them from here.
+      for (const oid of commits.slice(0, 8)) expect((await busy.readCommit(oid))?.oid).toBe(oid);
+      expect(catFiles()).toBe(before + 1);
     } finally {
       await busy.close();
     }

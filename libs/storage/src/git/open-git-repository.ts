@@ -29,6 +29,7 @@ import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
 import { checkRefName, isValidAsciiRefName, isValidRefPrefix } from './ref-name.js';
 import { type RefListing, RefListingCache } from './ref-listing-cache.js';
+import { ReadRate } from './read-rate.js';
 import type { IndexBudget } from './index-budget.js';
 import { processReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
 import { countReachableInGraph, isAncestorInGraph } from './graph-containment.js';
@@ -61,6 +62,12 @@ export interface OpenGitRepositoryOptions {
 }
 
 const SEQUENTIAL: ReadOptions = { sequential: true };
+
+/**
+ * Reads of a repository in a second from which a busy thread hands them to a cat-file it
+ * starts for them; below it they stay in process.
+ */
+export const BUSY_READS_FOR_A_PROCESS = 32;
 
 /**
  * Commits read by first-page walks, process-wide, keyed by repository and id: paging through
@@ -119,6 +126,8 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
 class CliGitRepository implements GitRepository {
   private readonly refListings: RefListingCache;
   private readonly refFiles: PackedRefsFile;
+  /** Reads asked of this repository lately, while no cat-file runs for it ({@link throughGit}). */
+  private readonly reads = new ReadRate();
   private closed = false;
 
   constructor(
@@ -155,11 +164,16 @@ class CliGitRepository implements GitRepository {
    * it does whenever this thread is the bottleneck ({@link ThreadLoad}) and for bulk reads,
    * which start it (thousands of reads at once: git inflates while this thread evaluates).
    * A walk's reads stay in process, busy or not and while cat-file runs too: each waits for
-   * the one before, so a round trip per step would be the walk's whole cost.
+   * the one before, so a round trip per step would be the walk's whole cost. A busy thread
+   * starts a cat-file only for a repository read a lot ({@link BUSY_READS_FOR_A_PROCESS} in a
+   * second): one started for the few reads of a repository on a listing page cost ~20 ms of that
+   * page, a crawl of one repository reaches the count at once (tools/bench/README.md,
+   * "Compressed once").
    */
   private throughGit(options: ReadOptions): boolean {
     if (options.sequential === true) return false;
-    return options.bulk === true || this.catFile.isRunning() || this.load.isBusy();
+    if (options.bulk === true || this.catFile.isRunning()) return true;
+    return this.reads.add() >= BUSY_READS_FOR_A_PROCESS && this.load.isBusy();
   }
 
   async startBulkReads(): Promise<void> {
