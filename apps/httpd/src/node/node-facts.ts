@@ -1,4 +1,5 @@
 import { type Did, type Nid, nidFromDid, type Rid } from '@forge-httpd/identity';
+import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { NodeHome } from '@forge-httpd/storage';
 
 /** What the node's databases say about repositories and peers, as one request sees them. */
@@ -13,20 +14,33 @@ export interface NodeFacts {
   aliasOfNid(nid: Nid): string | null;
 }
 
+/**
+ * Answers kept per database version, per kind: the authors of a repository's issues and
+ * patches are whoever wrote them, so without a bound a repository written by enough keys would
+ * grow the memo for as long as the databases stay unchanged.
+ */
+const MAX_REMEMBERED = 65_536;
+
+type Memo<K, V> = BoundedCache<K, V>;
+
+function memo<K, V>(): Memo<K, V> {
+  return new BoundedCache<K, V>({ maxEntries: MAX_REMEMBERED });
+}
+
 /** Answers read from one version of policies.db. */
 interface PoliciesFacts {
   readonly stamp: string;
-  readonly seeding: Map<Rid, boolean>;
+  readonly seeding: Memo<Rid, boolean>;
   /** Keyed by DID or NID (their texts never coincide). */
-  readonly follows: Map<Did | Nid, string | null>;
+  readonly follows: Memo<Did | Nid, string | null>;
 }
 
 /** Answers read from one version of node.db. */
 interface NodeDbFacts {
   readonly stamp: string;
-  readonly seeds: Map<Rid, number>;
+  readonly seeds: Memo<Rid, number>;
   /** Keyed by DID or NID (their texts never coincide). */
-  readonly aliases: Map<Did | Nid, string | null>;
+  readonly aliases: Memo<Did | Nid, string | null>;
 }
 
 /**
@@ -38,8 +52,8 @@ interface NodeDbFacts {
  * asking every time.
  */
 export class NodeFactsMemo {
-  private policies: PoliciesFacts = { stamp: '', seeding: new Map(), follows: new Map() };
-  private node: NodeDbFacts = { stamp: '', seeds: new Map(), aliases: new Map() };
+  private policies: PoliciesFacts = { stamp: '', seeding: memo(), follows: memo() };
+  private node: NodeDbFacts = { stamp: '', seeds: memo(), aliases: memo() };
 
   constructor(private readonly home: Pick<NodeHome, 'nodeDb' | 'policiesDb' | 'effectiveSeedingPolicy'>) {}
 
@@ -49,26 +63,20 @@ export class NodeFactsMemo {
    */
   current(): NodeFacts {
     const policiesStamp = this.home.policiesDb.changeStamp();
-    if (policiesStamp !== this.policies.stamp) this.policies = { stamp: policiesStamp, seeding: new Map(), follows: new Map() };
+    if (policiesStamp !== this.policies.stamp) this.policies = { stamp: policiesStamp, seeding: memo(), follows: memo() };
     const nodeStamp = this.home.nodeDb.changeStamp();
-    if (nodeStamp !== this.node.stamp) this.node = { stamp: nodeStamp, seeds: new Map(), aliases: new Map() };
+    if (nodeStamp !== this.node.stamp) this.node = { stamp: nodeStamp, seeds: memo(), aliases: memo() };
     // Captured: a later request that finds a change starts new maps, never mixes versions here.
     const { policies, node, home } = this;
     return {
-      isSeeding: (rid) => remember(policies.seeding, rid, () => home.effectiveSeedingPolicy(rid).policy === 'allow'),
-      seedCount: (rid) => remember(node.seeds, rid, () => home.nodeDb.seedCount(rid)),
+      isSeeding: (rid) => policies.seeding.getOrCompute(rid, () => home.effectiveSeedingPolicy(rid).policy === 'allow'),
+      seedCount: (rid) => node.seeds.getOrCompute(rid, () => home.nodeDb.seedCount(rid)),
       // Keyed by DID: decoding it to a NID (base58, key checks) costs more than the lookup.
       alias: (did) =>
-        remember(policies.follows, did, () => home.policiesDb.followAlias(nidFromDid(did))) ??
-        remember(node.aliases, did, () => home.nodeDb.alias(nidFromDid(did))),
-      aliasOfNid: (nid) => remember(policies.follows, nid, () => home.policiesDb.followAlias(nid)) ?? remember(node.aliases, nid, () => home.nodeDb.alias(nid)),
+        policies.follows.getOrCompute(did, () => home.policiesDb.followAlias(nidFromDid(did))) ??
+        node.aliases.getOrCompute(did, () => home.nodeDb.alias(nidFromDid(did))),
+      aliasOfNid: (nid) =>
+        policies.follows.getOrCompute(nid, () => home.policiesDb.followAlias(nid)) ?? node.aliases.getOrCompute(nid, () => home.nodeDb.alias(nid)),
     };
   }
-}
-
-function remember<K, V>(values: Map<K, V>, key: K, read: () => V): V {
-  if (values.has(key)) return values.get(key) as V;
-  const value = read();
-  values.set(key, value);
-  return value;
 }
