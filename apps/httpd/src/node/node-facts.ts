@@ -21,26 +21,24 @@ export interface NodeFacts {
  */
 const MAX_REMEMBERED = 65_536;
 
-type Memo<K, V> = BoundedCache<K, V>;
-
-function memo<K, V>(): Memo<K, V> {
+function memo<K, V>(): BoundedCache<K, V> {
   return new BoundedCache<K, V>({ maxEntries: MAX_REMEMBERED });
 }
 
 /** Answers read from one version of policies.db. */
 interface PoliciesFacts {
   readonly stamp: string;
-  readonly seeding: Memo<Rid, boolean>;
+  readonly seeding: BoundedCache<Rid, boolean>;
   /** Keyed by DID or NID (their texts never coincide). */
-  readonly follows: Memo<Did | Nid, string | null>;
+  readonly follows: BoundedCache<Did | Nid, string | null>;
 }
 
 /** Answers read from one version of node.db. */
 interface NodeDbFacts {
   readonly stamp: string;
-  readonly seeds: Memo<Rid, number>;
+  readonly seeds: BoundedCache<Rid, number>;
   /** Keyed by DID or NID (their texts never coincide). */
-  readonly aliases: Memo<Did | Nid, string | null>;
+  readonly aliases: BoundedCache<Did | Nid, string | null>;
 }
 
 /**
