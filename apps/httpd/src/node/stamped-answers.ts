@@ -12,8 +12,8 @@ export class StampedAnswers<T> {
 
   /**
    * @param bounds.lists - lists kept at once (least recently used dropped)
-   * @param bounds.items - items a list may have to be kept (~150 bytes each in memory; these lists
-   *   are outside the memory budget, so a huge one is read per request instead)
+   * @param bounds.items - items kept, all lists together (~150 bytes each in memory; these lists
+   *   are outside the memory budget, so a list longer than this is read per request instead)
    */
   constructor(bounds: { readonly lists: number; readonly items: number }) {
     this.answers = new BoundedCache<string, T[]>({ maxEntries: bounds.lists, maxWeight: bounds.items, weigh: (list) => list.length });

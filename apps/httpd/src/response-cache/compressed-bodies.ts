@@ -52,10 +52,8 @@ export class CompressedBodies {
    */
   get(etag: string, coding: ContentCoding, compress: () => Promise<Buffer>): Promise<Buffer> {
     const key = `${coding} ${etag}`;
-    const kept = this.bodies.get(key);
-    if (kept !== undefined) return Promise.resolve(kept);
-    if (this.bodies.maxWeight === 0 || !this.sawBefore(key)) return compress();
-    // Joins a compression of the same body already running.
+    if (this.bodies.maxWeight === 0 || (!this.bodies.has(key) && !this.sawBefore(key))) return compress();
+    // Kept bytes, a compression of the same body already running, or a new one kept once done.
     return this.bodies.getOrLoad(key, compress);
   }
 
