@@ -8,6 +8,8 @@ import { GitObjectFormatError } from './errors.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import type { Oid } from './oid.js';
 
+const EMPTY = Buffer.alloc(0);
+
 /** One parsed answer; `data` only for `contents` requests. */
 export type BatchAnswer =
   { readonly found: false } | { readonly found: true; readonly oid: Oid; readonly type: GitObjectType; readonly size: number; readonly data?: Buffer };
@@ -20,7 +22,7 @@ interface BodyState {
 
 /** Parses answers in order; asks `wantsContent()` whether the next answer carries content. */
 export class BatchResponseParser {
-  private partial: Buffer = Buffer.alloc(0);
+  private partial: Buffer = EMPTY;
   private body: BodyState | undefined;
 
   constructor(
@@ -47,8 +49,10 @@ export class BatchResponseParser {
       this.partial = Buffer.concat([this.partial, chunk.subarray(offset)]);
       return chunk.length;
     }
-    const line = Buffer.concat([this.partial, chunk.subarray(offset, newline)]).toString('latin1');
-    this.partial = Buffer.alloc(0);
+    // A header line is rarely split across chunks: then it is decoded in place.
+    const line =
+      this.partial.length === 0 ? chunk.toString('latin1', offset, newline) : Buffer.concat([this.partial, chunk.subarray(offset, newline)]).toString('latin1');
+    this.partial = EMPTY;
     this.handleHeader(line);
     return newline + 1;
   }

@@ -20,8 +20,8 @@ interface Made {
   readonly files: Files;
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
+/** A small deterministic PRNG (mulberry32): numbers in [0, 1). */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -59,7 +59,7 @@ function changes(from: Files | null, files: Files): string {
 export async function buildTrickyHistory(dir: string, options: { seed: number; commits: number }): Promise<{ gitDir: string; commits: Oid[] }> {
   const gitDir = path.join(dir, `tricky-${options.seed}.git`);
   await initBareRepository(gitDir, { userName: 'alice', userEmail: 'alice@example.com' });
-  const next = random(options.seed);
+  const next = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const made: Made[] = [];
   let heads: Made[] = [];

@@ -1,7 +1,10 @@
 import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
+import { GitObjectFormatError } from './errors.js';
 import { hashObject } from './hash-object.js';
 import { isOid, parseOid } from './oid.js';
-import { parseCommit } from './parse-commit.js';
+import { seededRandom } from './history-index.testing.js';
+import { parseObjectHeaders } from './object-headers.js';
+import { headerOid, parseCommit } from './parse-commit.js';
 import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
 import { isValidRefName, isValidRefPrefix } from './ref-name.js';
@@ -34,6 +37,114 @@ describe('signatures', () => {
     expect(parseSignature('Eve <eve@x>')).toEqual({ name: 'Eve', email: 'eve@x', time: 0, offset: '+0000' });
     expect(parseSignature('A <b> <c@d> 5 +0100')).toEqual({ name: 'A <b>', email: 'c@d', time: 5, offset: '+0100' });
     expect(parseSignature('no email')).toEqual({ name: 'no email', email: '', time: 0, offset: '+0000' });
+  });
+});
+
+describe('parseSignature on what git writes and on everything else', () => {
+  // The general reading (trim, split on whitespace runs), which the path for git's own
+  // ` <seconds> <±hhmm>` must agree with.
+  const general = (text: string): { time: number; offset: string } => {
+    const close = text.lastIndexOf('>');
+    const [timeText, offsetText] = text
+      .slice(close + 1)
+      .trim()
+      .split(/\s+/);
+    return {
+      time: timeText !== undefined && /^-?[0-9]+$/.test(timeText) ? Number(timeText) : 0,
+      offset: offsetText !== undefined && /^[+-][0-9]{4}$/.test(offsetText) ? offsetText : '+0000',
+    };
+  };
+
+  it('reads every tail of random pieces like the general reading', () => {
+    const next = seededRandom(7);
+    const pieces = [' ', '  ', '\t', '-', '+', '0', '17', '1700000000', '+0100', '-0530', '+01000', 'x', '\u00a0', '>'];
+    let timed = 0;
+    for (let round = 0; round < 20_000; round++) {
+      // One round in four starts from what git writes, half of those left as they are.
+      const written = round % 4 === 0;
+      let tail = written ? ` ${Math.floor(next() * 2e9)} ${next() < 0.5 ? '+' : '-'}${String(Math.floor(next() * 1e4)).padStart(4, '0')}` : '';
+      for (let count = written && next() < 0.5 ? 0 : Math.floor(next() * 6); count > 0; count--) tail += pieces[Math.floor(next() * pieces.length)];
+      const text = `Ann <ann@x>${tail}`;
+      const parsed = parseSignature(text);
+      expect({ tail, time: parsed.time, offset: parsed.offset }).toEqual({ tail, ...general(text) });
+      if (parsed.time !== 0 && parsed.offset !== '+0000') timed += 1;
+    }
+    expect(timed).toBeGreaterThan(200);
+  });
+});
+
+describe('parseObjectHeaders', () => {
+  // The format read as text, line by line: what the byte reader must agree with.
+  const byLines = (data: Buffer): { headers: Array<{ name: string; value: string }>; message: string } => {
+    const blank = data.indexOf('\n\n');
+    const end = blank >= 0 ? blank : data.length > 0 && data[data.length - 1] === 0x0a ? data.length - 1 : data.length;
+    const headers: Array<{ name: string; value: string }> = [];
+    for (const line of data.subarray(0, end).toString('latin1').split('\n')) {
+      const last = headers[headers.length - 1];
+      if (line.startsWith(' ') && last !== undefined) last.value += `\n${line.slice(1)}`;
+      else if (line.indexOf(' ') <= 0) throw new Error('malformed');
+      else headers.push({ name: line.slice(0, line.indexOf(' ')), value: line.slice(line.indexOf(' ') + 1) });
+    }
+    return { headers, message: data.subarray(blank >= 0 ? blank + 2 : data.length).toString('latin1') };
+  };
+  const read = (data: Buffer): ReturnType<typeof byLines> => {
+    const parsed = parseObjectHeaders(data);
+    return {
+      headers: parsed.headers.map(({ name, value }) => ({ name, value: value.toString('latin1') })),
+      message: parsed.message.toString('latin1'),
+    };
+  };
+
+  it('splits random header blocks like the line-by-line reading, and refuses the same ones', () => {
+    const next = seededRandom(11);
+    const pieces = ['tree', 'parent', 'author', 'gpgsig', 'x-y', ' ', '  ', '\n', '\n ', '\n\n', 'a b', '\u00e9', '\u00ff', '\0', '\r'];
+    const outcomes = { read: 0, continued: 0, refused: 0 };
+    for (let round = 0; round < 20_000; round++) {
+      let text = '';
+      for (let count = Math.floor(next() * 10); count > 0; count--) text += pieces[Math.floor(next() * pieces.length)];
+      const data = Buffer.from(text, 'latin1');
+      let expected: ReturnType<typeof byLines> | 'refused';
+      try {
+        expected = byLines(data);
+      } catch {
+        expected = 'refused';
+      }
+      let actual: ReturnType<typeof byLines> | 'refused';
+      try {
+        actual = read(data);
+      } catch (error) {
+        expect(error).toBeInstanceOf(GitObjectFormatError);
+        actual = 'refused';
+      }
+      expect({ text, actual }).toEqual({ text, actual: expected });
+      if (actual === 'refused') outcomes.refused += 1;
+      else if (actual.headers.some(({ value }) => value.includes('\n'))) outcomes.continued += 1;
+      else outcomes.read += 1;
+    }
+    // Each kind of block came up often enough to mean something.
+    for (const count of Object.values(outcomes)) expect(count).toBeGreaterThan(500);
+  });
+
+  it('joins continuation lines, an empty one included', () => {
+    const data = Buffer.from('tree a\ngpgsig one\n two\n \n three\nx-custom q\n\nmsg');
+    expect(read(data)).toEqual({
+      headers: [
+        { name: 'tree', value: 'a' },
+        { name: 'gpgsig', value: 'one\ntwo\n\nthree' },
+        { name: 'x-custom', value: 'q' },
+      ],
+      message: 'msg',
+    });
+  });
+});
+
+describe('headerOid', () => {
+  it.each([TREE.toUpperCase(), TREE.slice(1), `${TREE}0`, `${TREE.slice(0, 39)}g`, `${TREE.slice(0, 20)}\n${TREE.slice(20)}`])('refuses %j', (text) => {
+    expect(() => headerOid(Buffer.from(text, 'latin1'))).toThrow(GitObjectFormatError);
+  });
+
+  it('reads 40 lower-case hex digits', () => {
+    expect(headerOid(Buffer.from(TREE))).toBe(TREE);
   });
 });
 

@@ -43,6 +43,12 @@ export function parseSignature(text: string): GitSignature {
   if (open < 0) return { name: text.trim(), email: '', time: 0, offset: '+0000' };
   const name = text.slice(0, open).trim();
   const email = text.slice(open + 1, close);
+  // What git writes, ` <seconds> <±hhmm>`, read without the general path's trim and split:
+  // every commit of a history has two signatures.
+  const offsetStart = text.length - 5;
+  if (isPlainTime(text, close + 1, offsetStart - 1) && isOffsetAt(text, offsetStart)) {
+    return { name, email, time: Number(text.slice(close + 2, offsetStart - 1)), offset: text.slice(offsetStart) };
+  }
   const [timeText, offsetText] = text
     .slice(close + 1)
     .trim()
@@ -50,4 +56,26 @@ export function parseSignature(text: string): GitSignature {
   const time = timeText !== undefined && /^-?[0-9]+$/.test(timeText) ? Number(timeText) : 0;
   const offset = offsetText !== undefined && OFFSET_PATTERN.test(offsetText) ? offsetText : '+0000';
   return { name, email, time, offset };
+}
+
+/** `text[start, end)` is one space then an optionally negative decimal number. */
+function isPlainTime(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(start) !== 0x20 || text.charCodeAt(end) !== 0x20) return false;
+  let at = start + 1;
+  if (text.charCodeAt(at) === 0x2d) at += 1;
+  if (at >= end) return false;
+  for (; at < end; at++) if (!isDigit(text.charCodeAt(at))) return false;
+  return true;
+}
+
+/** `text` ends at `start` + 5 with a sign and four digits. */
+function isOffsetAt(text: string, start: number): boolean {
+  const sign = text.charCodeAt(start);
+  if (sign !== 0x2b && sign !== 0x2d) return false;
+  for (let at = start + 1; at < start + 5; at++) if (!isDigit(text.charCodeAt(at))) return false;
+  return true;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
