@@ -99,6 +99,11 @@ export interface GitRepository {
   readObjectInfo(oid: Oid, options?: ReadOptions): Promise<GitObjectInfo | null>;
   /** Null when absent or not a commit. */
   readCommit(oid: Oid, options?: ReadOptions): Promise<GitCommit | null>;
+  /**
+   * {@link readCommit} of many commits at once (a chunk of a long range), in their order: the
+   * same answers, with one promise for them all instead of one per layer and commit.
+   */
+  readCommits(oids: readonly Oid[], options?: ReadOptions): Promise<Array<GitCommit | null>>;
   /** Null when absent or not a tree. */
   readTree(oid: Oid, options?: ReadOptions): Promise<TreeEntry[] | null>;
   /** Null when absent or not a blob. */

@@ -118,6 +118,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     // The real repository, counted: how many rev-list continuations run at the same time.
     const counted = {
       readCommit: (oid: Oid) => repo.readCommit(oid),
+      readCommits: (oids: readonly Oid[]) => repo.readCommits(oids),
       listCommitOids: async (options: Parameters<GitRepository['listCommitOids']>[0]) => {
         running += 1;
         most = Math.max(most, running);
@@ -143,6 +144,10 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
       readCommit: (oid: Oid) => {
         reads += 1;
         return repo.readCommit(oid);
+      },
+      readCommits: (oids: readonly Oid[]) => {
+        reads += oids.length;
+        return repo.readCommits(oids);
       },
       listCommitOids: (options: Parameters<GitRepository['listCommitOids']>[0]) => repo.listCommitOids(options),
     };
@@ -204,9 +209,9 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const oids = OidList.of(revList(gitDir, [from]) as Oid[]);
     let reads = 0;
     const counted = {
-      readCommit: (oid: Oid) => {
-        reads += 1;
-        return repo.readCommit(oid);
+      readCommits: (oids: readonly Oid[]) => {
+        reads += oids.length;
+        return repo.readCommits(oids);
       },
     };
     const ended = new AbortController();
@@ -228,6 +233,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     // The real repository, held at the gate: the first two walks keep their slots until it opens.
     const held = {
       readCommit: (oid: Oid) => repo.readCommit(oid),
+      readCommits: (oids: readonly Oid[]) => repo.readCommits(oids),
       listCommitOids: async (options: Parameters<GitRepository['listCommitOids']>[0]) => {
         await gate;
         return repo.listCommitOids(options);

@@ -198,6 +198,21 @@ class CliGitRepository implements GitRepository {
     return object?.type === 'commit' ? parseCommit(oid, object.data) : null;
   }
 
+  async readCommits(oids: readonly Oid[], options: ReadOptions = {}): Promise<Array<GitCommit | null>> {
+    // readObject's choice per commit, with one promise per commit instead of one per layer.
+    // Each is parsed as its answer arrives, while git writes the next ones.
+    return Promise.all(
+      oids.map((oid) => {
+        checkOid(oid);
+        const stored = this.throughGit(options) ? undefined : this.objectFiles.read(oid);
+        if (stored !== undefined) return stored?.type === 'commit' ? parseCommit(oid, stored.data) : null;
+        return this.catFile
+          .request(oid, true)
+          .then((answer) => (answer.found && answer.type === 'commit' && answer.data !== undefined ? parseCommit(oid, answer.data) : null));
+      }),
+    );
+  }
+
   async readTree(oid: Oid, options?: ReadOptions): Promise<TreeEntry[] | null> {
     const object = await this.readObject(oid, options);
     return object?.type === 'tree' ? parseTree(object.data) : null;

@@ -117,6 +117,19 @@ describe.each(['loose', 'packed'])('reading %s objects', (layout) => {
   });
 
   it.each([
+    ['in process', {}],
+    ['through cat-file', { bulk: true }],
+  ])('reads many commits at once %s, in order, as readCommit does each', async (_how, options) => {
+    const { fixture, repo } = get();
+    const oids = [fixture.commits.m, MISSING, fixture.commits.c1, fixture.trees.root1, fixture.commits.c3, fixture.commits.m];
+    const one = await Promise.all(oids.map((oid) => repo.readCommit(oid)));
+    expect(await repo.readCommits(oids, options)).toEqual(one);
+    expect(one.map((commit) => commit?.oid ?? null)).toEqual([fixture.commits.m, null, fixture.commits.c1, null, fixture.commits.c3, fixture.commits.m]);
+    expect(await repo.readCommits([])).toEqual([]);
+    await expect(repo.readCommits([fixture.commits.c1, 'HEAD' as Oid])).rejects.toMatchObject({ code: 'INVALID_OID' });
+  });
+
+  it.each([
     ['README', 'README', 'blob'],
     ['dir', 'dir', 'tree'],
     ['dir/', 'dir', 'tree'],

@@ -42,7 +42,7 @@ export const MAX_WAITING_LONG_WALKS = 8;
 export const RANGE_CHUNK_COMMITS = 256;
 
 /** What {@link openCommitRange} reads through. */
-export type CommitSource = Pick<GitRepository, 'readCommit' | 'listCommitOids'>;
+export type CommitSource = Pick<GitRepository, 'readCommit' | 'readCommits' | 'listCommitOids'>;
 
 /**
  * Opens the range: walks the near part in memory and, past `limits.near`, lists the ids of the rest
@@ -114,7 +114,7 @@ export async function walkCommitsUntil(
  * @throws GitObjectFormatError (from the iteration) when a listed commit cannot be read
  */
 export async function* readInChunks(
-  git: Pick<GitRepository, 'readCommit'>,
+  git: Pick<GitRepository, 'readCommits'>,
   oids: OidList,
   options: ChunkedReadOptions = {},
 ): AsyncGenerator<readonly GitCommit[]> {
@@ -125,7 +125,7 @@ export async function* readInChunks(
     let commits: GitCommit[];
     try {
       if (signal?.aborted === true) return;
-      commits = await Promise.all(chunk.map((oid) => readExisting(git, oid)));
+      commits = existing(chunk, await git.readCommits(chunk));
     } finally {
       release();
     }
@@ -178,6 +178,14 @@ export async function walkNear(
     }
   }
   return { commits, complete: true };
+}
+
+/** The commits read for `oids`, each there. */
+function existing(oids: readonly Oid[], commits: ReadonlyArray<GitCommit | null>): GitCommit[] {
+  return commits.map((commit, index) => {
+    if (commit === null) throw new GitObjectFormatError(`commit ${oids[index] as Oid} of the history walk is unreadable`);
+    return commit;
+  });
 }
 
 async function readExisting(git: Pick<GitRepository, 'readCommit'>, oid: Oid): Promise<GitCommit> {
