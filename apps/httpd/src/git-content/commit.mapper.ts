@@ -28,6 +28,14 @@ function messageBody(message: string): string {
  */
 export function commitSummary(message: string): string {
   const text = messageBody(message);
+  // Most messages open with a one-line paragraph: no run holds a newline there, so the
+  // summary is that line less its trailing whitespace.
+  const lineEnd = text.indexOf('\n');
+  if (lineEnd < 0 || lineEnd + 1 === text.length || text[lineEnd + 1] === '\n') {
+    let end = lineEnd < 0 ? text.length : lineEnd;
+    while (end > 0 && GIT_SPACE.has(text[end - 1] as string)) end -= 1;
+    return text.slice(0, end);
+  }
   let summary = '';
   let runStart = -1;
   let runHasNewline = false;

@@ -13,7 +13,7 @@ async function readAll(stream: Readable): Promise<string> {
 }
 
 describe('streamedJson', () => {
-  const items = [[{ id: 'a', n: 1 }], [], [{ id: 'b', text: 'ünï "q"\n' }, { id: 'c' }]];
+  const items = [[{ id: 'a', n: 1 }], [], [{ id: 'b', text: 'ünï "q"\n' }, { id: 'c' }], [{ id: '😀' }]];
 
   it('writes the bytes JSON.stringify gives for the whole object, list last', async () => {
     const head = { diff: { files: [] }, files: { x: 1 } };

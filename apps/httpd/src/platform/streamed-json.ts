@@ -66,16 +66,25 @@ function streamed(write: (signal: AbortSignal) => AsyncGenerator<Buffer>, onEnd:
   return new StreamableFile(stream, { type: JSON_CONTENT_TYPE });
 }
 
+const COMMA = 0x2c;
+
 async function* jsonChunks(
   { prefix, items, suffix }: { prefix: Buffer | string; items: ChunkSource; suffix: string },
   signal: AbortSignal,
 ): AsyncGenerator<Buffer> {
   yield Buffer.isBuffer(prefix) ? prefix : Buffer.from(prefix);
-  let separator = '';
+  let first = true;
   for await (const chunk of items(signal)) {
     if (chunk.length === 0) continue;
-    yield Buffer.from(separator + chunk.map((item) => JSON.stringify(item)).join(','));
-    separator = ',';
+    // One stringify per chunk: its `[` becomes the separator after the first chunk, its `]`
+    // is left out (no per-item strings and no joined copy of them).
+    const bytes = Buffer.from(JSON.stringify(chunk));
+    if (first) yield bytes.subarray(1, -1);
+    else {
+      bytes[0] = COMMA;
+      yield bytes.subarray(0, -1);
+    }
+    first = false;
   }
   yield Buffer.from(suffix);
 }
