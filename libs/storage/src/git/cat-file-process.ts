@@ -39,12 +39,9 @@ export const DEFAULT_STALL_MS = 10_000;
 const MAX_ATTEMPTS = 2;
 
 /**
- * One long-lived `git cat-file --batch-command --buffer` process for a repository (git ≥ 2.36):
+ * One long-lived `git cat-file --batch-command` process for a repository (git ≥ 2.36):
  * `info <name>` answers type and size without reading content, `contents <name>` returns
- * the bytes. Each write of requests ends with `flush`, so git answers them at once but writes
- * its output in buffered blocks rather than one write per object (a read of 50,000 commits:
- * git's own time 0.27 → 0.19 s, this thread's 3.7 → 2.7 s over six reads; see
- * tools/bench/README.md, "Whole histories"). Started on first use; requests are pipelined and answered in order; a crashed
+ * the bytes. Started on first use; requests are pipelined and answered in order; a crashed
  * process is restarted and its in-flight requests retried once; stopped when idle or when
  * the process-wide {@link catFileProcessLimit} needs room.
  */
@@ -137,17 +134,16 @@ export class CatFileProcess implements StoppableProcess {
   /**
    * Requests made in the same turn go out in one write: a listing asks for thousands of
    * objects at once, and one write each was a quarter of a first issue listing's time.
-   * The order of lines is the order of `inFlight`, so answers still match requests. The
-   * closing `flush` makes git run them (with `--buffer` it waits for one).
+   * The order of lines is the order of `inFlight`, so answers still match requests.
    */
   private write(session: Session, line: string): void {
     session.outgoing.push(line);
     if (session.outgoing.length > 1) return;
-    process.nextTick(() => session.child.stdin.write(`${session.outgoing.splice(0).join('')}flush\n`));
+    process.nextTick(() => session.child.stdin.write(session.outgoing.splice(0).join('')));
   }
 
   private start(): Session {
-    const child = spawnGit(this.gitDir, ['cat-file', '--batch-command', '--buffer']);
+    const child = spawnGit(this.gitDir, ['cat-file', '--batch-command']);
     countGitProcess('cat-file', child);
     const session: Session = { child, inFlight: [], broken: false, stderr: '', outgoing: [], stallTimer: undefined };
     const parser = new BatchResponseParser(
