@@ -201,16 +201,28 @@ class CliGitRepository implements GitRepository {
   async readCommits(oids: readonly Oid[], options: ReadOptions = {}): Promise<Array<GitCommit | null>> {
     // readObject's choice per commit, with one promise per commit instead of one per layer.
     // Each is parsed as its answer arrives, while git writes the next ones.
-    return Promise.all(
-      oids.map((oid) => {
-        checkOid(oid);
+    // All checked before any is asked for: a throw midway would leave answers nobody awaits.
+    for (const oid of oids) checkOid(oid);
+    const commits = new Array<GitCommit | null>(oids.length).fill(null);
+    const answered: Array<Promise<void>> = [];
+    try {
+      oids.forEach((oid, index) => {
         const stored = this.throughGit(options) ? undefined : this.objectFiles.read(oid);
-        if (stored !== undefined) return stored?.type === 'commit' ? parseCommit(oid, stored.data) : null;
-        return this.catFile
-          .request(oid, true)
-          .then((answer) => (answer.found && answer.type === 'commit' && answer.data !== undefined ? parseCommit(oid, answer.data) : null));
-      }),
-    );
+        if (stored === undefined) {
+          answered.push(
+            this.catFile.request(oid, true).then((answer) => {
+              if (answer.found && answer.type === 'commit' && answer.data !== undefined) commits[index] = parseCommit(oid, answer.data);
+            }),
+          );
+        } else if (stored?.type === 'commit') commits[index] = parseCommit(oid, stored.data);
+      });
+    } catch (error) {
+      // A damaged object read here: the answers already asked for end before the error goes on.
+      await Promise.allSettled(answered);
+      throw error;
+    }
+    await Promise.all(answered);
+    return commits;
   }
 
   async readTree(oid: Oid, options?: ReadOptions): Promise<TreeEntry[] | null> {

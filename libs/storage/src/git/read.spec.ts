@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildFixture, BIG_SIZE, NAMESPACE, SIGNATURE, type Fixture } from './fixture-repo.testing.js';
-import { makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { git, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { openGitRepository } from './open-git-repository.js';
 import type { Oid } from './oid.js';
@@ -179,5 +179,19 @@ describe.each(['loose', 'packed'])('reading %s objects', (layout) => {
     ]);
     expect(await repo.listRefs('refs/notes/')).toEqual([]);
     expect((await repo.listRefs('refs/')).length).toBe(7);
+  });
+});
+
+describe('readCommits of a damaged commit', () => {
+  it.each([
+    ['in process', {}],
+    ['through cat-file', { bulk: true }],
+  ])('fails the whole read %s with the format error, after the other reads ended', async (_how, options) => {
+    const { fixture, repo } = setups.loose as { fixture: Fixture; repo: GitRepository };
+    const damaged = git(fixture.gitDir, ['hash-object', '-t', 'commit', '--literally', '-w', '--stdin'], { input: 'tree not-an-id\n\nmessage\n' }) as Oid;
+    const oids = [fixture.commits.c1, fixture.commits.c2, damaged, fixture.commits.c3];
+    await expect(repo.readCommits(oids, options)).rejects.toMatchObject({ code: 'GIT_BAD_OBJECT' });
+    // The repository goes on reading.
+    expect((await repo.readCommits([fixture.commits.c3], options)).map((commit) => commit?.oid)).toEqual([fixture.commits.c3]);
   });
 });
