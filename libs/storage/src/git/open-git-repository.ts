@@ -199,9 +199,9 @@ class CliGitRepository implements GitRepository {
   }
 
   async readCommits(oids: readonly Oid[], options: ReadOptions = {}): Promise<Array<GitCommit | null>> {
-    // readObject's choice per commit, with one promise per commit instead of one per layer.
-    // Each is parsed as its answer arrives, while git writes the next ones.
-    // All checked before any is asked for: a throw midway would leave answers nobody awaits.
+    // readObject's choice per commit, with one promise per commit instead of one per layer;
+    // each is parsed as its answer arrives, while git writes the next ones. Every id is
+    // checked before any is asked for: a throw midway would leave answers nobody awaits.
     for (const oid of oids) checkOid(oid);
     const commits = new Array<GitCommit | null>(oids.length).fill(null);
     const answered: Array<Promise<void>> = [];

@@ -50,8 +50,8 @@ export function parseCommit(oid: Oid, data: Buffer): GitCommit {
  * @throws GitObjectFormatError when it is not 40 lower-case hex characters
  */
 export function headerOid(value: Buffer): Oid {
-  // Checked on the bytes: decoding first and matching the text cost more than the rest of
-  // a commit's parse.
+  // Checked on the bytes: decoding every id first and matching it with a regular expression
+  // was about a fifth of a commit's parse.
   if (value.length !== 40 || !isLowerHex(value)) throw new GitObjectFormatError('malformed object id in object header');
   return value.toString('latin1') as Oid;
 }
