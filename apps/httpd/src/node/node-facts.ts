@@ -66,15 +66,15 @@ export class NodeFactsMemo {
     if (nodeStamp !== this.node.stamp) this.node = { stamp: nodeStamp, seeds: memo(), aliases: memo() };
     // Captured: a later request that finds a change starts new maps, never mixes versions here.
     const { policies, node, home } = this;
+    // resolveAlias's rule, each database's answer kept on its own; `nid` is only called on a miss.
+    const aliasOf = (key: Did | Nid, nid: () => Nid): string | null =>
+      policies.follows.getOrCompute(key, () => home.policiesDb.followAlias(nid())) ?? node.aliases.getOrCompute(key, () => home.nodeDb.alias(nid()));
     return {
       isSeeding: (rid) => policies.seeding.getOrCompute(rid, () => home.effectiveSeedingPolicy(rid).policy === 'allow'),
       seedCount: (rid) => node.seeds.getOrCompute(rid, () => home.nodeDb.seedCount(rid)),
       // Keyed by DID: decoding it to a NID (base58, key checks) costs more than the lookup.
-      alias: (did) =>
-        policies.follows.getOrCompute(did, () => home.policiesDb.followAlias(nidFromDid(did))) ??
-        node.aliases.getOrCompute(did, () => home.nodeDb.alias(nidFromDid(did))),
-      aliasOfNid: (nid) =>
-        policies.follows.getOrCompute(nid, () => home.policiesDb.followAlias(nid)) ?? node.aliases.getOrCompute(nid, () => home.nodeDb.alias(nid)),
+      alias: (did) => aliasOf(did, () => nidFromDid(did)),
+      aliasOfNid: (nid) => aliasOf(nid, () => nid),
     };
   }
 }

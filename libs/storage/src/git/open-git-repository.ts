@@ -1,5 +1,6 @@
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { compareUtf8 } from '@forge-httpd/identity';
+import type { BatchAnswer } from './batch-response-parser.js';
 import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
 import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './diff-patch.js';
 import { DiffTreeProcess } from './diff-tree-process.js';
@@ -153,8 +154,7 @@ class CliGitRepository implements GitRepository {
     checkOid(oid);
     const stored = this.throughGit(options) ? undefined : this.objectFiles.read(oid);
     if (stored !== undefined) return stored;
-    const answer = await this.catFile.request(oid, true);
-    return answer.found && answer.data !== undefined ? { type: answer.type, data: answer.data } : null;
+    return objectOf(await this.catFile.request(oid, true));
   }
 
   /**
@@ -194,8 +194,7 @@ class CliGitRepository implements GitRepository {
   }
 
   async readCommit(oid: Oid, options?: ReadOptions): Promise<GitCommit | null> {
-    const object = await this.readObject(oid, options);
-    return object?.type === 'commit' ? parseCommit(oid, object.data) : null;
+    return commitOf(oid, await this.readObject(oid, options));
   }
 
   async readCommits(oids: readonly Oid[], options: ReadOptions = {}): Promise<Array<GitCommit | null>> {
@@ -208,13 +207,14 @@ class CliGitRepository implements GitRepository {
     try {
       oids.forEach((oid, index) => {
         const stored = this.throughGit(options) ? undefined : this.objectFiles.read(oid);
-        if (stored === undefined) {
+        if (stored !== undefined) commits[index] = commitOf(oid, stored);
+        else {
           answered.push(
             this.catFile.request(oid, true).then((answer) => {
-              if (answer.found && answer.type === 'commit' && answer.data !== undefined) commits[index] = parseCommit(oid, answer.data);
+              commits[index] = commitOf(oid, objectOf(answer));
             }),
           );
-        } else if (stored?.type === 'commit') commits[index] = parseCommit(oid, stored.data);
+        }
       });
     } catch (error) {
       // A damaged object read here: the answers already asked for end before the error goes on.
@@ -523,6 +523,16 @@ class CliGitRepository implements GitRepository {
     this.catFile.close();
     this.objectFiles.close();
   }
+}
+
+/** The object of a cat-file `contents` answer; null when git has none. */
+function objectOf(answer: BatchAnswer): GitObject | null {
+  return answer.found && answer.data !== undefined ? { type: answer.type, data: answer.data } : null;
+}
+
+/** The commit `object` holds; null when there is none or it is another kind. */
+function commitOf(oid: Oid, object: GitObject | null): GitCommit | null {
+  return object?.type === 'commit' ? parseCommit(oid, object.data) : null;
 }
 
 function checkOid(oid: Oid): Oid {

@@ -182,14 +182,14 @@ export async function walkNear(
 
 /** The commits read for `oids`, each there. */
 function existing(oids: readonly Oid[], commits: ReadonlyArray<GitCommit | null>): GitCommit[] {
-  return commits.map((commit, index) => {
-    if (commit === null) throw new GitObjectFormatError(`commit ${oids[index] as Oid} of the history walk is unreadable`);
-    return commit;
-  });
+  return commits.map((commit, index) => readable(oids[index] as Oid, commit));
+}
+
+function readable(oid: Oid, commit: GitCommit | null): GitCommit {
+  if (commit === null) throw new GitObjectFormatError(`commit ${oid} of the history walk is unreadable`);
+  return commit;
 }
 
 async function readExisting(git: Pick<GitRepository, 'readCommit'>, oid: Oid): Promise<GitCommit> {
-  const commit = await git.readCommit(oid);
-  if (commit === null) throw new GitObjectFormatError(`commit ${oid} of the history walk is unreadable`);
-  return commit;
+  return readable(oid, await git.readCommit(oid));
 }
