@@ -84,6 +84,8 @@ export interface StartServerOptions {
   lastCommitMinCommits?: number;
   /** Bytes of commit ids long answers hold together (default: the memory budget's share; tests lower it). */
   heldCommitIdBytes?: number;
+  /** Byte bound of rendered answers kept (default: the memory budget's share; 0 keeps none, e.g. to test what is behind it). */
+  responseCacheBytes?: number;
 }
 
 /** Where, in the cache directory, commit-graphs are kept for repositories that have none. */
@@ -160,6 +162,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       gitServerLimits: options.gitServerLimits,
       requests,
       readiness,
+      responseCacheBytes: options.responseCacheBytes,
     });
     // Registered before listening, so the first request is counted too.
     const registry =

@@ -12,10 +12,21 @@ export interface CacheableRouteOptions {
    * `branches`, tree stats `branches`): a hit is served only while those refs are unchanged.
    */
   readonly dependsOnBranches?: boolean;
+  /**
+   * The answer is evaluated from the repository's issues or patches (any namespace's refs),
+   * judged by its identity and naming authors from the node's databases: a hit is served only
+   * while all of those are unchanged.
+   */
+  readonly dependsOnCobs?: boolean;
   /** Query keys that shape the answer, parsed exactly as the handler's QueryPipe parses them. */
   readonly query?: QuerySchema;
   /** Cache only answers to requests that carry this query key. */
   readonly requiredQuery?: string;
+}
+
+/** Whether answers of a route are kept with a stamp of what may change under them. */
+export function dependsOnMovingState(options: CacheableRouteOptions): boolean {
+  return options.dependsOnBranches === true || options.dependsOnCobs === true;
 }
 
 /** Key of the Fastify route config entry {@link CacheableResponse} writes. */
@@ -23,8 +34,9 @@ export const CACHEABLE_ROUTE_CONFIG = 'forgeCacheableResponse';
 
 /**
  * Marks a `/repos/{rid}/…` route whose successful answer is a function of the repository and
- * immutable, commit-addressed parameters: the platform then keeps the rendered bytes and
- * serves repeats without running the handler (after checking the repository is still public).
+ * immutable, commit-addressed parameters (and of the state its options name): the platform
+ * then keeps the rendered bytes and serves repeats without running the handler (after checking
+ * the repository is still public and that state unchanged).
  */
 export const CacheableResponse = (options: CacheableRouteOptions = {}): MethodDecorator => RouteConfig({ [CACHEABLE_ROUTE_CONFIG]: options });
 

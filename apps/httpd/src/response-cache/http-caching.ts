@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { NodeHome } from '@forge-httpd/storage';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { BINARY_ROUTE_CONFIG } from '../platform/binary-answer.js';
-import { CACHEABLE_ROUTE_CONFIG, type CacheableRouteOptions, type CacheKey, CacheKeyBuilder } from './cacheable-route.js';
+import { CACHEABLE_ROUTE_CONFIG, type CacheableRouteOptions, type CacheKey, CacheKeyBuilder, dependsOnMovingState } from './cacheable-route.js';
 import { COMPRESSION_MIN_BYTES } from '../platform/compression.js';
 import { computeEtag } from '../platform/etag.js';
 import { encodeUtf8 } from './text-encoding.js';
@@ -11,7 +11,7 @@ import { appendVary } from '../platform/http-hooks.js';
 import { Representation } from './representation.js';
 import { CompressedBodies, type CompressedBodyStats, DEFAULT_COMPRESSED_BODY_BYTES } from './compressed-bodies.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
-import { RepositoryStateProbe } from './repository-state.js';
+import { type RefsState, RepositoryStateProbe } from './repository-state.js';
 import { type CachedResponse, DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache, type ResponseCacheStats } from './response-cache.js';
 import { VisibilityGate } from './visibility-gate.js';
 
@@ -33,7 +33,7 @@ export interface HttpCachingOptions {
 /** A request to a cacheable route that runs its handler; its answer may be stored. */
 interface Miss {
   readonly key: CacheKey;
-  /** Branch state read before the handler ran; null = do not store (unsettled). */
+  /** Stamp of the state the answer depends on, read before the handler ran ('' = none); null = do not store (unsettled). */
   readonly refsStamp: string | null;
   /** Set for the first of concurrent identical misses: settles the others' wait. */
   settle?: (entry: CachedResponse | null) => void;
@@ -71,7 +71,8 @@ export class HttpCaching {
   private readonly front: FrontCache;
 
   constructor(options: HttpCachingOptions) {
-    this.probe = new RepositoryStateProbe(options.home.now);
+    const { home } = options;
+    this.probe = new RepositoryStateProbe({ now: home.now, databasesStamp: () => `${home.nodeDb.changeStamp()}/${home.policiesDb.changeStamp()}` });
     this.gate = new VisibilityGate(this.probe);
     this.cache = new ResponseCache(options.maxBytes ?? DEFAULT_RESPONSE_CACHE_BYTES);
     this.keys = new CacheKeyBuilder({ flavour: options.flavour, storageRoot: options.home.storage.root });
@@ -142,7 +143,7 @@ export class HttpCaching {
 
   /**
    * Whether `entry` may be sent now: its repository must still be public (private == absent)
-   * and, for answers listing branches, the branch refs unchanged since it was rendered.
+   * and what the answer was rendered from (see {@link stateOf}) unchanged since.
    */
   private freshness(key: CacheKey, entry: CachedResponse): Freshness | Promise<Freshness> {
     const visible = this.gate.isPublic(key.rid, key.gitDir);
@@ -152,9 +153,20 @@ export class HttpCaching {
   }
 
   private refsFreshness(key: CacheKey, entry: CachedResponse): Freshness {
-    if (key.options.dependsOnBranches !== true) return 'serve';
-    const state = this.probe.branchesState(key.gitDir);
+    const state = this.stateOf(key);
+    if (state === null) return 'serve';
     return state.settled && state.stamp === entry.refsStamp ? 'serve' : 'stale';
+  }
+
+  /**
+   * The state of what a route's answer depends on besides its immutable parameters: the
+   * branches (commit detail, tree stats), or issues and patches with what judges and names
+   * them; null for answers that depend on nothing that moves.
+   */
+  private stateOf(key: CacheKey): RefsState | null {
+    if (key.options.dependsOnBranches === true) return this.probe.branchesState(key.gitDir);
+    if (key.options.dependsOnCobs === true) return this.probe.cobsState(key.gitDir);
+    return null;
   }
 
   /** Replays `entry` when fresh; renders again when stale; lets the handler answer otherwise. */
@@ -184,12 +196,10 @@ export class HttpCaching {
 
   private beginMiss(miss: { request: CachingRequest; key: CacheKey; leader: boolean; done: Done }): void {
     const { key } = miss;
-    let refsStamp: string | null = '';
-    if (key.options.dependsOnBranches === true) {
-      const state = this.probe.branchesState(key.gitDir);
-      refsStamp = state.settled ? state.stamp : null;
-    }
-    const state: Miss = { key, refsStamp };
+    // Taken before the handler reads: a change while it runs leaves the stamp behind the
+    // answer, so the next request finds it stale rather than the answer stale under a new stamp.
+    const before = this.stateOf(key);
+    const state: Miss = { key, refsStamp: before === null ? '' : before.settled ? before.stamp : null };
     if (miss.leader && !this.pending.has(key.text)) {
       this.pending.set(
         key.text,
@@ -256,7 +266,7 @@ export class HttpCaching {
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (!PER_REQUEST_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
-    const refsStamp = miss.key.options.dependsOnBranches === true ? miss.refsStamp : null;
+    const refsStamp = dependsOnMovingState(miss.key.options) ? miss.refsStamp : null;
     const entry = this.cache.set({ key: miss.key.text, status: reply.statusCode, headers, body, etag, refsStamp });
     if (entry !== null) this.front.remember({ url: reply.request.raw.url, key: miss.key, entry });
     return entry;

@@ -22,7 +22,7 @@ let now: number;
 beforeEach(() => (now = Date.now()));
 
 /** A fresh probe: states are remembered per probe, within one turn of the event loop. */
-const probe = (): RepositoryStateProbe => new RepositoryStateProbe(() => now);
+const probe = (): RepositoryStateProbe => new RepositoryStateProbe({ now: () => now });
 /** The next turn of the event loop, where a probe reads the file system again. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -57,5 +57,44 @@ describe('RepositoryStateProbe', () => {
     await nextTurn();
     stamps.push(shared.branchesState(dir).stamp);
     expect(new Set(stamps).size).toBe(4);
+  });
+
+  it('changes the issues-and-patches stamp for a namespace ref, the identity and the databases', async () => {
+    await writeRef('refs/rad/id', 'a'.repeat(40));
+    let databases = 'n1';
+    const shared = new RepositoryStateProbe({ now: () => now, databasesStamp: () => databases });
+    const stamps = [shared.cobsState(dir).stamp];
+    await mkdir(join(dir, 'refs/namespaces/z6Mk/refs/cobs/xyz.forge.issue'), { recursive: true });
+    await writeRef('refs/namespaces/z6Mk/refs/cobs/xyz.forge.issue/1', 'c'.repeat(40));
+    await nextTurn();
+    stamps.push(shared.cobsState(dir).stamp);
+    await writeRef('refs/namespaces/z6Mk/refs/cobs/xyz.forge.issue/1', 'd'.repeat(40));
+    await nextTurn();
+    stamps.push(shared.cobsState(dir).stamp);
+    await writeRef('refs/rad/id', 'b'.repeat(40));
+    await nextTurn();
+    stamps.push(shared.cobsState(dir).stamp);
+    databases = 'n2';
+    // Within the turn the stamp read first stands; the next turn reads the databases again.
+    expect(shared.cobsState(dir).stamp).toBe(stamps.at(-1));
+    await nextTurn();
+    stamps.push(shared.cobsState(dir).stamp);
+    expect(new Set(stamps).size).toBe(5);
+    now = Date.now() + SETTLE_MS + 1;
+    await nextTurn();
+    expect(shared.cobsState(dir)).toEqual({ stamp: stamps.at(-1), settled: true });
+  });
+
+  it('does not trust the issues-and-patches stamp while a database is locked or the repository is gone', async () => {
+    await writeRef('refs/rad/id', 'a'.repeat(40));
+    now = Date.now() + SETTLE_MS + 1;
+    const locked = new RepositoryStateProbe({
+      now: () => now,
+      databasesStamp: () => {
+        throw new Error('database is locked');
+      },
+    });
+    expect(locked.cobsState(dir).settled).toBe(false);
+    expect(new RepositoryStateProbe({ now: () => now }).cobsState(join(dir, 'missing'))).toEqual({ stamp: '-', settled: false });
   });
 });

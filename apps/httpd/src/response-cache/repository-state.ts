@@ -18,6 +18,20 @@ export { SETTLE_MS };
 /** Top-level ref folders whose refs the `branches` of commit detail and tree stats list. */
 const BRANCH_FOLDERS = ['refs/heads', 'refs/remotes'];
 
+/** Where issues and patches are: each peer's `refs/namespaces/<nid>/refs/cobs/<type>/<id>`. */
+const NAMESPACE_FOLDERS = ['refs/namespaces'];
+
+/** What the probe reads besides the repository's files. */
+export interface RepositoryStateSources {
+  /** The clock file times are judged by (the node home's: tests move it ahead instead of waiting). */
+  readonly now?: () => number;
+  /**
+   * A stamp of the node's databases, which an issue or patch answer reads authors' aliases
+   * from (SQLite's `data_version` of each); throws while one is locked.
+   */
+  readonly databasesStamp?: () => string;
+}
+
 /**
  * Cheap change detection for refs, from `stat` alone (a few µs, no git process): the storage
  * library's identity stamp and ref-folder stamps, memoised for one turn of the event loop.
@@ -27,9 +41,13 @@ export class RepositoryStateProbe {
   /** States read during the current turn of the event loop (see {@link TurnMemo}). */
   private readonly turn = new TurnMemo<string, RefsState | null>();
 
-  /** @param now - the clock file times are judged by (the node home's: tests move it ahead instead of waiting) */
-  constructor(private readonly now: () => number = Date.now) {
-    this.stamper = new RefTreeStamper(now);
+  private readonly now: () => number;
+  private readonly databasesStamp: () => string;
+
+  constructor(sources: RepositoryStateSources = {}) {
+    this.now = sources.now ?? Date.now;
+    this.databasesStamp = sources.databasesStamp ?? (() => '');
+    this.stamper = new RefTreeStamper(this.now);
   }
 
   /**
@@ -50,6 +68,29 @@ export class RepositoryStateProbe {
     const state = this.turn.get(`b${gitDir}`, () => {
       const { key, settled } = this.stamper.stamp(gitDir, BRANCH_FOLDERS);
       return { stamp: key, settled };
+    });
+    return state ?? { stamp: '-', settled: false };
+  }
+
+  /**
+   * The state an issue or patch answer is evaluated from: every namespace's refs (the objects'
+   * tips; `packed-refs` is part of the walk), the identity (its delegates judge what counts)
+   * and the node's databases (aliases). Unsettled while any part is, or a database is locked.
+   */
+  cobsState(gitDir: string): RefsState {
+    const state = this.turn.get(`c${gitDir}`, () => {
+      const identity = this.identityState(gitDir);
+      const refs = this.stamper.stamp(gitDir, NAMESPACE_FOLDERS);
+      const databases = this.turn.get('d', () => {
+        try {
+          return { stamp: this.databasesStamp(), settled: true };
+        } catch {
+          // A locked database: nothing can be vouched for until it can be read.
+          return { stamp: '-', settled: false };
+        }
+      });
+      if (identity === null || databases === null) return null;
+      return { stamp: `${identity.stamp}#${refs.key}#${databases.stamp}`, settled: identity.settled && refs.settled && databases.settled };
     });
     return state ?? { stamp: '-', settled: false };
   }

@@ -22,7 +22,7 @@ export interface CachedResponse {
   readonly body: Buffer;
   /** Quoted strong ETag of the identity body, without coding suffix; null for a 413. */
   readonly etag: string | null;
-  /** Refs state the body depends on (`branches` of commit detail, stats), or null. */
+  /** Stamp of the state the body depends on (branches of commit detail and stats; issues and patches), or null. */
   readonly refsStamp: string | null;
   /** Compressed variants, filled lazily; a promise while compression runs. */
   readonly variants: Map<ContentCoding, Buffer | Promise<Buffer>>;

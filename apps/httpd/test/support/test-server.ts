@@ -35,6 +35,8 @@ export interface TestServerOptions {
   memoryBudgetMiB?: number;
   /** Bytes of commit ids long answers hold together (default: the memory budget's share). */
   heldCommitIdBytes?: number;
+  /** Byte bound of rendered answers kept (default: the memory budget's share; 0 keeps none). */
+  responseCacheBytes?: number;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -98,6 +100,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     commitGraphMinObjects: options.commitGraphMinObjects,
     lastCommitMinCommits: options.lastCommitMinCommits,
     heldCommitIdBytes: options.heldCommitIdBytes,
+    responseCacheBytes: options.responseCacheBytes,
   });
   const port = server.address.kind === 'tcp' ? server.address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
