@@ -48,7 +48,8 @@ async function withServer<T>(
   options: { memoryBudgetMiB?: number; cacheDir?: string },
   use: (server: TestServer, evaluated: CobEvaluation[]) => Promise<T>,
 ): Promise<T> {
-  const server = await startTestServer({ home: built.home, ...options });
+  // No rendered answers kept: each visit's issue page reaches the stores, as these tests are about them.
+  const server = await startTestServer({ home: built.home, responseCacheBytes: 0, ...options });
   const evaluated: CobEvaluation[] = [];
   server.server.app.get(CobEvaluations).listen((evaluation) => evaluated.push(evaluation));
   try {

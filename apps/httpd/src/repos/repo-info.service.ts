@@ -42,9 +42,15 @@ export class RepoInfoService {
     return this.facts.current();
   }
 
-  /** Repository info of an opened public repository. */
+  /**
+   * Repository info of an opened public repository: what comes from the repository is reused
+   * while it is unchanged (the listings' memo), seeds and aliases are read as of now.
+   */
   async repoInfo(repository: StoredRepository): Promise<RepoInfo> {
-    return (await this.buildRepoInfo(repository)).info;
+    const info = await this.memo.get(repository.rid, () => this.buildRepoInfo(repository));
+    // buildRepoInfo gives an info or throws; null would only come from a listing's build.
+    if (info === null) throw new RepoNotFoundError();
+    return withNodeFacts(info, this.facts.current());
   }
 
   /**
@@ -60,9 +66,7 @@ export class RepoInfoService {
     if (info === null) return null;
     const project = info.payloads[payloadId(this.config.flavour, 'project')];
     if (project === undefined || !('meta' in project)) return null;
-    // Spread keeps the wire order of the keys (docs/radicle-httpd.md §4.1).
-    const delegates = info.delegates.map(({ id }) => toDelegateRef(id, facts.alias(id as Did)));
-    return { ...info, delegates, seeding: facts.seedCount(rid) };
+    return withNodeFacts(info, facts);
   }
 
   private async tryBuildPublic(rid: Rid): Promise<BuiltRepoInfo | null> {
@@ -138,6 +142,13 @@ export class RepoInfoService {
       return FAILED;
     }
   }
+}
+
+/** `info` with the seed count and delegate aliases of `facts` (the node's databases as of now). */
+function withNodeFacts(info: RepoInfo, facts: NodeFacts): RepoInfo {
+  // Spread keeps the wire order of the keys (docs/radicle-httpd.md §4.1).
+  const delegates = info.delegates.map(({ id }) => toDelegateRef(id, facts.alias(id as Did)));
+  return { ...info, delegates, seeding: facts.seedCount(info.rid as Rid) };
 }
 
 function describe(error: unknown): string {
