@@ -13,7 +13,7 @@ import { hashObject } from './hash-object.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
 import { isValidRefName } from './ref-name.js';
-import { isDirectory } from './stat-stamp.js';
+import { isDirectory, isSettled, SETTLE_MS, statPart } from './stat-stamp.js';
 
 /** What {@link PackedRefsFile} reads when the repository has no `packed-refs` file. */
 const MISSING = Symbol('no packed-refs');
@@ -93,6 +93,9 @@ function symbolicTarget(text: string): string | undefined {
 
 const SPACE = 0x20;
 
+/** Loose refs {@link PackedRefsFile} remembers at most (a repository's pages resolve a few names). */
+const MAX_LOOSE_READS = 64;
+
 /** `packed-refs` files bigger than this are not held in memory: git resolves their refs. */
 const MAX_PACKED_REFS_BYTES = 16 * 1024 * 1024;
 
@@ -106,8 +109,14 @@ export class PackedRefsFile {
   private refs: Map<string, Oid> | undefined;
   /** The last {@link entriesUnder} answer, for the version of the file it was taken from. */
   private under: { refs: Map<string, Oid>; key: string; entries: Array<{ name: string; oid: Oid }> } | undefined;
+  /** Plain loose refs read lately, by name, with the `stat` of the file they were read from. */
+  private readonly looseRead = new Map<string, { readonly stamp: string; readonly oid: Oid }>();
 
-  constructor(private readonly gitDir: string) {}
+  /** @param now - the clock of the settle rule (tests move it ahead instead of sleeping) */
+  constructor(
+    private readonly gitDir: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * The oid a ref points to, loose ref file first (git's order).
@@ -115,7 +124,7 @@ export class PackedRefsFile {
    * @returns the oid; null when the repository has no such ref; undefined when git must decide
    */
   resolve(name: string): Oid | null | undefined {
-    const loose = readLooseRef(this.gitDir, name);
+    const loose = this.readLoose(name);
     if (loose !== null) return loose;
     const refs = this.current();
     return refs === undefined || refs === MISSING ? undefined : (refs.get(name) ?? null);
@@ -139,6 +148,42 @@ export class PackedRefsFile {
     for (const [name, oid] of refs) if (prefixes.some((prefix) => name.startsWith(prefix))) entries.push({ name, oid });
     this.under = { refs, key, entries };
     return entries;
+  }
+
+  /**
+   * A loose ref file's oid ({@link readLooseRef}), reused while a `stat` of the file is
+   * unchanged and settled: the identity ref is resolved on every request to a repository, and
+   * a `stat` costs less than opening and reading the file. Git replaces ref files by rename,
+   * so an unchanged stamp means unchanged content; only plain refs are kept (a symbolic one's
+   * target can move without its file changing).
+   */
+  private readLoose(name: string): Oid | null | undefined {
+    let stats;
+    try {
+      stats = statSync(path.join(this.gitDir, name), { throwIfNoEntry: false });
+    } catch {
+      // Not a plain "no such file" (a file where a folder should be, no permission): read as before.
+      this.looseRead.delete(name);
+      return readLooseRef(this.gitDir, name);
+    }
+    if (stats === undefined) {
+      this.looseRead.delete(name);
+      return null;
+    }
+    const stamp = statPart(stats);
+    const settled = isSettled(stats, this.now() - SETTLE_MS);
+    const known = this.looseRead.get(name);
+    if (known?.stamp === stamp && settled) return known.oid;
+    const oid = readLooseRef(this.gitDir, name);
+    // Stamped before the read, and only a settled stamp: a change during the read, or within
+    // the same clock tick, shows as another stamp next time.
+    if (typeof oid === 'string' && settled) {
+      if (this.looseRead.size >= MAX_LOOSE_READS) this.looseRead.clear();
+      this.looseRead.set(name, { stamp, oid });
+    } else {
+      this.looseRead.delete(name);
+    }
+    return oid;
   }
 
   /**

@@ -145,7 +145,7 @@ class CliGitRepository implements GitRepository {
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => this.listRefsNow(prefix), now);
-    this.refFiles = new PackedRefsFile(gitDir);
+    this.refFiles = new PackedRefsFile(gitDir, now);
   }
 
   async readObject(oid: Oid, options: ReadOptions = {}): Promise<GitObject | null> {

@@ -1,8 +1,10 @@
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { git, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { readGitProcessCounts } from './git-process-counts.js';
 import { initBareRepository } from './init-bare-repository.js';
 import { PackedRefsFile } from './loose-files.js';
+import { SETTLE_MS } from './stat-stamp.js';
 import type { Oid } from './oid.js';
 import { openGitRepository } from './open-git-repository.js';
 import { updateRefs } from './update-refs.js';
@@ -46,6 +48,37 @@ describe('PackedRefsFile', () => {
 
   it('leaves symbolic refs to git', () => {
     expect(new PackedRefsFile(gitDir).resolve('HEAD')).toBeUndefined();
+  });
+
+  it('sees every change of a loose ref it remembers, however the file changed', async () => {
+    // A clock far ahead: every file counts as settled, so each read is remembered.
+    const refs = new PackedRefsFile(gitDir, () => Date.now() + 60_000);
+    await updateRefs(gitDir, [{ name: 'refs/tags/moving', oid: a }]);
+    expect([refs.resolve('refs/tags/moving'), refs.resolve('refs/tags/moving')]).toEqual([a, a]);
+    await updateRefs(gitDir, [{ name: 'refs/tags/moving', oid: b }]);
+    expect(refs.resolve('refs/tags/moving')).toBe(b);
+    // Rewritten in place, same size: the change time moves.
+    await writeFile(path.join(gitDir, 'refs/tags/moving'), `${a}\n`);
+    expect(refs.resolve('refs/tags/moving')).toBe(a);
+    // Made symbolic: git decides again, every time.
+    await writeFile(path.join(gitDir, 'refs/tags/moving'), 'ref: refs/tags/y\n');
+    expect(refs.resolve('refs/tags/moving')).toBeUndefined();
+    await writeFile(path.join(gitDir, 'refs/tags/moving'), `${b}\n`);
+    expect(refs.resolve('refs/tags/moving')).toBe(b);
+    // Removed: packed-refs answers (it has no such ref).
+    await rm(path.join(gitDir, 'refs/tags/moving'));
+    expect(refs.resolve('refs/tags/moving')).toBeNull();
+  });
+
+  it('reads a loose ref written within the settle window again on the next request', async () => {
+    let now = Date.now();
+    const refs = new PackedRefsFile(gitDir, () => now);
+    await writeFile(path.join(gitDir, 'refs/tags/fresh'), `${a}\n`);
+    expect(refs.resolve('refs/tags/fresh')).toBe(a);
+    await writeFile(path.join(gitDir, 'refs/tags/fresh'), `${b}\n`);
+    expect(refs.resolve('refs/tags/fresh')).toBe(b);
+    now = Date.now() + SETTLE_MS + 1;
+    expect([refs.resolve('refs/tags/fresh'), refs.resolve('refs/tags/fresh')]).toEqual([b, b]);
   });
 });
 
