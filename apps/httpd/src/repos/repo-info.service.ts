@@ -47,9 +47,10 @@ export class RepoInfoService {
    * while it is unchanged (the listings' memo), seeds and aliases are read as of now.
    */
   async repoInfo(repository: StoredRepository): Promise<RepoInfo> {
-    const info = await this.memo.get(repository.rid, () => this.buildRepoInfo(repository));
-    // buildRepoInfo gives an info or throws; null would only come from a listing's build.
-    if (info === null) throw new RepoNotFoundError();
+    const shared = await this.memo.get(repository.rid, () => this.buildRepoInfo(repository));
+    // Null only when this request joined a listing's build that skipped the repository (it
+    // failed to read): built again here, so this page answers with the info or that failure.
+    const info = shared ?? (await this.buildRepoInfo(repository)).info;
     return withNodeFacts(info, this.facts.current());
   }
 
