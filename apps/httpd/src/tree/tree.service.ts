@@ -6,11 +6,14 @@ import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
 import { PathNotFoundError } from '../git-content/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
+import { HistoryStatsCounter } from './history-stats.js';
 import { toTree } from './tree.mapper.js';
 
 /** Directory listings and per-commit statistics (docs/api.md 13–14). */
 @Injectable()
 export class TreeService {
+  private readonly historyStats = new HistoryStatsCounter();
+
   constructor(
     private readonly access: RepositoryAccess,
     private readonly content: GitContentService,
@@ -47,10 +50,7 @@ export class TreeService {
   async getStats(ridText: string, sha: Oid): Promise<TreeStats> {
     const { git } = await this.access.openPublic(ridText);
     await this.content.requireCommit(git, sha);
-    const history = await this.cache.historyStats.getOrLoad(sha, async () => {
-      const [commits, contributors] = await Promise.all([git.countCommits(sha), git.listContributors(sha)]);
-      return { commits, contributors: contributors.length };
-    });
+    const history = await this.cache.historyStats.getOrLoad(sha, () => this.historyStats.count(git, sha));
     const branches = (await git.listRefs('refs/heads/')).length;
     return { commits: history.commits, branches, contributors: history.contributors };
   }

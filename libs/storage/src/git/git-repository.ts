@@ -172,8 +172,11 @@ export interface GitRepository {
    * @returns whether it holds commits now
    */
   restoreHistoryIndex(): Promise<boolean>;
-  /** Distinct (author name, author email) pairs reachable from `from`, first seen first. */
-  listContributors(from: Oid): Promise<Contributor[]>;
+  /**
+   * Distinct (author name, author email) pairs reachable from `from`, first seen first; with
+   * `exclude`, only those of commits not reachable from any of them.
+   */
+  listContributors(from: Oid, options?: { readonly exclude?: readonly Oid[] }): Promise<Contributor[]>;
   /** Committer times (seconds) of commits reachable from `from` with time > sinceExclusive, walk order. */
   commitTimes(from: Oid, sinceExclusive: number): Promise<number[]>;
   /**

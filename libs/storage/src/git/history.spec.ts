@@ -86,6 +86,13 @@ describe('history statistics', () => {
     expect(await repo.listContributors(fixture.commits.cli)).toEqual([{ name: 'Alice', email: 'alice@example.com' }]);
   });
 
+  it('lists only the authors of commits outside an excluded history', async () => {
+    const { cli, c1 } = fixture.commits;
+    expect(await repo.listContributors(cli, { exclude: [cli] })).toEqual([]);
+    expect(await repo.listContributors(cli, { exclude: [c1] })).toEqual([{ name: 'Alice', email: 'alice@example.com' }]);
+    await expect(repo.listContributors(cli, { exclude: ['--all' as Oid] })).rejects.toThrow();
+  });
+
   it('lists committer times later than a bound in walk order', async () => {
     expect(await repo.commitTimes(fixture.commits.cli, 1500)).toEqual([5000, 4000, 3000, 2000]);
     expect(await repo.commitTimes(fixture.commits.cli, 0)).toEqual([5000, 1500, 4000, 3000, 2000, 1000]);

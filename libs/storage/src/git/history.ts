@@ -67,11 +67,12 @@ export async function countCommits(gitDir: string, from: Oid): Promise<number> {
  * Reads every commit once (`%an`/`%ae` need the commit text, not just the commit-graph).
  * @param gitDir - repository
  * @param from - start commit
+ * @param exclude - commits whose history is left out (`^<oid>`), e.g. one already counted
  * @returns contributors
  */
-export async function listContributors(gitDir: string, from: Oid): Promise<Contributor[]> {
+export async function listContributors(gitDir: string, from: Oid, exclude: readonly Oid[] = []): Promise<Contributor[]> {
   const seen = new Map<string, Contributor>();
-  const args = ['rev-list', '--no-commit-header', '--format=%an%x00%ae', ...revisionArguments(from, [])];
+  const args = ['rev-list', '--no-commit-header', '--format=%an%x00%ae', ...revisionArguments(from, exclude)];
   await streamGitLines({ gitDir, args }, (line) => {
     if (seen.has(line)) return;
     const [name = '', email = ''] = line.split('\0');

@@ -397,8 +397,8 @@ class CliGitRepository implements GitRepository {
     return this.lastCommits.restoreKept();
   }
 
-  listContributors(from: Oid): Promise<Contributor[]> {
-    return listContributors(this.gitDir, from);
+  listContributors(from: Oid, options: { readonly exclude?: readonly Oid[] } = {}): Promise<Contributor[]> {
+    return listContributors(this.gitDir, from, options.exclude);
   }
 
   async commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
