@@ -1,6 +1,11 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TreeStats } from '@forge-httpd/api-types';
+import { type Oid, openGitRepository, readGitProcessCounts } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import type { HistoryStats } from '../src/git-content/git-content-cache.js';
+import { HistoryStatsCounter } from '../src/tree/history-stats.js';
+import { HISTORY_STATS_FILE, readKeptHistories } from '../src/tree/history-stats-file.js';
 import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
@@ -78,4 +83,52 @@ describe('stats/tree after the head moved on', () => {
       await server.close();
     }
   }, 60_000);
+});
+
+describe('counted histories kept in the cache directory', () => {
+  const file = (): string => join(dir, HISTORY_STATS_FILE);
+  const rid = (): string => repositoryByName(built, 'counted').rid;
+
+  /** Counts with a fresh counter over the kept file, and how many git commands that started. */
+  async function countAfterRestart(index: number): Promise<{ stats: HistoryStats; commands: number }> {
+    const git = openGitRepository(repositoryByName(built, 'counted').gitDir);
+    try {
+      const before = readGitProcessCounts().command.spawned;
+      const stats = await new HistoryStatsCounter(file()).count(rid(), git, ids[index] as Oid);
+      return { stats, commands: readGitProcessCounts().command.spawned - before };
+    } finally {
+      await git.close();
+    }
+  }
+
+  it('answers a kept head after a restart without reading its history again', async () => {
+    const git = openGitRepository(repositoryByName(built, 'counted').gitDir);
+    const first = new HistoryStatsCounter(file());
+    const counted = await first.count(rid(), git, ids[8] as Oid);
+    await git.close();
+    first.flush();
+    expect(counted).toEqual({ commits: 9, contributors: 6 });
+    expect(await countAfterRestart(8)).toEqual({ stats: counted, commands: 0 });
+  });
+
+  it("is written to the server's cache directory when it stops", async () => {
+    const cacheDir = join(dir, 'server-cache');
+    const server = await startTestServer({ home: built.home, cacheDir });
+    try {
+      expect(await statsOf(server, 6)).toEqual({ commits: 5, branches: 1, contributors: 3 });
+    } finally {
+      await server.close();
+    }
+    expect(readKeptHistories(join(cacheDir, HISTORY_STATS_FILE))).toEqual([
+      { repository: rid(), head: ids[6], commits: 5, authors: ['Dee\0dee@example.com', 'Bo\0bo@example.com', 'Ada\0ada@example.com'] },
+    ]);
+  });
+
+  it('counts in full when the kept head is not in the repository, or the file is damaged', async () => {
+    const absent = { repository: rid(), head: 'e'.repeat(40), commits: 3, authors: ['Ada\0ada@example.com'] };
+    await writeFile(file(), JSON.stringify([absent]));
+    expect((await countAfterRestart(7)).stats).toEqual({ commits: 8, contributors: 5 });
+    await writeFile(file(), '[{"repository": 1}, "garbage"');
+    expect((await countAfterRestart(5)).stats).toEqual({ commits: 4, contributors: 4 });
+  });
 });

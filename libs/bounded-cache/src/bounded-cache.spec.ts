@@ -90,6 +90,22 @@ describe('BoundedCache', () => {
     expect(cache.stats()).toMatchObject({ hits: 0, misses: 0 });
   });
 
+  it('lists its entries least recently used first, without marking them used', () => {
+    const cache = new BoundedCache<string, number>({ maxEntries: 3 });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    cache.get('a');
+    expect(cache.list()).toEqual([
+      ['b', 2],
+      ['c', 3],
+      ['a', 1],
+    ]);
+    cache.set('d', 4);
+    expect(cache.list().map(([key]) => key)).toEqual(['c', 'a', 'd']);
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 0 });
+  });
+
   it('computes a missing value once and stores it, also when it is undefined', () => {
     const cache = new BoundedCache<string, number | undefined>();
     let calls = 0;

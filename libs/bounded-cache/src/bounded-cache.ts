@@ -133,6 +133,11 @@ export class BoundedCache<K, V> {
     return this.remove(key, 'deleted');
   }
 
+  /** Every stored key and value, least recently used first (their order is not touched). */
+  list(): Array<[K, V]> {
+    return [...this.entries].map(([key, entry]) => [key, entry.value]);
+  }
+
   /** Removes every entry and abandons every running load. */
   clear(): void {
     this.loads.clear();

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import path from 'node:path';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Tree, TreeStats } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
 import { GitContentCache } from '../git-content/git-content-cache.js';
@@ -6,19 +7,29 @@ import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
 import { PathNotFoundError } from '../git-content/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
+import { ServerConfig } from '../config/server-config.js';
 import { HistoryStatsCounter } from './history-stats.js';
+import { HISTORY_STATS_FILE } from './history-stats-file.js';
 import { toTree } from './tree.mapper.js';
 
 /** Directory listings and per-commit statistics (docs/api.md 13–14). */
 @Injectable()
-export class TreeService {
-  private readonly historyStats = new HistoryStatsCounter();
+export class TreeService implements OnModuleDestroy {
+  private readonly historyStats: HistoryStatsCounter;
 
   constructor(
     private readonly access: RepositoryAccess,
     private readonly content: GitContentService,
     private readonly cache: GitContentCache,
-  ) {}
+    config: ServerConfig,
+  ) {
+    this.historyStats = new HistoryStatsCounter(config.cacheDir === null ? null : path.join(config.cacheDir, HISTORY_STATS_FILE));
+  }
+
+  /** Writes the counted histories not written yet. */
+  onModuleDestroy(): void {
+    this.historyStats.flush();
+  }
 
   /**
    * `GET /tree/{sha}/{path}` (docs/radicle-httpd.md §5.13): the directory at `path` ('' = root).
@@ -48,9 +59,9 @@ export class TreeService {
    * @throws CommitNotFoundError
    */
   async getStats(ridText: string, sha: Oid): Promise<TreeStats> {
-    const { git } = await this.access.openPublic(ridText);
+    const { git, rid } = await this.access.openPublic(ridText);
     await this.content.requireCommit(git, sha);
-    const history = await this.cache.historyStats.getOrLoad(sha, () => this.historyStats.count(git, sha));
+    const history = await this.cache.historyStats.getOrLoad(sha, () => this.historyStats.count(rid, git, sha));
     const branches = (await git.listRefs('refs/heads/')).length;
     return { commits: history.commits, branches, contributors: history.contributors };
   }
