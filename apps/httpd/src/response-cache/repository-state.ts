@@ -40,6 +40,8 @@ export class RepositoryStateProbe {
   private readonly stamper: RefTreeStamper;
   /** States read during the current turn of the event loop (see {@link TurnMemo}). */
   private readonly turn = new TurnMemo<string, RefsState | null>();
+  /** The databases' state read during the current turn (one for all repositories). */
+  private readonly databasesTurn = new TurnMemo<string, RefsState>();
 
   private readonly now: () => number;
   private readonly databasesStamp: () => string;
@@ -81,7 +83,7 @@ export class RepositoryStateProbe {
     const state = this.turn.get(`c${gitDir}`, () => {
       const identity = this.identityState(gitDir);
       const refs = this.stamper.stamp(gitDir, NAMESPACE_FOLDERS);
-      const databases = this.turn.get('d', () => {
+      const databases = this.databasesTurn.get('', () => {
         try {
           return { stamp: this.databasesStamp(), settled: true };
         } catch {
@@ -89,7 +91,7 @@ export class RepositoryStateProbe {
           return { stamp: '-', settled: false };
         }
       });
-      if (identity === null || databases === null) return null;
+      if (identity === null) return null;
       return { stamp: `${identity.stamp}#${refs.key}#${databases.stamp}`, settled: identity.settled && refs.settled && databases.settled };
     });
     return state ?? { stamp: '-', settled: false };

@@ -38,8 +38,8 @@ export class HistoryStatsCounter {
   /** @param file - where counted histories are kept across restarts (null: only in memory) */
   constructor(private readonly file: string | null = null) {
     for (const kept of file === null ? [] : readKeptHistories(file)) {
-      if (kept.authors.length <= MAX_KEPT_AUTHORS)
-        this.lastCounted.set(kept.repository, { head: kept.head, commits: kept.commits, authors: new Set(kept.authors) });
+      if (kept.authors.length > MAX_KEPT_AUTHORS) continue;
+      this.lastCounted.set(kept.repository, { head: kept.head, commits: kept.commits, authors: new Set(kept.authors) });
     }
   }
 
