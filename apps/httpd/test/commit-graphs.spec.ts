@@ -1,11 +1,11 @@
 import { cp, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
-import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
 import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
-import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
+import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
 import { COMMIT_GRAPHS_DIR } from '../src/server.js';
-import { getJson, makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
+import { buildScratchHome, getJson, makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
 import { mergedHistory } from './support/merged-history.js';
 
 // A node's storage without a commit-graph (a repository seeded by one fetch): the server keeps
@@ -56,14 +56,7 @@ async function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  history = await writeScratchHistory(join(dir, 'history.git'), historyCommits());
-  built = await buildNodeHome({
-    home: join(dir, 'home'),
-    seed: 'c1'.repeat(32),
-    alias: 'seed',
-    time: T,
-    repos: [{ name: 'history', history: { kind: 'import', from: join(dir, 'history.git'), sourceRef: 'refs/heads/master' } }],
-  });
+  ({ built, ids: history } = await buildScratchHome(dir, { name: 'history', commits: historyCommits(), seed: 'c1'.repeat(32), time: T }));
   gitDir = join(built.home, 'storage', ridDirectoryName(rid()));
   // As one fetch leaves it: every object in one pack, no commit-graph.
   await execGit({ gitDir, args: ['repack', '-a', '-d', '-q'] });

@@ -2,12 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TreeStats } from '@forge-httpd/api-types';
 import { type Oid, openGitRepository, readGitProcessCounts } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
 import type { HistoryStats } from '../src/git-content/git-content-cache.js';
 import { HistoryStatsCounter } from '../src/tree/history-stats.js';
 import { HISTORY_STATS_FILE, readKeptHistories } from '../src/tree/history-stats-file.js';
-import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
-import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { buildScratchHome, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 // stats/tree counts the history of a commit; after the head moved on (a push), the commits
 // added since the head counted before are read, not the whole history. Every answer must be
@@ -37,14 +37,7 @@ let ids: string[];
 
 beforeAll(async () => {
   dir = await makeTempDir();
-  ids = await writeScratchHistory(join(dir, 'source.git'), COMMITS);
-  built = await buildNodeHome({
-    home: join(dir, 'home'),
-    seed: 'cd'.repeat(32),
-    alias: 'seed',
-    time: T,
-    repos: [{ name: 'counted', history: { kind: 'import', from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' } }],
-  });
+  ({ built, ids } = await buildScratchHome(dir, { name: 'counted', commits: COMMITS, seed: 'cd'.repeat(32), time: T }));
 }, 60_000);
 afterAll(() => removeTempDir(dir));
 

@@ -14,3 +14,4 @@ export { SettleClock } from './settle-clock.js';
 export { noiseText } from './noise-text.js';
 export { stalledClient } from './stalled-client.js';
 export { metricValue, waitForMetric } from './metric-value.js';
+export { buildScratchHome } from './scratch-home.js';
