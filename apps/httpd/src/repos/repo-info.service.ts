@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DelegateRef, ProjectMeta, RepoInfo, RepoRefs } from '@forge-httpd/api-types';
-import { type Did, nidFromDid, type Rid } from '@forge-httpd/identity';
-import { type NodeHome, payloadId, resolveAlias, type StoredRepository } from '@forge-httpd/storage';
+import { type Did, type Rid } from '@forge-httpd/identity';
+import { type NodeHome, payloadId, type StoredRepository } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
 import { RepoNotFoundError } from '../platform/errors.js';
 import { NODE_HOME } from '../platform/tokens.js';
@@ -118,9 +118,12 @@ export class RepoInfoService {
     return { info, complete: projectMeta !== FAILED && refs !== FAILED };
   }
 
-  /** `{id, alias?}` for each delegate, in document order. */
-  delegateRefs(delegates: readonly Did[]): DelegateRef[] {
-    return delegates.map((did) => toDelegateRef(did, resolveAlias(this.home, nidFromDid(did))));
+  /**
+   * `{id, alias?}` for each delegate, in document order, with the aliases of `facts` (the
+   * node's databases as of now unless given; a request showing many items passes its own).
+   */
+  delegateRefs(delegates: readonly Did[], facts: NodeFacts = this.facts.current()): DelegateRef[] {
+    return delegateRefsOf(delegates, facts);
   }
 
   // docs/radicle-httpd.md §4.1: a failure computing the head or the counts drops the project entry only.
@@ -148,8 +151,16 @@ export class RepoInfoService {
 /** `info` with the seed count and delegate aliases of `facts` (the node's databases as of now). */
 function withNodeFacts(info: RepoInfo, facts: NodeFacts): RepoInfo {
   // Spread keeps the wire order of the keys (docs/radicle-httpd.md §4.1).
-  const delegates = info.delegates.map(({ id }) => toDelegateRef(id, facts.alias(id as Did)));
+  const delegates = delegateRefsOf(
+    info.delegates.map(({ id }) => id as Did),
+    facts,
+  );
   return { ...info, delegates, seeding: facts.seedCount(info.rid as Rid) };
+}
+
+/** `{id, alias?}` for each delegate: resolveAlias's rule, each database's answers kept per version. */
+function delegateRefsOf(delegates: readonly Did[], facts: NodeFacts): DelegateRef[] {
+  return delegates.map((did) => toDelegateRef(did, facts.alias(did)));
 }
 
 function describe(error: unknown): string {

@@ -130,11 +130,13 @@ export class ReposService implements OnApplicationBootstrap {
     const q = (query.q ?? '').toLowerCase();
     const matches = this.ranking.rank(q);
     const page = { page: query.page ?? 0, perPage: query.perPage ?? DEFAULT_PER_PAGE };
+    // Aliases from the node's databases as they are now, each looked up once per version.
+    const facts = this.repoInfo.nodeFacts();
     return buildPage(matches, page, async (match) => {
       const summary = await index.current(match.rid);
       const document = summary?.document;
       if (summary === undefined || !document || !isPublicSummary(summary) || !summary.searchName?.includes(q)) return null;
-      const delegates = this.repoInfo.delegateRefs(document.delegates);
+      const delegates = this.repoInfo.delegateRefs(document.delegates, facts);
       return toSearchResult({ rid: match.rid, payloads: document.payloads, delegates, seeds: match.seeds });
     });
   }
