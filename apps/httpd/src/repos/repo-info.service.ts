@@ -27,7 +27,7 @@ export class RepoInfoService {
     private readonly config: ServerConfig,
     private readonly cobCounts: CobCountsService,
     private readonly access: RepositoryAccess,
-    @Inject(NODE_HOME) private readonly home: NodeHome,
+    @Inject(NODE_HOME) home: NodeHome,
     private readonly facts: NodeFactsMemo,
   ) {
     // The home's clock judges stamps, so the memo, storage and the response cache agree on "settled".
@@ -100,6 +100,7 @@ export class RepoInfoService {
   }
 
   private async readRepoInfo(repository: StoredRepository): Promise<BuiltRepoInfo> {
+    const facts = this.facts.current();
     const document = await repository.identityDocument();
     const project = await repository.project();
     const projectMeta = project === null ? null : await this.projectMeta(repository);
@@ -110,9 +111,11 @@ export class RepoInfoService {
       projectPayloadId: payloadId(this.config.flavour, 'project'),
       projectValid: project !== null,
       projectMeta: projectMeta === FAILED ? null : projectMeta,
-      delegates: this.delegateRefs(document.delegates),
+      // Replaced by the caller's facts on every use (withNodeFacts); built from them too, so
+      // a build asks the databases nothing the memo of their versions does not keep.
+      delegates: this.delegateRefs(document.delegates, facts),
       threshold: document.threshold,
-      seeding: this.home.nodeDb.seedCount(repository.rid),
+      seeding: facts.seedCount(repository.rid),
       refs: refs === FAILED ? { tags: {}, refs: {} } : refs,
     });
     return { info, complete: projectMeta !== FAILED && refs !== FAILED };

@@ -34,7 +34,7 @@ export interface HttpCachingOptions {
 interface Miss {
   readonly key: CacheKey;
   /** Stamp of the state the answer depends on, read before the handler ran ('' = none); null = do not store (unsettled). */
-  readonly refsStamp: string | null;
+  readonly stateStamp: string | null;
   /** Set for the first of concurrent identical misses: settles the others' wait. */
   settle?: (entry: CachedResponse | null) => void;
 }
@@ -155,7 +155,7 @@ export class HttpCaching {
   private refsFreshness(key: CacheKey, entry: CachedResponse): Freshness {
     const state = this.stateOf(key);
     if (state === null) return 'serve';
-    return state.settled && state.stamp === entry.refsStamp ? 'serve' : 'stale';
+    return state.settled && state.stamp === entry.stateStamp ? 'serve' : 'stale';
   }
 
   /**
@@ -199,7 +199,7 @@ export class HttpCaching {
     // Taken before the handler reads: a change while it runs leaves the stamp behind the
     // answer, so the next request finds it stale rather than the answer stale under a new stamp.
     const before = this.stateOf(key);
-    const state: Miss = { key, refsStamp: before === null ? '' : before.settled ? before.stamp : null };
+    const state: Miss = { key, stateStamp: before === null ? '' : before.settled ? before.stamp : null };
     if (miss.leader && !this.pending.has(key.text)) {
       this.pending.set(
         key.text,
@@ -261,13 +261,13 @@ export class HttpCaching {
 
   private store(answer: { miss: Miss; reply: FastifyReply; body: Buffer; etag: string | null }): CachedResponse | null {
     const { miss, reply, body, etag } = answer;
-    if (miss.refsStamp === null) return null;
+    if (miss.stateStamp === null) return null;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (!PER_REQUEST_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
-    const refsStamp = dependsOnMovingState(miss.key.options) ? miss.refsStamp : null;
-    const entry = this.cache.set({ key: miss.key.text, status: reply.statusCode, headers, body, etag, refsStamp });
+    const stateStamp = dependsOnMovingState(miss.key.options) ? miss.stateStamp : null;
+    const entry = this.cache.set({ key: miss.key.text, status: reply.statusCode, headers, body, etag, stateStamp });
     if (entry !== null) this.front.remember({ url: reply.request.raw.url, key: miss.key, entry });
     return entry;
   }

@@ -6,7 +6,7 @@ const entry = (key: string, size: number): Omit<CachedResponse, 'bytes' | 'varia
   headers: {},
   body: Buffer.alloc(size),
   etag: '"e"',
-  refsStamp: null,
+  stateStamp: null,
 });
 
 describe('ResponseCache', () => {

@@ -23,7 +23,7 @@ export interface CachedResponse {
   /** Quoted strong ETag of the identity body, without coding suffix; null for a 413. */
   readonly etag: string | null;
   /** Stamp of the state the body depends on (branches of commit detail and stats; issues and patches), or null. */
-  readonly refsStamp: string | null;
+  readonly stateStamp: string | null;
   /** Compressed variants, filled lazily; a promise while compression runs. */
   readonly variants: Map<ContentCoding, Buffer | Promise<Buffer>>;
   /** Complete response headers per coding, built once by the front cache. */
