@@ -110,13 +110,13 @@ async function main(): Promise<void> {
     youngGeneration: processYoungGeneration,
     freeMemoryRelease,
   });
-  const warming = new AbortController();
+  const warmingStop = new AbortController();
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     // A worker can get both the terminal's SIGINT and the primary's SIGTERM.
     if (stopping) return;
     stopping = true;
-    warming.abort();
+    warmingStop.abort();
     // The last resort if closing itself hangs (the grace period closes every connection first).
     setTimeout(() => {
       logger.error({ event: 'stop' }, 'shutdown did not finish in time: exiting');
@@ -157,7 +157,13 @@ async function main(): Promise<void> {
   // benchmark) see when start-up work is done.
   const cobs = server.app.get(CobStoreService);
   const inFlight = new RequestsInFlight(server.app.getHttpServer());
-  void warmUp(server.address, server.home, warming.signal, { cobRepositories: () => cobs.persistedRepositories() }).then((report) => {
+  const warming = warmUp(server.address, server.home, warmingStop.signal, {
+    cobRepositories: () => cobs.persistedRepositories(),
+    visitedRepositories: () => server.visitedRepositories.mostVisited(),
+  });
+  // The warm-up's own requests are not visits.
+  server.visitedRepositories.pauseWhile(warming);
+  void warming.then((report) => {
     // A self-check of code every commit page relies on: say so loudly, but keep serving (git
     // answers the questions the graph cannot).
     if (report.commitGraphCode === 'inconsistent')
@@ -222,7 +228,7 @@ async function main(): Promise<void> {
       access: server.app.get(RepositoryAccess),
       cobs,
       pace: (step) => inFlight.whenQuiet(COBS_AHEAD_PACING[step]),
-      signal: warming.signal,
+      signal: warmingStop.signal,
       // The same bound as the persisted listings loaded before ready.
       maxObjects: cobs.warmUpObjects,
       onError: (rid, error) => logger.debug({ event: 'cobs-ahead', rid, err: error }, `issues and patches of ${rid} not evaluated ahead`),

@@ -22,6 +22,7 @@ import { createMetricsRegistry, type MetricSources } from './telemetry/metrics.j
 import { type MetricsServer, startMetricsServer } from './telemetry/metrics-server.js';
 import { Readiness } from './telemetry/readiness.js';
 import { RequestObserver } from './telemetry/request-observer.js';
+import { VISITED_REPOSITORIES_FILE, VisitedRepositories } from './warm-up/visited-repositories.js';
 import { pino } from 'pino';
 
 /**
@@ -41,6 +42,8 @@ export interface RunningServer {
   metricsAddress: ListenAddress | null;
   /** What `/readyz` answers. */
   readiness: Readiness;
+  /** The repositories visitors asked for most (this run's and the kept ones), for the warm-up. */
+  visitedRepositories: VisitedRepositories;
   /**
    * Stops accepting connections, closes idle ones, lets requests in flight finish for up to
    * {@link SHUTDOWN_GRACE_MS}, closes what is left, then closes the node home (git processes,
@@ -150,6 +153,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   });
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
+  const visitedRepositories = new VisitedRepositories(config.cacheDir === null ? null : path.resolve(config.cacheDir, VISITED_REPOSITORIES_FILE));
+  requests.listen((record) => visitedRepositories.record(record));
   const readiness = new Readiness();
   let metrics: MetricsServer | null = null;
   try {
@@ -189,6 +194,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       address,
       metricsAddress: metricsServer?.address ?? null,
       readiness,
+      visitedRepositories,
       close: async () => {
         readiness.stopping();
         const http = app.getHttpServer();
@@ -197,6 +203,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await app.close();
         } finally {
           clearTimeout(deadline);
+          visitedRepositories.flush();
           await metricsServer?.close();
           await home.close();
           releaseSpawnHelper();

@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { isOid, type Oid } from '@forge-httpd/storage';
+import { readKeptJson, writeKeptJson } from '../platform/kept-file.js';
 
 /** One repository's last counted history, as kept in the cache directory. */
 export interface KeptHistory {
@@ -22,21 +21,13 @@ export const HISTORY_STATS_FILE = 'history-stats.json';
  * stats/tree then answers 404 before asking for it.
  */
 export function readKeptHistories(file: string): KeptHistory[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return [];
-  }
+  const parsed = readKeptJson(file);
   return Array.isArray(parsed) ? parsed.filter(isKeptHistory) : [];
 }
 
 /** Writes the histories whole (a temporary file renamed over the last one), creating its folder. */
 export function writeKeptHistories(file: string, histories: readonly KeptHistory[]): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(histories));
-  renameSync(temporary, file);
+  writeKeptJson(file, histories);
 }
 
 function isKeptHistory(value: unknown): value is KeptHistory {

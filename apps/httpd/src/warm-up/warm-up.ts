@@ -1,9 +1,9 @@
 /**
  * Start-up warm-up: once the storage index is built, the server requests from itself (over its
  * own listening address, so every layer takes part) the pages an explorer opens first for a few
- * repositories — the pinned ones, else the first public one. The code paths get compiled and
- * the chosen repositories' git processes and caches are ready, so the first visitor does not
- * pay for them.
+ * repositories — the pinned ones (else the first public one) and those visitors asked for most
+ * before the restart. The code paths get compiled and the chosen repositories' git processes
+ * and caches are ready, so the first visitor does not pay for them.
  */
 import http from 'node:http';
 import type { Commit, RepoInfo, Tree } from '@forge-httpd/api-types';
@@ -11,8 +11,11 @@ import type { Rid } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type RepositorySummary, warmUpCommitGraphCode } from '@forge-httpd/storage';
 import type { ListenAddress } from '../config/listen-address.js';
 
-/** At most this many repositories are warmed. */
+/** At most this many pinned repositories are warmed. */
 export const WARM_UP_REPOSITORIES = 3;
+
+/** At most this many of the repositories visited most before the restart are warmed too. */
+export const WARM_UP_VISITED = 3;
 
 /** What a warm-up did. */
 export interface WarmUpReport {
@@ -32,6 +35,11 @@ export interface WarmUpOptions {
    * memory instead of reading thousands of cached objects.
    */
   readonly cobRepositories?: () => readonly Rid[];
+  /**
+   * Repositories visitors asked for most, most first (kept across restarts in the cache
+   * directory): warmed like the pinned ones, since their visitors come back after a restart.
+   */
+  readonly visitedRepositories?: () => readonly Rid[];
 }
 
 /**
@@ -58,7 +66,7 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
   const commitGraphCode = warmUpCommitGraphCode() ? 'consistent' : 'inconsistent';
   await get(`${API}/node`);
   await get(`${API}/repos`);
-  const chosen = chooseRepositories(home);
+  const chosen = chooseRepositories(home, options.visitedRepositories?.() ?? []);
   for (const summary of chosen) {
     const repo = `${API}/repos/${summary.rid}`;
     const info = await get(repo);
@@ -87,14 +95,19 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
   return { requests, commitGraphCode };
 }
 
-/** Pinned public repositories (config order), else the first public one in the index. */
-function chooseRepositories(home: NodeHome): RepositorySummary[] {
+/**
+ * Pinned public repositories (config order) and the most visited public ones not among them;
+ * when there are neither, the first public one in the index (its pages compile the code).
+ */
+function chooseRepositories(home: NodeHome, visited: readonly Rid[]): RepositorySummary[] {
   const index = home.storageIndex;
-  const pinned = home
-    .currentWebConfig()
-    .pinnedRepositories.map((rid) => index.get(rid))
-    .filter((summary): summary is RepositorySummary => summary !== undefined && isPublicSummary(summary));
-  if (pinned.length > 0) return pinned.slice(0, WARM_UP_REPOSITORIES);
+  const publicOnes = (rids: readonly Rid[]): RepositorySummary[] =>
+    rids.map((rid) => index.get(rid)).filter((summary): summary is RepositorySummary => summary !== undefined && isPublicSummary(summary));
+  const pinned = publicOnes(home.currentWebConfig().pinnedRepositories).slice(0, WARM_UP_REPOSITORIES);
+  const returning = publicOnes(visited)
+    .filter((summary) => !pinned.some((known) => known.rid === summary.rid))
+    .slice(0, WARM_UP_VISITED);
+  if (pinned.length > 0 || returning.length > 0) return [...pinned, ...returning];
   const first = index.list().find(isPublicSummary);
   return first === undefined ? [] : [first];
 }
