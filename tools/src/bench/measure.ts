@@ -2,6 +2,8 @@
  * The measuring phases of one benchmark run. Every phase returns plain figures; judging them
  * against the targets is report.ts's job.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type CapturedResponse, captureResponses, rawGet, startCeiling } from './ceiling-server.js';
 import type { CgitServer } from './cgit-server.js';
@@ -28,7 +30,14 @@ export interface WarmRow {
  */
 export interface ColdRow {
   readonly route: string;
+  /** First start: an empty cache directory (nothing kept from an earlier run). */
   readonly forgeMs: number;
+  /**
+   * A restart: the same first request on a server started over the cache directory of one that
+   * answered another page of the route (its next sample) and was stopped, as an operator's
+   * restart keeps it (median).
+   */
+  readonly restartMs: number;
   readonly startupMs: number;
   /** The `--compare-with` checkout's server on the same paths, restarted alternately with this one. */
   readonly otherMs: number | null;
@@ -72,6 +81,7 @@ export async function measureCold(
   const answers = new Map<string, CapturedResponse>();
   for (const route of routes) {
     const times: number[] = [];
+    const restartTimes: number[] = [];
     const otherTimes: number[] = [];
     const ready: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -81,13 +91,20 @@ export async function measureCold(
         times.push(ms);
         ready.push(startupMs);
         answers.set(path, answer);
+        restartTimes.push(await timeFirstRequestAfterRestart(home, pathOfRun(route, i + 1), path, settings.scratchDir));
       };
       const other = async (): Promise<void> => {
-        if (compareRoot !== null) otherTimes.push((await timeFirstRequest(home, path, compareRoot)).ms);
+        if (compareRoot !== null) otherTimes.push((await timeFirstRequest(home, path, { root: compareRoot })).ms);
       };
       for (const run of i % 2 === 0 ? [mine, other] : [other, mine]) await run();
     }
-    rows.push({ route: route.name, forgeMs: median(times), startupMs: median(ready), otherMs: compareRoot === null ? null : median(otherTimes) });
+    rows.push({
+      route: route.name,
+      forgeMs: median(times),
+      restartMs: median(restartTimes),
+      startupMs: median(ready),
+      otherMs: compareRoot === null ? null : median(otherTimes),
+    });
   }
   const bare = await timeBareHttp(answers, routes, runs, settings.scratchDir);
   return rows.map((row) => ({ ...row, bareHttpMs: bare.get(row.route) ?? NaN }));
@@ -98,9 +115,17 @@ function pathOfRun(route: RouteClass, run: number): string {
   return route.paths[run % route.paths.length] ?? '';
 }
 
-/** Starts a server (of `root`, default this checkout), times its first request of `path`, stops it. */
-async function timeFirstRequest(home: string, path: string, root?: string): Promise<{ ms: number; startupMs: number; answer: CapturedResponse }> {
-  const server = await startForge(home, { waitForStartup: true, root });
+/**
+ * Starts a server (of `root`, default this checkout; over `cacheDir`, default an empty one),
+ * times its first request of `path`, stops it.
+ */
+async function timeFirstRequest(
+  home: string,
+  path: string,
+  options: { root?: string; cacheDir?: string } = {},
+): Promise<{ ms: number; startupMs: number; answer: CapturedResponse }> {
+  const args = options.cacheDir === undefined ? [] : ['--cache-dir', options.cacheDir];
+  const server = await startForge(home, { waitForStartup: true, root: options.root, args });
   try {
     // A fresh connection and no Accept-Encoding, as the first request of a new client.
     const start = performance.now();
@@ -108,6 +133,33 @@ async function timeFirstRequest(home: string, path: string, root?: string): Prom
     return { ms: performance.now() - start, startupMs: server.startupMs ?? NaN, answer };
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * How long a server that served before waits for its work in the background (a last-commit
+ * index read after a first tree or blob page, a commit-graph written) before it is stopped.
+ */
+const BEFORE_RESTART_MS = 4000;
+
+/**
+ * The first request of `path` after a restart: a server over a new cache directory answers
+ * `before` (another page of the same kind), works on in the background for a moment and is
+ * stopped (SIGTERM: it writes what it keeps); a second one over the same directory is timed.
+ */
+async function timeFirstRequestAfterRestart(home: string, before: string, path: string, scratchDir: string): Promise<number> {
+  const cacheDir = await mkdtemp(join(scratchDir, 'restart-cache-'));
+  try {
+    const first = await startForge(home, { waitForStartup: true, args: ['--cache-dir', cacheDir] });
+    try {
+      await rawGet(first.baseUrl + before);
+      await sleep(BEFORE_RESTART_MS);
+    } finally {
+      await first.stop();
+    }
+    return (await timeFirstRequest(home, path, { cacheDir })).ms;
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
   }
 }
 
