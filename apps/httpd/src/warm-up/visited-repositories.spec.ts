@@ -36,18 +36,24 @@ afterEach(async () => {
 });
 
 describe('VisitedRepositories', () => {
-  it('counts repository pages answered 200, whatever the RID spelling', () => {
+  it('counts repository pages answered 200 or 304, whatever the RID spelling', () => {
     const visited = new VisitedRepositories(null);
     visited.record(visit(`/api/v1/repos/${RID_A}/commits?page=2`));
+    // A browser asking again with the ETag it holds visits too.
+    visited.record(visit(`/api/v1/repos/${RID_A}/commits?page=2`, { status: 304 }));
     visited.record(visit(`/api/v1/repos/${RID_B.slice(4)}`, { route: '/api/v1/repos/:rid' }));
     visited.record(visit(`/api/v1/repos/rad%3A${RID_B.slice(4)}/tree/abc/src`, { route: '/api/v1/repos/:rid/tree/:sha/*' }));
-    // Not visits: a failed page, another route, a listing, a spelling that names no RID.
+    // Not visits: failed pages, another route, a listing, a spelling that names no RID.
     visited.record(visit(`/api/v1/repos/${RID_A}/commits`, { status: 404 }));
-    visited.record(visit(`/api/v1/repos/${RID_A}/commits`, { status: 304 }));
+    visited.record(visit(`/api/v1/repos/${RID_A}/commits`, { status: 400 }));
+    visited.record(visit(`/api/v1/repos/${RID_A}/commits`, { status: 503 }));
     visited.record(visit(`/api/v1/repos/search?q=${RID_A}`, { route: '/api/v1/repos/search' }));
     visited.record(visit(`/${RID_A}.git/info/refs`, { route: '/:rid.git/info/refs' }));
     visited.record(visit('/api/v1/repos/rad:nonsense/commits'));
+    for (let i = 0; i < 3; i += 1) visited.record(visit(`/api/v1/repos/${RID_B}`, { route: '/api/v1/repos/:rid' }));
     expect(visited.mostVisited()).toEqual([RID_B, RID_A]);
+    for (let i = 0; i < 4; i += 1) visited.record(visit(`/api/v1/repos/${RID_A}`, { route: '/api/v1/repos/:rid' }));
+    expect(visited.mostVisited()).toEqual([RID_A, RID_B]);
   });
 
   it('ignores requests made while paused', async () => {

@@ -2,7 +2,8 @@
  * The repositories visitors asked for most, remembered across restarts so the start-up warm-up
  * prepares them again (their git processes, pack indexes, branch masks and compiled code), the
  * way a database reloads the pages it held before it stopped. A visit is a repository page
- * answered 200, so only public repositories that existed are counted; the warm-up asks them
+ * answered 200 (or 304 to a browser that holds it), so only public repositories that existed
+ * are counted; the warm-up asks them
  * again through the server itself, and one that became private or went away answers 404 there
  * like everywhere else.
  */
@@ -54,9 +55,9 @@ export class VisitedRepositories {
     this.saveTimer = setInterval(() => this.flushIfChanged(), SAVE_EVERY_MS).unref();
   }
 
-  /** Counts `record` when it is a repository page answered 200 (a listener of every request). */
+  /** Counts `record` when it is a repository page answered 200 or 304 (a listener of every request). */
   record(record: RequestRecord): void {
-    if (this.paused || record.status !== 200 || !record.route.startsWith(REPOSITORY_ROUTE)) return;
+    if (this.paused || (record.status !== 200 && record.status !== 304) || !record.route.startsWith(REPOSITORY_ROUTE)) return;
     const end = ridEnd(record.url);
     const spelled = record.url.slice(REPOSITORY_PATH.length, end);
     const entry = this.counted.get(spelled);
