@@ -143,7 +143,8 @@ async function timeFirstRequest(
 const BEFORE_RESTART_MS = 4000;
 
 /**
- * The first request of `path` after a restart: a server over a new cache directory answers
+ * The first request of `path` after a restart: a server over a new cache directory is browsed
+ * as a visitor of that repository does (its page, its root tree at the head) and answers
  * `before` (another page of the same kind), works on in the background for a moment and is
  * stopped (SIGTERM: it writes what it keeps); a second one over the same directory is timed.
  */
@@ -152,6 +153,7 @@ async function timeFirstRequestAfterRestart(home: string, before: string, path: 
   try {
     const first = await startForge(home, { waitForStartup: true, args: ['--cache-dir', cacheDir] });
     try {
+      await browseInto(first.baseUrl, path);
       await rawGet(first.baseUrl + before);
       await sleep(BEFORE_RESTART_MS);
     } finally {
@@ -161,6 +163,17 @@ async function timeFirstRequestAfterRestart(home: string, before: string, path: 
   } finally {
     await rm(cacheDir, { recursive: true, force: true });
   }
+}
+
+/** What a visitor opens first of the repository `path` is in (none for other pages): its page, then its root tree at the head. */
+async function browseInto(baseUrl: string, path: string): Promise<void> {
+  const repository = /^\/api\/v1\/repos\/(rad:[^/?]+)/.exec(path)?.[1];
+  if (repository === undefined) return;
+  const info = await rawGet(`${baseUrl}/api/v1/repos/${repository}`);
+  if (info.status !== 200) return;
+  const payloads = (JSON.parse(info.body.toString('utf8')) as { payloads?: Record<string, { meta?: { head?: unknown } }> }).payloads ?? {};
+  const head = Object.values(payloads).find((payload) => typeof payload.meta?.head === 'string')?.meta?.head;
+  if (typeof head === 'string') await rawGet(`${baseUrl}/api/v1/repos/${repository}/tree/${head}/`);
 }
 
 /** Per route class, the median time of the ceiling sending the cold answers on fresh connections. */
