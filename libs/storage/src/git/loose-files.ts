@@ -12,7 +12,8 @@ import { AFTER_LINE_OID, forEachLine, lineOid } from './buffer-lines.js';
 import { hashObject } from './hash-object.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
-import { isValidRefName } from './ref-name.js';
+import { compareUtf8 } from '@forge-httpd/identity';
+import { isValidAsciiRefName, isValidRefName } from './ref-name.js';
 import { isDirectory, isSettled, SETTLE_MS, statPart } from './stat-stamp.js';
 
 /** What {@link PackedRefsFile} reads when the repository has no `packed-refs` file. */
@@ -109,6 +110,8 @@ export class PackedRefsFile {
   private refs: Map<string, Oid> | undefined;
   /** The last {@link entriesUnder} answer, for the version of the file it was taken from. */
   private under: { refs: Map<string, Oid>; key: string; entries: Array<{ name: string; oid: Oid }> } | undefined;
+  /** The last {@link sortedAsciiEntriesUnder} answer, for the version of the file it was taken from. */
+  private sortedUnder: { refs: Map<string, Oid>; prefix: string; sorted: ReadonlyArray<{ name: string; oid: Oid }> | null } | undefined;
   /** Plain loose refs read lately, by name, with the `stat` of the file they were read from. */
   private readonly looseRead = new Map<string, { readonly stamp: string; readonly oid: Oid }>();
 
@@ -148,6 +151,29 @@ export class PackedRefsFile {
     for (const [name, oid] of refs) if (prefixes.some((prefix) => name.startsWith(prefix))) entries.push({ name, oid });
     this.under = { refs, key, entries };
     return entries;
+  }
+
+  /**
+   * {@link entriesUnder} one prefix, sorted by name (code units, which is git's byte order for
+   * these names), kept per version of the file: a tracker's 26,000 COB refs are checked and
+   * sorted once, not at every change of a loose ref over them.
+   * @returns the sorted refs; null when a name is not valid printable ASCII (git must list
+   *   them); undefined when git must decide
+   */
+  sortedAsciiEntriesUnder(prefix: string): ReadonlyArray<{ name: string; oid: Oid }> | null | undefined {
+    const refs = this.current();
+    if (refs !== undefined && refs !== MISSING && this.sortedUnder?.refs === refs && this.sortedUnder.prefix === prefix) return this.sortedUnder.sorted;
+    const entries = this.entriesUnder([prefix]);
+    if (entries === undefined) return undefined;
+    const sorted = entries.every(({ name }) => isValidAsciiRefName(name)) ? [...entries].sort((a, b) => compareUtf8(a.name, b.name)) : null;
+    if (refs !== undefined && refs !== MISSING) this.sortedUnder = { refs, prefix, sorted };
+    return sorted;
+  }
+
+  /** The oid `name` has in `packed-refs` (no loose file consulted); undefined when none or unknown. */
+  packedOid(name: string): Oid | undefined {
+    const refs = this.current();
+    return refs === undefined || refs === MISSING ? undefined : refs.get(name);
   }
 
   /**
@@ -258,6 +284,45 @@ export function listRefFiles(
     byName.set(name, oid);
   }
   return [...byName].map(([name, oid]) => ({ name, oid }));
+}
+
+/**
+ * {@link listRefFiles} for one prefix with symbolic refs followed, sorted by name as git's
+ * `for-each-ref` lists them: the packed refs come checked and sorted from `packed` (once per
+ * version of the file), and only the loose refs over them are read, checked and merged in.
+ * @returns the refs; undefined when git must decide (as for {@link listRefFiles}, or a name
+ *   that is not printable ASCII)
+ */
+export function listSortedRefFiles(gitDir: string, prefix: string, packed: PackedRefsFile): ReadonlyArray<{ name: string; oid: Oid }> | undefined {
+  const sortedPacked = packed.sortedAsciiEntriesUnder(prefix);
+  if (sortedPacked == null) return undefined;
+  const loose = new Map<string, Oid>();
+  const symbolic = new Map<string, string>();
+  if (!listLooseRefsInto(gitDir, prefix, { byName: loose, symbolic }, { left: MAX_LISTED_LOOSE_REFS })) return undefined;
+  // A symbolic ref hides the packed ref of its name and is listed with its target's oid.
+  for (const [name, target] of symbolic) {
+    const oid = target.startsWith(prefix) && !symbolic.has(target) ? (loose.get(target) ?? packed.packedOid(target)) : undefined;
+    if (oid === undefined) return undefined;
+    loose.set(name, oid);
+  }
+  if (loose.size === 0) return sortedPacked;
+  const over: Array<{ name: string; oid: Oid }> = [];
+  for (const [name, oid] of loose) {
+    if (!isValidAsciiRefName(name)) return undefined;
+    over.push({ name, oid });
+  }
+  over.sort((a, b) => compareUtf8(a.name, b.name));
+  // Merged in name order; a loose ref replaces the packed one of its name.
+  const merged: Array<{ name: string; oid: Oid }> = [];
+  let p = 0;
+  for (const entry of over) {
+    while (p < sortedPacked.length && compareUtf8((sortedPacked[p] as { name: string }).name, entry.name) < 0)
+      merged.push(sortedPacked[p++] as { name: string; oid: Oid });
+    if (p < sortedPacked.length && (sortedPacked[p] as { name: string }).name === entry.name) p += 1;
+    merged.push(entry);
+  }
+  while (p < sortedPacked.length) merged.push(sortedPacked[p++] as { name: string; oid: Oid });
+  return merged;
 }
 
 /**

@@ -21,14 +21,14 @@ import type {
 import { commitTimes, commitTimesOf, countCommits, lastCommitTouching, listContributors, checkWalkWindow, walkCommitOids } from './history.js';
 import type { OidList } from './oid-list.js';
 import { LastCommitIndex, type LastCommitFile } from './last-commit-index.js';
-import { listRefFiles, PackedRefsFile } from './loose-files.js';
+import { listRefFiles, listSortedRefFiles, PackedRefsFile } from './loose-files.js';
 import { ObjectFiles, threadLoad } from './object-files.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './oid.js';
 import { parseCommit } from './parse-commit.js';
 import { parseTag } from './parse-tag.js';
 import { parseTree } from './parse-tree.js';
-import { checkRefName, isValidAsciiRefName, isValidRefPrefix } from './ref-name.js';
+import { checkRefName, isValidRefPrefix } from './ref-name.js';
 import { type RefListing, RefListingCache } from './ref-listing-cache.js';
 import { ReadRate } from './read-rate.js';
 import type { IndexBudget } from './index-budget.js';
@@ -279,11 +279,8 @@ class CliGitRepository implements GitRepository {
    * the files").
    */
   private async listRefsNow(prefix: string): Promise<RefListing> {
-    const listed = listRefFiles(this.gitDir, [prefix], this.refFiles, { followSymbolic: true });
-    if (listed !== undefined && listed.every(({ name }) => isValidAsciiRefName(name))) {
-      return { entries: listed.sort((a, b) => compareUtf8(a.name, b.name)), selfContained: true };
-    }
-    return listRefs(this.gitDir, prefix);
+    const listed = listSortedRefFiles(this.gitDir, prefix, this.refFiles);
+    return listed !== undefined ? { entries: listed, selfContained: true } : listRefs(this.gitDir, prefix);
   }
 
   async listRefs(prefix: string): Promise<readonly RefEntry[]> {

@@ -74,6 +74,36 @@ describe('listRefs', () => {
     expect((await listed('refs/namespaces/z6Mk0/')).map(({ name }) => name)).toContain('refs/namespaces/z6Mk0/refs/rad/id');
   });
 
+  it('lists again as git does while loose refs change over the same packed refs', async () => {
+    writeNamespacedRefs();
+    const repo = openGitRepository(gitDir);
+    const again = async (prefix: string): Promise<Array<{ name: string; oid: string }>> =>
+      (await repo.listRefs(prefix)).map(({ name, oid }) => ({ name, oid }));
+    const packedIssue = (peer: number, object: number): string =>
+      `refs/namespaces/z6Mk${peer}/refs/cobs/xyz.forge.issue/${(object * 7919 + peer).toString(16).padStart(40, 'a')}`;
+    try {
+      const changes: string[][] = [
+        // A loose ref over a packed one, one between packed names, one after them all.
+        ['update-ref', packedIssue(2, 7), commits[0] as string],
+        ['update-ref', 'refs/namespaces/z6Mk2/refs/cobs/xyz.forge.issue/b'.padEnd(78, '0'), commits[3] as string],
+        ['update-ref', 'refs/namespaces/z6Mk8/refs/heads/late', commits[4] as string],
+        // A symbolic ref over a packed name, then the loose refs removed again.
+        ['symbolic-ref', packedIssue(3, 9), 'refs/namespaces/z6Mk3/refs/heads/main'],
+        ['update-ref', '-d', 'refs/namespaces/z6Mk8/refs/heads/late'],
+        ['update-ref', '-d', packedIssue(2, 7)],
+        // The packed refs rewritten: a new version of the file.
+        ['pack-refs', '--all'],
+        ['update-ref', packedIssue(4, 1), commits[5] as string],
+      ];
+      for (const change of changes) {
+        git(gitDir, change);
+        for (const prefix of ['refs/namespaces/', 'refs/namespaces/z6Mk2/']) expect(await again(prefix)).toEqual(forEachRef(prefix));
+      }
+    } finally {
+      await repo.close();
+    }
+  });
+
   it('lists a ref whose object the repository does not hold, as git does', async () => {
     writeNamespacedRefs();
     const absent = 'f'.repeat(40);
