@@ -259,7 +259,11 @@ function render(results: BenchResults): string {
         ]),
     ...(selected && results.cold.length === 0
       ? []
-      : ['## Cold (first request after a restart) vs one git CLI invocation: cache misses', coldTable(results.cold, results.git), '']),
+      : [
+          "## Cold (a server's first request, on a first start and after a restart) vs one git CLI invocation: cache misses",
+          coldTable(results.cold, results.git),
+          '',
+        ]),
     ...(selected ? [] : ['## Large home vs 10-repository home (c=16)', scaleTable(results.scaleRows), '']),
     ...(results.crawl === null
       ? []
