@@ -3,6 +3,7 @@
  * object per type (docs/node-home.md §6.5 step 1) and a name → oid map for the other refs a
  * fold consults (merge branches, signed refs).
  */
+import { compareUtf8 } from '@forge-httpd/identity';
 import type { GitRepository, Oid, RefEntry } from '@forge-httpd/storage';
 import { compareOids } from '../dag/change-graph.js';
 
@@ -14,7 +15,7 @@ export interface CobRefIndex {
   readonly refs: ReadonlyMap<string, Oid>;
 }
 
-const COB_REF = /^refs\/namespaces\/[^/]+\/refs\/cobs\/([^/]+)\/([0-9a-f]{40})$/;
+const COB_REF = /^refs\/namespaces\/([^/]+)\/refs\/cobs\/([^/]+)\/([0-9a-f]{40})$/;
 
 /**
  * Lists `refs/namespaces/` once and indexes COB tips.
@@ -28,19 +29,32 @@ export async function readCobRefIndex(git: Pick<GitRepository, 'listRefs'>): Pro
 /** The prefix {@link readCobRefIndex} lists. */
 export const COB_REF_PREFIX = 'refs/namespaces/';
 
+/** Most changed refs an index is updated by; past it the listing is indexed whole. */
+const MAX_UPDATED_REFS = 256;
+
+/** The namespaces each index's COB refs live in (to gather an object's tips again). */
+const namespacesOf = new WeakMap<CobRefIndex, ReadonlySet<string>>();
+
 /**
  * Indexes one listing of {@link COB_REF_PREFIX}.
- * @param entries - the listed refs
+ * @param entries - the listed refs, sorted by name (as `listRefs` gives them)
+ * @param previous - an earlier listing and its index: when few refs differ, the index is that
+ *   one updated (a tracker's 26,000 refs are not indexed again for one new comment)
  * @returns the index
  */
-export function indexCobRefs(entries: readonly RefEntry[]): CobRefIndex {
+export function indexCobRefs(entries: readonly RefEntry[], previous?: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex }): CobRefIndex {
+  const changed = previous === undefined ? undefined : changedNames(previous.entries, entries);
+  const before = previous === undefined ? undefined : namespacesOf.get(previous.index);
+  if (previous !== undefined && changed !== undefined && before !== undefined) return updated(previous.index, before, changed);
   const objects = new Map<string, Map<Oid, Oid[]>>();
   const refs = new Map<string, Oid>();
+  const namespaces = new Set<string>();
   for (const { name, oid } of entries) {
     refs.set(name, oid);
     const match = COB_REF.exec(name);
     if (match === null) continue;
-    const [, type, id] = match as unknown as [string, string, Oid];
+    const [, namespace, type, id] = match as unknown as [string, string, string, Oid];
+    namespaces.add(namespace);
     const byId = objects.get(type) ?? new Map<Oid, Oid[]>();
     objects.set(type, byId);
     const tips = byId.get(id) ?? [];
@@ -48,5 +62,91 @@ export function indexCobRefs(entries: readonly RefEntry[]): CobRefIndex {
     byId.set(id, tips);
   }
   for (const byId of objects.values()) for (const tips of byId.values()) tips.sort(compareOids);
-  return { objects, refs };
+  const index = { objects, refs };
+  namespacesOf.set(index, namespaces);
+  return index;
+}
+
+/** A ref that differs between two listings: its oid now, undefined when it is gone. */
+interface ChangedRef {
+  readonly name: string;
+  readonly oid: Oid | undefined;
+}
+
+/**
+ * The refs whose oid differs between two listings sorted by name bytes, as `listRefs` gives
+ * them (added, removed or moved); undefined when more than {@link MAX_UPDATED_REFS} do.
+ */
+function changedNames(before: readonly RefEntry[], after: readonly RefEntry[]): ChangedRef[] | undefined {
+  const names: ChangedRef[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    const a = before[i];
+    const b = after[j];
+    // Listings built over the same packed refs share their unchanged entries.
+    if (a !== undefined && a === b) {
+      i += 1;
+      j += 1;
+      continue;
+    }
+    const order = a === undefined ? 1 : b === undefined ? -1 : compareUtf8(a.name, b.name);
+    if (order === 0) {
+      if ((a as RefEntry).oid !== (b as RefEntry).oid) names.push(b as RefEntry);
+      i += 1;
+      j += 1;
+    } else if (order < 0) {
+      names.push({ name: (a as RefEntry).name, oid: undefined });
+      i += 1;
+    } else {
+      names.push(b as RefEntry);
+      j += 1;
+    }
+    if (names.length > MAX_UPDATED_REFS) return undefined;
+  }
+  return names;
+}
+
+/**
+ * `index` with the `changed` refs: the maps it shares are copied first (an index in use by a
+ * snapshot never changes), and each touched object's tips gathered again from every namespace.
+ */
+function updated(index: CobRefIndex, namespaces: ReadonlySet<string>, changed: readonly ChangedRef[]): CobRefIndex {
+  if (changed.length === 0) {
+    const same = { objects: index.objects, refs: index.refs };
+    namespacesOf.set(same, namespaces);
+    return same;
+  }
+  const refs = new Map(index.refs);
+  const allNamespaces = new Set(namespaces);
+  const touched = new Map<string, Set<Oid>>();
+  for (const { name, oid } of changed) {
+    if (oid === undefined) refs.delete(name);
+    else refs.set(name, oid);
+    const match = COB_REF.exec(name);
+    if (match === null) continue;
+    const [, namespace, type, id] = match as unknown as [string, string, string, Oid];
+    allNamespaces.add(namespace);
+    const ids = touched.get(type) ?? new Set<Oid>();
+    ids.add(id);
+    touched.set(type, ids);
+  }
+  const objects = new Map(index.objects);
+  for (const [type, ids] of touched) {
+    const byId = new Map(objects.get(type) ?? []);
+    for (const id of ids) {
+      const tips: Oid[] = [];
+      for (const namespace of allNamespaces) {
+        const tip = refs.get(`refs/namespaces/${namespace}/refs/cobs/${type}/${id}`);
+        if (tip !== undefined && !tips.includes(tip)) tips.push(tip);
+      }
+      if (tips.length === 0) byId.delete(id);
+      else byId.set(id, tips.sort(compareOids));
+    }
+    if (byId.size === 0) objects.delete(type);
+    else objects.set(type, byId);
+  }
+  const next = { objects, refs };
+  namespacesOf.set(next, allNamespaces);
+  return next;
 }

@@ -143,7 +143,8 @@ export class CobStore {
     const entries = await repo.git.listRefs(COB_REF_PREFIX);
     // The git layer answers the very same listing while no ref moved: so is the index, and
     // listings derived from it are reused without visiting each object.
-    if (this.lastIndex?.entries !== entries) this.lastIndex = { entries, index: indexCobRefs(entries) };
+    // After a change, the last index updated by the refs that differ (usually one or two).
+    if (this.lastIndex?.entries !== entries) this.lastIndex = { entries, index: indexCobRefs(entries, this.lastIndex ?? undefined) };
     return new CobSnapshot(this, repo, this.lastIndex.index);
   }
 
