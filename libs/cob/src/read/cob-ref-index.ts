@@ -112,11 +112,8 @@ function changedNames(before: readonly RefEntry[], after: readonly RefEntry[]): 
  * snapshot never changes), and each touched object's tips gathered again from every namespace.
  */
 function updated(index: CobRefIndex, namespaces: ReadonlySet<string>, changed: readonly ChangedRef[]): CobRefIndex {
-  if (changed.length === 0) {
-    const same = { objects: index.objects, refs: index.refs };
-    namespacesOf.set(same, namespaces);
-    return same;
-  }
+  // The same refs: the same index, so what was worked out from it (orders, listings) holds.
+  if (changed.length === 0) return index;
   const refs = new Map(index.refs);
   const allNamespaces = new Set(namespaces);
   const touched = new Map<string, Set<Oid>>();
