@@ -51,9 +51,9 @@ export function indexCobRefs(entries: readonly RefEntry[], previous?: { readonly
   const namespaces = new Set<string>();
   for (const { name, oid } of entries) {
     refs.set(name, oid);
-    const match = COB_REF.exec(name);
-    if (match === null) continue;
-    const [, namespace, type, id] = match as unknown as [string, string, string, Oid];
+    const cob = cobRefParts(name);
+    if (cob === null) continue;
+    const { namespace, type, id } = cob;
     namespaces.add(namespace);
     const byId = objects.get(type) ?? new Map<Oid, Oid[]>();
     objects.set(type, byId);
@@ -65,6 +65,14 @@ export function indexCobRefs(entries: readonly RefEntry[], previous?: { readonly
   const index = { objects, refs };
   namespacesOf.set(index, namespaces);
   return index;
+}
+
+/** The namespace, type and object id a COB ref names; null for another ref. */
+function cobRefParts(name: string): { namespace: string; type: string; id: Oid } | null {
+  const match = COB_REF.exec(name);
+  if (match === null) return null;
+  const [, namespace, type, id] = match as unknown as [string, string, string, Oid];
+  return { namespace, type, id };
 }
 
 /** A ref that differs between two listings: its oid now, undefined when it is gone. */
@@ -120,9 +128,9 @@ function updated(index: CobRefIndex, namespaces: ReadonlySet<string>, changed: r
   for (const { name, oid } of changed) {
     if (oid === undefined) refs.delete(name);
     else refs.set(name, oid);
-    const match = COB_REF.exec(name);
-    if (match === null) continue;
-    const [, namespace, type, id] = match as unknown as [string, string, string, Oid];
+    const cob = cobRefParts(name);
+    if (cob === null) continue;
+    const { namespace, type, id } = cob;
     allNamespaces.add(namespace);
     const ids = touched.get(type) ?? new Set<Oid>();
     ids.add(id);

@@ -94,6 +94,12 @@ function symbolicTarget(text: string): string | undefined {
 
 const SPACE = 0x20;
 
+/** Packed refs under a prefix in name order, and the oid of any packed name, of one version of `packed-refs`. */
+export interface SortedPackedRefs {
+  readonly entries: ReadonlyArray<{ name: string; oid: Oid }>;
+  readonly oidOf: (name: string) => Oid | undefined;
+}
+
 /** Loose refs {@link PackedRefsFile} remembers at most (a repository's pages resolve a few names). */
 const MAX_LOOSE_READS = 64;
 
@@ -111,7 +117,7 @@ export class PackedRefsFile {
   /** The last {@link entriesUnder} answer, for the version of the file it was taken from. */
   private under: { refs: Map<string, Oid>; key: string; entries: Array<{ name: string; oid: Oid }> } | undefined;
   /** The last {@link sortedAsciiEntriesUnder} answer, for the version of the file it was taken from. */
-  private sortedUnder: { refs: Map<string, Oid>; prefix: string; sorted: ReadonlyArray<{ name: string; oid: Oid }> | null } | undefined;
+  private sortedUnder: { refs: Map<string, Oid>; prefix: string; sorted: SortedPackedRefs | null } | undefined;
   /** Plain loose refs read lately, by name, with the `stat` of the file they were read from. */
   private readonly looseRead = new Map<string, { readonly stamp: string; readonly oid: Oid }>();
 
@@ -139,7 +145,11 @@ export class PackedRefsFile {
    *   `refs` folder); undefined when git must decide
    */
   entriesUnder(prefixes: readonly string[]): Array<{ name: string; oid: Oid }> | undefined {
-    const refs = this.current();
+    return this.entriesOf(this.current(), prefixes);
+  }
+
+  /** {@link entriesUnder} of one version of the file (as {@link current} gave it). */
+  private entriesOf(refs: Map<string, Oid> | typeof MISSING | undefined, prefixes: readonly string[]): Array<{ name: string; oid: Oid }> | undefined {
     if (refs === undefined) return undefined;
     // Only a missing file (not one too big or unreadable) means no packed refs.
     if (refs === MISSING) return isDirectory(path.join(this.gitDir, 'refs')) ? [] : undefined;
@@ -157,23 +167,20 @@ export class PackedRefsFile {
    * {@link entriesUnder} one prefix, sorted by name (code units, which is git's byte order for
    * these names), kept per version of the file: a tracker's 26,000 COB refs are checked and
    * sorted once, not at every change of a loose ref over them.
-   * @returns the sorted refs; null when a name is not valid printable ASCII (git must list
-   *   them); undefined when git must decide
+   * @returns the sorted refs and the oid of any packed name in the same version of the file;
+   *   null when a name is not valid printable ASCII (git must list them); undefined when git
+   *   must decide
    */
-  sortedAsciiEntriesUnder(prefix: string): ReadonlyArray<{ name: string; oid: Oid }> | null | undefined {
+  sortedAsciiEntriesUnder(prefix: string): SortedPackedRefs | null | undefined {
     const refs = this.current();
     if (refs !== undefined && refs !== MISSING && this.sortedUnder?.refs === refs && this.sortedUnder.prefix === prefix) return this.sortedUnder.sorted;
-    const entries = this.entriesUnder([prefix]);
+    const entries = this.entriesOf(refs, [prefix]);
     if (entries === undefined) return undefined;
-    const sorted = entries.every(({ name }) => isValidAsciiRefName(name)) ? [...entries].sort((a, b) => compareUtf8(a.name, b.name)) : null;
+    const sorted = entries.every(({ name }) => isValidAsciiRefName(name))
+      ? { entries: [...entries].sort((a, b) => compareUtf8(a.name, b.name)), oidOf: (name: string) => (refs instanceof Map ? refs.get(name) : undefined) }
+      : null;
     if (refs !== undefined && refs !== MISSING) this.sortedUnder = { refs, prefix, sorted };
     return sorted;
-  }
-
-  /** The oid `name` has in `packed-refs` (no loose file consulted); undefined when none or unknown. */
-  packedOid(name: string): Oid | undefined {
-    const refs = this.current();
-    return refs === undefined || refs === MISSING ? undefined : refs.get(name);
   }
 
   /**
@@ -258,54 +265,43 @@ const MAX_LISTED_LOOSE_REFS = 1024;
  * @param gitDir - the repository
  * @param prefixes - validated `refs/…/` prefixes
  * @param packed - the repository's packed refs
- * @param options.followSymbolic - list a symbolic ref with the oid of its target when that is
- *   a plain ref under the prefixes (as git lists it; each namespace's `refs/rad/id` is one)
  * @returns name and oid of each, in no particular order; undefined when git must decide (a
- *   symbolic ref not followed, a malformed or oddly named ref, an unreadable folder, too many
- *   loose refs)
+ *   symbolic ref, a malformed or oddly named ref, an unreadable folder, too many loose refs)
  */
-export function listRefFiles(
-  gitDir: string,
-  prefixes: readonly string[],
-  packed: PackedRefsFile,
-  options: { followSymbolic?: boolean } = {},
-): Array<{ name: string; oid: Oid }> | undefined {
+export function listRefFiles(gitDir: string, prefixes: readonly string[], packed: PackedRefsFile): Array<{ name: string; oid: Oid }> | undefined {
   const packedEntries = packed.entriesUnder(prefixes);
   if (packedEntries === undefined) return undefined;
   const byName = new Map(packedEntries.map((entry) => [entry.name, entry.oid]));
   const budget = { left: MAX_LISTED_LOOSE_REFS };
-  const symbolic = options.followSymbolic === true ? new Map<string, string>() : null;
   for (const prefix of prefixes) {
-    if (!listLooseRefsInto(gitDir, prefix, { byName, symbolic }, budget)) return undefined;
-  }
-  for (const [name, target] of symbolic ?? []) {
-    const oid = prefixes.some((prefix) => target.startsWith(prefix)) && !symbolic?.has(target) ? byName.get(target) : undefined;
-    if (oid === undefined) return undefined;
-    byName.set(name, oid);
+    if (!listLooseRefsInto(gitDir, prefix, { byName, symbolic: null }, budget)) return undefined;
   }
   return [...byName].map(([name, oid]) => ({ name, oid }));
 }
 
 /**
- * {@link listRefFiles} for one prefix with symbolic refs followed, sorted by name as git's
- * `for-each-ref` lists them: the packed refs come checked and sorted from `packed` (once per
- * version of the file), and only the loose refs over them are read, checked and merged in.
+ * {@link listRefFiles} for one prefix, sorted by name as git's `for-each-ref` lists them, with
+ * symbolic refs listed with the oid of their target when that is a plain ref under the prefix
+ * (as git lists them; each namespace's `refs/rad/id` is one): the packed refs come checked and
+ * sorted from `packed` (once per version of the file), and only the loose refs over them are
+ * read, checked and merged in.
  * @returns the refs; undefined when git must decide (as for {@link listRefFiles}, or a name
  *   that is not printable ASCII)
  */
 export function listSortedRefFiles(gitDir: string, prefix: string, packed: PackedRefsFile): ReadonlyArray<{ name: string; oid: Oid }> | undefined {
   const sortedPacked = packed.sortedAsciiEntriesUnder(prefix);
   if (sortedPacked == null) return undefined;
+  const { entries: packedEntries, oidOf: packedOid } = sortedPacked;
   const loose = new Map<string, Oid>();
   const symbolic = new Map<string, string>();
   if (!listLooseRefsInto(gitDir, prefix, { byName: loose, symbolic }, { left: MAX_LISTED_LOOSE_REFS })) return undefined;
   // A symbolic ref hides the packed ref of its name and is listed with its target's oid.
   for (const [name, target] of symbolic) {
-    const oid = target.startsWith(prefix) && !symbolic.has(target) ? (loose.get(target) ?? packed.packedOid(target)) : undefined;
+    const oid = target.startsWith(prefix) && !symbolic.has(target) ? (loose.get(target) ?? packedOid(target)) : undefined;
     if (oid === undefined) return undefined;
     loose.set(name, oid);
   }
-  if (loose.size === 0) return sortedPacked;
+  if (loose.size === 0) return packedEntries;
   const over: Array<{ name: string; oid: Oid }> = [];
   for (const [name, oid] of loose) {
     if (!isValidAsciiRefName(name)) return undefined;
@@ -316,12 +312,11 @@ export function listSortedRefFiles(gitDir: string, prefix: string, packed: Packe
   const merged: Array<{ name: string; oid: Oid }> = [];
   let p = 0;
   for (const entry of over) {
-    while (p < sortedPacked.length && compareUtf8((sortedPacked[p] as { name: string }).name, entry.name) < 0)
-      merged.push(sortedPacked[p++] as { name: string; oid: Oid });
-    if (p < sortedPacked.length && (sortedPacked[p] as { name: string }).name === entry.name) p += 1;
+    for (let next = packedEntries[p]; next !== undefined && compareUtf8(next.name, entry.name) < 0; next = packedEntries[++p]) merged.push(next);
+    if (packedEntries[p]?.name === entry.name) p += 1;
     merged.push(entry);
   }
-  while (p < sortedPacked.length) merged.push(sortedPacked[p++] as { name: string; oid: Oid });
+  merged.push(...packedEntries.slice(p));
   return merged;
 }
 
