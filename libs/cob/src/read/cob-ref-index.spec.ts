@@ -1,6 +1,6 @@
 import { compareUtf8 } from '@forge-httpd/identity';
 import type { Oid, RefEntry } from '@forge-httpd/storage';
-import { type CobRefIndex, indexCobRefs } from './cob-ref-index.js';
+import { type CobRefChanges, type CobRefIndex, indexCobRefs, updateCobRefIndex } from './cob-ref-index.js';
 
 // An index updated by the refs that changed since the last listing must be the index of the
 // new listing, whatever changed; the index it was updated from must stay as it was.
@@ -38,6 +38,27 @@ function plain(index: CobRefIndex): unknown {
   return { objects, refs: [...index.refs].sort(([a], [b]) => compareUtf8(a, b)) };
 }
 
+/** Changes in the shape {@link plain} gives an index (tips left empty), to compare them as one. */
+function changesAsIndex(changes: CobRefChanges): CobRefIndex {
+  const objects = new Map([...changes.objects].map(([type, ids]) => [type, new Map([...ids].map((id) => [id, [] as Oid[]]))]));
+  return { objects, refs: new Map([...changes.refs].map((name) => [name, '' as Oid])) };
+}
+
+/** What differs between two indexes: refs added, moved or gone, and objects with such a COB ref. */
+function difference(a: CobRefIndex, b: CobRefIndex): unknown {
+  const refs = new Map<string, Oid>();
+  for (const name of new Set([...a.refs.keys(), ...b.refs.keys()])) if (a.refs.get(name) !== b.refs.get(name)) refs.set(name, '' as Oid);
+  const objects = new Map<string, Map<Oid, Oid[]>>();
+  for (const name of refs.keys()) {
+    const match = /\/refs\/cobs\/([^/]+)\/([0-9a-f]{40})$/.exec(name);
+    if (match === null) continue;
+    const byId = objects.get(match[1] as string) ?? new Map<Oid, Oid[]>();
+    byId.set(match[2] as Oid, []);
+    objects.set(match[1] as string, byId);
+  }
+  return plain({ objects, refs });
+}
+
 describe('indexCobRefs', () => {
   it('updated by the refs that changed, equals the index of the new listing', () => {
     for (let seed = 1; seed <= 40; seed += 1) {
@@ -64,9 +85,10 @@ describe('indexCobRefs', () => {
           return kept !== undefined && kept.oid === entry.oid && next(2) === 0 ? kept : entry;
         });
         const before = plain(index);
-        const updated = indexCobRefs(nextEntries, { entries, index });
+        const { index: updated, changes: reported } = updateCobRefIndex(nextEntries, { entries, index });
         expect({ seed, step, index: plain(updated) }).toEqual({ seed, step, index: plain(indexCobRefs(nextEntries)) });
         expect(plain(index)).toEqual(before);
+        if (reported !== null) expect({ seed, step, changes: plain(changesAsIndex(reported)) }).toEqual({ seed, step, changes: difference(index, updated) });
         entries = nextEntries;
         index = updated;
       }

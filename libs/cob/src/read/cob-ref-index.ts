@@ -35,6 +35,14 @@ const MAX_UPDATED_REFS = 256;
 /** The namespaces each index's COB refs live in (to gather an object's tips again). */
 const namespacesOf = new WeakMap<CobRefIndex, ReadonlySet<string>>();
 
+/** How an index differs from the one it was updated from. */
+export interface CobRefChanges {
+  /** Every ref added, moved or removed. */
+  readonly refs: ReadonlySet<string>;
+  /** Type name → the objects among them whose COB refs changed. */
+  readonly objects: ReadonlyMap<string, ReadonlySet<Oid>>;
+}
+
 /**
  * Indexes one listing of {@link COB_REF_PREFIX}.
  * @param entries - the listed refs, sorted by name (as `listRefs` gives them)
@@ -43,6 +51,18 @@ const namespacesOf = new WeakMap<CobRefIndex, ReadonlySet<string>>();
  * @returns the index
  */
 export function indexCobRefs(entries: readonly RefEntry[], previous?: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex }): CobRefIndex {
+  return updateCobRefIndex(entries, previous).index;
+}
+
+/**
+ * {@link indexCobRefs}, also telling what differs from `previous` when the index was updated
+ * from it (null when it was indexed whole), so what was worked out from the earlier index can
+ * be updated the same way.
+ */
+export function updateCobRefIndex(
+  entries: readonly RefEntry[],
+  previous?: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex },
+): { readonly index: CobRefIndex; readonly changes: CobRefChanges | null } {
   const changed = previous === undefined ? undefined : changedNames(previous.entries, entries);
   const before = previous === undefined ? undefined : namespacesOf.get(previous.index);
   if (previous !== undefined && changed !== undefined && before !== undefined) return updated(previous.index, before, changed);
@@ -64,7 +84,7 @@ export function indexCobRefs(entries: readonly RefEntry[], previous?: { readonly
   for (const byId of objects.values()) for (const tips of byId.values()) tips.sort(compareOids);
   const index = { objects, refs };
   namespacesOf.set(index, namespaces);
-  return index;
+  return { index, changes: null };
 }
 
 /** The namespace, type and object id a COB ref names; null for another ref. */
@@ -119,9 +139,13 @@ function changedNames(before: readonly RefEntry[], after: readonly RefEntry[]): 
  * `index` with the `changed` refs: the maps it shares are copied first (an index in use by a
  * snapshot never changes), and each touched object's tips gathered again from every namespace.
  */
-function updated(index: CobRefIndex, namespaces: ReadonlySet<string>, changed: readonly ChangedRef[]): CobRefIndex {
+function updated(
+  index: CobRefIndex,
+  namespaces: ReadonlySet<string>,
+  changed: readonly ChangedRef[],
+): { readonly index: CobRefIndex; readonly changes: CobRefChanges } {
   // The same refs: the same index, so what was worked out from it (orders, listings) holds.
-  if (changed.length === 0) return index;
+  if (changed.length === 0) return { index, changes: { refs: new Set(), objects: new Map() } };
   const refs = new Map(index.refs);
   const allNamespaces = new Set(namespaces);
   const touched = new Map<string, Set<Oid>>();
@@ -153,5 +177,5 @@ function updated(index: CobRefIndex, namespaces: ReadonlySet<string>, changed: r
   }
   const next = { objects, refs };
   namespacesOf.set(next, allNamespaces);
-  return next;
+  return { index: next, changes: { refs: new Set(changed.map(({ name }) => name)), objects: touched } };
 }

@@ -131,8 +131,8 @@ export class CobSnapshot {
     let objects = 0;
     for (const kind of [this.store.kinds.issue, this.store.kinds.patch] as CobKind<unknown>[]) {
       const memo = this.store.listings.get(kind.typeName);
-      if (memo?.index === this.index) {
-        objects += memo.entries.length;
+      if (memo !== undefined && (memo.index === this.index || this.staleObjects(kind, memo) !== undefined)) {
+        objects += (await this.currentListing(kind)).entries.length;
         continue;
       }
       const entries = await this.evaluateAll(kind, options);
@@ -162,9 +162,14 @@ export class CobSnapshot {
 
   private async page<V>(kind: CobKind<V>, status: string, range: ListingRange): Promise<readonly V[]> {
     const end = range.start + range.count;
-    if (this.store.listings.get(kind.typeName)?.index !== this.index && end <= PAGE_AHEAD_LIMIT) {
-      const page = await this.pageNewestFirst(kind, range, hasStatus(status));
-      if (page !== null) return this.viewsOf(kind, page);
+    const memo = this.store.listings.get(kind.typeName);
+    if (memo?.index !== this.index && end <= PAGE_AHEAD_LIMIT) {
+      // A listing a few objects behind this index is brought forward (see currentListing).
+      const stale = memo === undefined ? undefined : this.staleObjects(kind, memo);
+      if (stale === undefined || stale.size > PAGE_BATCH_MAX) {
+        const page = await this.pageNewestFirst(kind, range, hasStatus(status));
+        if (page !== null) return this.viewsOf(kind, page);
+      }
     }
     return this.viewsOf(kind, (await this.listing(kind, status)).slice(range.start, end));
   }
@@ -219,9 +224,7 @@ export class CobSnapshot {
     const memo = await this.currentListing(kind);
     let sorted = memo.derived.get('sorted') as readonly Listed<V>[] | undefined;
     if (sorted === undefined) {
-      sorted = (memo.entries as readonly CachedObject<V>[])
-        .filter((entry): entry is Listed<V> => entry.listed !== null)
-        .sort((a, b) => compareNewestFirst(a.listed.timestamp, a.id, b.listed.timestamp, b.id));
+      sorted = (memo.entries as readonly CachedObject<V>[]).filter((entry): entry is Listed<V> => entry.listed !== null).sort(byNewestFirst);
       memo.derived.set('sorted', sorted);
     }
     const key = `status:${status}`;
@@ -236,13 +239,59 @@ export class CobSnapshot {
 
   /**
    * The kind's memo, current for this snapshot's index: confirmed without visiting any object
-   * when it was derived from this very index, else each object is looked up (and re-evaluated
-   * when its tips moved) and the memo is kept only if every entry is the same.
+   * when it was derived from this very index; brought forward by its stale objects when the
+   * store knows how its index changed since the memo's; else each object is looked up (and
+   * re-evaluated when its tips moved) and the memo is kept only if every entry is the same.
    */
   private async currentListing<V>(kind: CobKind<V>): Promise<ListingMemo> {
     const memo = this.store.listings.get(kind.typeName);
     if (memo?.index === this.index) return memo;
+    const stale = memo === undefined ? undefined : this.staleObjects(kind, memo);
+    if (memo !== undefined && stale !== undefined) return this.updateListing(kind, memo, stale);
     return this.adoptListing(kind, memo, await this.evaluateAll(kind));
+  }
+
+  /**
+   * The objects to look up again to bring `memo` to this snapshot's index: those whose COB refs
+   * changed (added, moved or gone) and those whose evaluation consulted a changed ref (a
+   * merge's branch, an author's signed refs). Undefined when the store cannot tell what changed
+   * since the memo's index.
+   */
+  private staleObjects(kind: CobKind<unknown>, memo: ListingMemo): ReadonlySet<Oid> | undefined {
+    const changes = this.store.changesBetween(memo.index, this.index);
+    if (changes === undefined) return undefined;
+    const stale = new Set(changes.objects.get(kind.typeName) ?? []);
+    if (changes.refs.size > 0) for (const entry of memo.entries) if (consultsAny(entry.deps, changes.refs)) stale.add(entry.id);
+    return stale;
+  }
+
+  /**
+   * `memo` brought to this snapshot's index: only its `stale` objects are looked up (the others'
+   * tips and consulted refs are unchanged), and its counts and sorted order are updated by the
+   * entries that differ instead of being worked out again.
+   */
+  private async updateListing<V>(kind: CobKind<V>, memo: ListingMemo, stale: ReadonlySet<Oid>): Promise<ListingMemo> {
+    const present = this.index.objects.get(kind.typeName);
+    const ids = [...stale].filter((id) => present?.has(id) === true).sort();
+    const found = await this.evaluateIds(kind, ids);
+    const latest = this.store.listings.get(kind.typeName);
+    if (latest?.index === this.index) return latest;
+    const { entries, removed, added } = mergeById(memo.entries, stale, ids, found);
+    // Another request replaced the memo meanwhile: these entries are current all the same.
+    if (latest !== memo) return this.adoptListing(kind, latest, entries);
+    if (removed.length === 0 && added.length === 0) {
+      memo.index = this.index;
+      return memo;
+    }
+    this.store.forgetOrder(kind);
+    const derived = new Map<string, unknown>();
+    const counts = memo.derived.get('counts') as ReadonlyMap<string, number> | undefined;
+    if (counts !== undefined) derived.set('counts', updatedCounts(counts, removed, added));
+    const sorted = memo.derived.get('sorted') as readonly Listed<unknown>[] | undefined;
+    if (sorted !== undefined) derived.set('sorted', updatedOrder(sorted, removed, added));
+    const next: ListingMemo = { entries, index: this.index, derived };
+    this.store.listings.set(kind.typeName, next);
+    return next;
   }
 
   /** Keeps the kind's memo when `entries` are the very ones it came from, else a fresh one. */
@@ -265,6 +314,11 @@ export class CobSnapshot {
   private async evaluateAll<V>(kind: CobKind<V>, options: PrepareOptions = {}): Promise<CachedObject<V>[]> {
     const ids = [...(this.index.objects.get(kind.typeName)?.keys() ?? [])].sort();
     if (ids.length > 1) this.store.preloadPersisted(kind, this.repo);
+    return this.evaluateIds(kind, ids, options);
+  }
+
+  /** Looks up the objects `ids` (evaluating those not current), in their order; see {@link evaluateAll}. */
+  private async evaluateIds<V>(kind: CobKind<V>, ids: readonly Oid[], options: PrepareOptions = {}): Promise<CachedObject<V>[]> {
     const { pace, signal } = options;
     const results: CachedObject<V>[] = new Array<CachedObject<V>>(ids.length);
     let next = 0;
@@ -288,6 +342,90 @@ type Listed<V> = CachedObject<V> & { readonly listed: ListingFacts };
 /** A status filter of a listing (`all` lets every object through). */
 function hasStatus(status: string): (facts: ListingFacts) => boolean {
   return (facts) => status === 'all' || facts.status === status;
+}
+
+/** True when `deps` names one of `refs`. */
+function consultsAny(deps: ReadonlyMap<string, Oid | null>, refs: ReadonlySet<string>): boolean {
+  for (const name of deps.keys()) if (refs.has(name)) return true;
+  return false;
+}
+
+/**
+ * A listing's entries (ordered by id) with the `stale` ones replaced: `ids` are the stale ones
+ * still present, ordered by id, and `found` their entries now; stale ones not among them are gone.
+ * Also returns the entries that left and the ones that came in (an unchanged entry is neither).
+ */
+function mergeById(
+  entries: readonly CachedObject<unknown>[],
+  stale: ReadonlySet<Oid>,
+  ids: readonly Oid[],
+  found: readonly CachedObject<unknown>[],
+): { entries: CachedObject<unknown>[]; removed: CachedObject<unknown>[]; added: CachedObject<unknown>[] } {
+  const merged: CachedObject<unknown>[] = [];
+  const removed: CachedObject<unknown>[] = [];
+  const added: CachedObject<unknown>[] = [];
+  let next = 0;
+  const takeNew = (before: Oid | null): void => {
+    for (; next < ids.length && (before === null || (ids[next] as Oid) < before); next++) {
+      const entry = found[next] as CachedObject<unknown>;
+      merged.push(entry);
+      added.push(entry);
+    }
+  };
+  for (const entry of entries) {
+    takeNew(entry.id);
+    if (!stale.has(entry.id)) {
+      merged.push(entry);
+      continue;
+    }
+    if (ids[next] !== entry.id) {
+      removed.push(entry);
+      continue;
+    }
+    const now = found[next++] as CachedObject<unknown>;
+    merged.push(now);
+    if (now !== entry) {
+      removed.push(entry);
+      added.push(now);
+    }
+  }
+  takeNew(null);
+  return { entries: merged, removed, added };
+}
+
+/** Status counts (see statusCounts) without the `removed` entries and with the `added` ones. */
+function updatedCounts(
+  counts: ReadonlyMap<string, number>,
+  removed: readonly CachedObject<unknown>[],
+  added: readonly CachedObject<unknown>[],
+): Map<string, number> {
+  const next = new Map(counts);
+  for (const { listed } of removed) if (listed !== null) next.set(listed.status, (next.get(listed.status) ?? 0) - 1);
+  for (const { listed } of added) if (listed !== null) next.set(listed.status, (next.get(listed.status) ?? 0) + 1);
+  return next;
+}
+
+/** A sorted listing (see listing) without the `removed` entries and with the `added` ones in place. */
+function updatedOrder(
+  sorted: readonly Listed<unknown>[],
+  removed: readonly CachedObject<unknown>[],
+  added: readonly CachedObject<unknown>[],
+): Listed<unknown>[] {
+  const gone = new Set(removed);
+  const kept = sorted.filter((entry) => !gone.has(entry));
+  const coming = added.filter((entry): entry is Listed<unknown> => entry.listed !== null).sort(byNewestFirst);
+  const merged: Listed<unknown>[] = [];
+  let i = 0;
+  for (const entry of coming) {
+    while (i < kept.length && byNewestFirst(kept[i] as Listed<unknown>, entry) < 0) merged.push(kept[i++] as Listed<unknown>);
+    merged.push(entry);
+  }
+  while (i < kept.length) merged.push(kept[i++] as Listed<unknown>);
+  return merged;
+}
+
+function byNewestFirst(a: Listed<unknown>, b: Listed<unknown>): number {
+  return compareNewestFirst(a.listed.timestamp, a.id, b.listed.timestamp, b.id);
 }
 
 function sameEntries(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -12,11 +12,12 @@
 import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
 import type { ChangeRejection } from '../dag/evaluate-changes.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
-import { COB_REF_PREFIX, type CobRefIndex, indexCobRefs } from '../read/cob-ref-index.js';
+import { COB_REF_PREFIX, type CobRefChanges, type CobRefIndex, updateCobRefIndex } from '../read/cob-ref-index.js';
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
 import { type CobKind, cobKinds, type CobKinds, type CobRepository, JOB_TYPE_NAME } from './cob-kinds.js';
 import { CobSnapshot } from './cob-snapshot.js';
 import { compareNewestFirst } from './listing-order.js';
+import { RefIndexHistory } from './ref-index-history.js';
 import { type EvaluationScope, type ListingFacts, NO_CONSULTED_REFS, type PersistedEvaluations } from './persisted-evaluations.js';
 
 /** A cached evaluation of one object. */
@@ -120,6 +121,8 @@ export class CobStore {
   /** Root commit times already asked of git (commits never change). */
   private readonly rootTimes = new Map<Oid, number>();
   private lastIndex: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex } | null = null;
+  /** How the last indexes followed one another, for listings kept for an earlier one. */
+  private readonly indexHistory = new RefIndexHistory();
   /** Persisted entries of a scope read in bulk and not taken into `objects` yet. */
   private readonly persistedByScope = new Map<EvaluationScope, Map<Oid, CachedObject<unknown>>>();
   /** Fresh evaluations of a type not written yet (written together, off the request path). */
@@ -144,8 +147,21 @@ export class CobStore {
     // The git layer answers the very same listing while no ref moved: so is the index, and
     // listings derived from it are reused without visiting each object.
     // After a change, the last index updated by the refs that differ (usually one or two).
-    if (this.lastIndex?.entries !== entries) this.lastIndex = { entries, index: indexCobRefs(entries, this.lastIndex ?? undefined) };
+    if (this.lastIndex?.entries !== entries) {
+      const { index, changes } = updateCobRefIndex(entries, this.lastIndex ?? undefined);
+      this.indexHistory.record(this.lastIndex?.index, index, changes);
+      this.lastIndex = { entries, index };
+    }
     return new CobSnapshot(this, repo, this.lastIndex.index);
+  }
+
+  /**
+   * The refs and objects that changed from an earlier index of this store to a later one;
+   * undefined when the store cannot tell (then every object is looked up again).
+   * @internal used by {@link CobSnapshot}
+   */
+  changesBetween(from: CobRefIndex, to: CobRefIndex): CobRefChanges | undefined {
+    return this.indexHistory.changesBetween(from, to);
   }
 
   /**
