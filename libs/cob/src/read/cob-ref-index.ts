@@ -6,6 +6,7 @@
 import { compareUtf8 } from '@forge-httpd/identity';
 import type { GitRepository, Oid, RefEntry } from '@forge-httpd/storage';
 import { compareOids } from '../dag/change-graph.js';
+import { LayeredMap } from './layered-map.js';
 
 /** The refs of a repository at one moment. */
 export interface CobRefIndex {
@@ -136,8 +137,8 @@ function changedNames(before: readonly RefEntry[], after: readonly RefEntry[]): 
 }
 
 /**
- * `index` with the `changed` refs: the maps it shares are copied first (an index in use by a
- * snapshot never changes), and each touched object's tips gathered again from every namespace.
+ * `index` with the `changed` refs: layered over its maps, which are shared, never changed (an
+ * index in use by a snapshot never changes), and each touched object's tips gathered again from every namespace.
  */
 function updated(
   index: CobRefIndex,
@@ -146,12 +147,13 @@ function updated(
 ): { readonly index: CobRefIndex; readonly changes: CobRefChanges } {
   // The same refs: the same index, so what was worked out from it (orders, listings) holds.
   if (changed.length === 0) return { index, changes: { refs: new Set(), objects: new Map() } };
-  const refs = new Map(index.refs);
+  const refs = LayeredMap.with(
+    index.refs,
+    changed.map(({ name, oid }) => [name, oid] as const),
+  );
   const allNamespaces = new Set(namespaces);
   const touched = new Map<string, Set<Oid>>();
-  for (const { name, oid } of changed) {
-    if (oid === undefined) refs.delete(name);
-    else refs.set(name, oid);
+  for (const { name } of changed) {
     const cob = cobRefParts(name);
     if (cob === null) continue;
     const { namespace, type, id } = cob;
@@ -162,16 +164,15 @@ function updated(
   }
   const objects = new Map(index.objects);
   for (const [type, ids] of touched) {
-    const byId = new Map(objects.get(type) ?? []);
-    for (const id of ids) {
+    const tipsById = [...ids].map((id) => {
       const tips: Oid[] = [];
       for (const namespace of allNamespaces) {
         const tip = refs.get(`refs/namespaces/${namespace}/refs/cobs/${type}/${id}`);
         if (tip !== undefined && !tips.includes(tip)) tips.push(tip);
       }
-      if (tips.length === 0) byId.delete(id);
-      else byId.set(id, tips.sort(compareOids));
-    }
+      return [id, tips.length === 0 ? undefined : tips.sort(compareOids)] as const;
+    });
+    const byId = LayeredMap.with(objects.get(type) ?? new Map<Oid, readonly Oid[]>(), tipsById);
     if (byId.size === 0) objects.delete(type);
     else objects.set(type, byId);
   }
