@@ -137,12 +137,21 @@ describe('listings brought forward after refs move', () => {
     const patch = (resigned.get('/patches?status=all')?.body as Patch[]).find((item) => item.id === patches[0]);
     expect(patch?.revisions[0]?.refs).toContain('refs/heads/copy');
 
+    // A patch opened since, then its author's signed refs moved: it is found consulting them.
+    const eveTip = await writer.push('eve', 'fix', 'fix.txt');
+    const evePatch = await createPatch(as('eve'), { title: 'Fix', description: '', base: writer.repo().head, oid: eveTip.oid });
+    await expectFreshAnswers();
+    await setBranches(built.context, writer.repo(), { peer: peerByAlias(built.context, 'eve'), branches: [{ name: 'fix-copy', at: eveTip.oid }] });
+    const eveResigned = await expectFreshAnswers();
+    const shown = (eveResigned.get('/patches?status=all')?.body as Patch[]).find((item) => item.id === evePatch);
+    expect(shown?.revisions[0]?.refs).toContain('refs/heads/fix-copy');
+
     // Several changes between two requests, one of them a patch archived.
     await commentIssue(as('alice'), { issue: added, body: 'Thanks.' });
     await setPatchState(as('bob'), { patch: patches[1] as Oid, state: 'archived' });
     await createIssue(as('eve'), { title: 'Another', description: 'One more' });
     const several = await expectFreshAnswers();
-    expect(counts(several)).toEqual({ issues: { open: 7, closed: 3 }, patches: { open: 2, draft: 0, archived: 1, merged: 0 } });
+    expect(counts(several)).toEqual({ issues: { open: 7, closed: 3 }, patches: { open: 3, draft: 0, archived: 1, merged: 0 } });
     expect(ids(several, '/patches?status=archived')).toEqual([patches[1]]);
   }, 120_000);
 });

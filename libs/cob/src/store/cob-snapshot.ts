@@ -12,6 +12,7 @@ import type { CobKind, CobRepository } from './cob-kinds.js';
 import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
 import type { ListingFacts } from './persisted-evaluations.js';
 import { compareNewestFirst } from './listing-order.js';
+import { withChanges } from './sorted-changes.js';
 
 /** Issue list filter (docs/radicle-httpd.md §5.20). */
 export type IssueStatusFilter = 'open' | 'closed' | 'all';
@@ -65,6 +66,9 @@ export class CobSnapshot {
     private readonly repo: CobRepository,
     private readonly index: CobRefIndex,
   ) {}
+
+  /** The last {@link staleObjects} answer, for the memo it was worked out for. */
+  private stale: { readonly memo: ListingMemo; readonly objects: ReadonlySet<Oid> | undefined } | undefined;
 
   /** Valid issues with the given status, newest first (ties by id). */
   issues(status: IssueStatusFilter = 'all'): Promise<readonly Issue[]> {
@@ -149,13 +153,13 @@ export class CobSnapshot {
   /** Valid objects of a kind by status, kept with the kind's listing. */
   private async statusCounts(kind: CobKind<unknown>): Promise<ReadonlyMap<string, number>> {
     const memo = await this.currentListing(kind);
-    let counts = memo.derived.get('counts') as Map<string, number> | undefined;
+    let counts = memo.derived.get(COUNTS) as Map<string, number> | undefined;
     if (counts === undefined) {
       counts = new Map();
       for (const { listed } of memo.entries) {
         if (listed !== null) counts.set(listed.status, (counts.get(listed.status) ?? 0) + 1);
       }
-      memo.derived.set('counts', counts);
+      memo.derived.set(COUNTS, counts);
     }
     return counts;
   }
@@ -222,12 +226,12 @@ export class CobSnapshot {
   /** The kind's valid objects with `status`, newest first (ties by id), kept with its listing. */
   private async listing<V>(kind: CobKind<V>, status: string): Promise<readonly Listed<V>[]> {
     const memo = await this.currentListing(kind);
-    let sorted = memo.derived.get('sorted') as readonly Listed<V>[] | undefined;
+    let sorted = memo.derived.get(SORTED) as readonly Listed<V>[] | undefined;
     if (sorted === undefined) {
       sorted = (memo.entries as readonly CachedObject<V>[]).filter((entry): entry is Listed<V> => entry.listed !== null).sort(byNewestFirst);
-      memo.derived.set('sorted', sorted);
+      memo.derived.set(SORTED, sorted);
     }
-    const key = `status:${status}`;
+    const key = `${STATUS_KEY}${status}`;
     let result = memo.derived.get(key) as readonly Listed<V>[] | undefined;
     if (result === undefined) {
       const matches = hasStatus(status);
@@ -258,11 +262,16 @@ export class CobSnapshot {
    * since the memo's index.
    */
   private staleObjects(kind: CobKind<unknown>, memo: ListingMemo): ReadonlySet<Oid> | undefined {
+    // A page asks before its listing does: worked out once per snapshot and memo.
+    if (this.stale?.memo === memo) return this.stale.objects;
     const changes = this.store.changesBetween(memo.index, this.index);
-    if (changes === undefined) return undefined;
-    const stale = new Set(changes.objects.get(kind.typeName) ?? []);
-    if (changes.refs.size > 0) for (const entry of memo.entries) if (consultsAny(entry.deps, changes.refs)) stale.add(entry.id);
-    return stale;
+    let objects: Set<Oid> | undefined;
+    if (changes !== undefined) {
+      objects = new Set(changes.objects.get(kind.typeName) ?? []);
+      if (changes.refs.size > 0) for (const entry of consultingEntries(memo)) if (consultsAny(entry.deps, changes.refs)) objects.add(entry.id);
+    }
+    this.stale = { memo, objects };
+    return objects;
   }
 
   /**
@@ -276,7 +285,8 @@ export class CobSnapshot {
     const found = await this.evaluateIds(kind, ids);
     const latest = this.store.listings.get(kind.typeName);
     if (latest?.index === this.index) return latest;
-    const { entries, removed, added } = mergeById(memo.entries, stale, ids, found);
+    const { removed, added } = differingEntries(memo.entries, stale, ids, found);
+    const entries = withChanges(memo.entries, removed, added, byId);
     // Another request replaced the memo meanwhile: these entries are current all the same.
     if (latest !== memo) return this.adoptListing(kind, latest, entries);
     if (removed.length === 0 && added.length === 0) {
@@ -285,10 +295,10 @@ export class CobSnapshot {
     }
     this.store.forgetOrder(kind);
     const derived = new Map<string, unknown>();
-    const counts = memo.derived.get('counts') as ReadonlyMap<string, number> | undefined;
-    if (counts !== undefined) derived.set('counts', updatedCounts(counts, removed, added));
-    const sorted = memo.derived.get('sorted') as readonly Listed<unknown>[] | undefined;
-    if (sorted !== undefined) derived.set('sorted', updatedOrder(sorted, removed, added));
+    for (const [key, value] of memo.derived) {
+      const carried = carriedForward(key, value, removed, added);
+      if (carried !== undefined) derived.set(key, carried);
+    }
     const next: ListingMemo = { entries, index: this.index, derived };
     this.store.listings.set(kind.typeName, next);
     return next;
@@ -351,47 +361,80 @@ function consultsAny(deps: ReadonlyMap<string, Oid | null>, refs: ReadonlySet<st
 }
 
 /**
- * A listing's entries (ordered by id) with the `stale` ones replaced: `ids` are the stale ones
- * still present, ordered by id, and `found` their entries now; stale ones not among them are gone.
- * Also returns the entries that left and the ones that came in (an unchanged entry is neither).
+ * How a listing's entries (ordered by id) differ once its `stale` ones are looked up again:
+ * `ids` are the stale ones still present, ordered by id, and `found` their entries now; stale
+ * ones not among them are gone. An entry looked up again and found the same is neither.
  */
-function mergeById(
+function differingEntries(
   entries: readonly CachedObject<unknown>[],
   stale: ReadonlySet<Oid>,
   ids: readonly Oid[],
   found: readonly CachedObject<unknown>[],
-): { entries: CachedObject<unknown>[]; removed: CachedObject<unknown>[]; added: CachedObject<unknown>[] } {
-  const merged: CachedObject<unknown>[] = [];
+): { removed: CachedObject<unknown>[]; added: CachedObject<unknown>[] } {
+  const now = new Map(ids.map((id, i) => [id, found[i] as CachedObject<unknown>]));
   const removed: CachedObject<unknown>[] = [];
   const added: CachedObject<unknown>[] = [];
-  let next = 0;
-  const takeNew = (before: Oid | null): void => {
-    for (; next < ids.length && (before === null || (ids[next] as Oid) < before); next++) {
-      const entry = found[next] as CachedObject<unknown>;
-      merged.push(entry);
-      added.push(entry);
-    }
-  };
-  for (const entry of entries) {
-    takeNew(entry.id);
-    if (!stale.has(entry.id)) {
-      merged.push(entry);
-      continue;
-    }
-    if (ids[next] !== entry.id) {
-      removed.push(entry);
-      continue;
-    }
-    const now = found[next++] as CachedObject<unknown>;
-    merged.push(now);
-    if (now !== entry) {
-      removed.push(entry);
-      added.push(now);
-    }
+  for (const id of stale) {
+    const before = entryWithId(entries, id);
+    const after = now.get(id);
+    if (before === after) continue;
+    if (before !== undefined) removed.push(before);
+    if (after !== undefined) added.push(after);
   }
-  takeNew(null);
-  return { entries: merged, removed, added };
+  return { removed, added };
 }
+
+/** The entry with `id` of entries ordered by id (binary search). */
+function entryWithId(entries: readonly CachedObject<unknown>[], id: Oid): CachedObject<unknown> | undefined {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((entries[middle] as CachedObject<unknown>).id < id) low = middle + 1;
+    else high = middle;
+  }
+  return entries[low]?.id === id ? entries[low] : undefined;
+}
+
+/** The entries of a memo whose evaluation consulted refs other than their own, ordered by id (kept with the memo). */
+function consultingEntries(memo: ListingMemo): readonly CachedObject<unknown>[] {
+  let consulting = memo.derived.get(CONSULTING) as readonly CachedObject<unknown>[] | undefined;
+  if (consulting === undefined) {
+    consulting = memo.entries.filter(consults);
+    memo.derived.set(CONSULTING, consulting);
+  }
+  return consulting;
+}
+
+/** The key of {@link consultingEntries} in a memo's derived values. */
+const CONSULTING = 'consulting';
+
+function consults(entry: CachedObject<unknown>): boolean {
+  return entry.deps.size > 0;
+}
+
+/**
+ * A value derived from a memo's entries (by {@link CobSnapshot}'s listing, counts and
+ * {@link consultingEntries}), brought forward by the entries that left and came in; undefined
+ * for one worked out again when next asked.
+ */
+function carriedForward(key: string, value: unknown, removed: readonly CachedObject<unknown>[], added: readonly CachedObject<unknown>[]): unknown {
+  const changed = <T>(list: readonly T[], keep: (entry: CachedObject<unknown>) => boolean, compare: (a: T, b: T) => number): T[] =>
+    withChanges(list, removed.filter(keep) as unknown as T[], added.filter(keep) as unknown as T[], compare);
+  if (key === COUNTS) return updatedCounts(value as ReadonlyMap<string, number>, removed, added);
+  if (key === CONSULTING) return changed(value as readonly CachedObject<unknown>[], consults, byId);
+  if (key === SORTED) return changed(value as readonly Listed<unknown>[], isListed, byNewestFirst);
+  if (key.startsWith(STATUS_KEY)) {
+    const matches = hasStatus(key.slice(STATUS_KEY.length));
+    return changed(value as readonly Listed<unknown>[], (entry) => isListed(entry) && matches(entry.listed), byNewestFirst);
+  }
+  return undefined;
+}
+
+/** Keys of a memo's derived values: its status counts, its listing newest first, and (with a status after it) that listing filtered. */
+const COUNTS = 'counts';
+const SORTED = 'sorted';
+const STATUS_KEY = 'status:';
 
 /** Status counts (see statusCounts) without the `removed` entries and with the `added` ones. */
 function updatedCounts(
@@ -405,23 +448,13 @@ function updatedCounts(
   return next;
 }
 
-/** A sorted listing (see listing) without the `removed` entries and with the `added` ones in place. */
-function updatedOrder(
-  sorted: readonly Listed<unknown>[],
-  removed: readonly CachedObject<unknown>[],
-  added: readonly CachedObject<unknown>[],
-): Listed<unknown>[] {
-  const gone = new Set(removed);
-  const kept = sorted.filter((entry) => !gone.has(entry));
-  const coming = added.filter((entry): entry is Listed<unknown> => entry.listed !== null).sort(byNewestFirst);
-  const merged: Listed<unknown>[] = [];
-  let i = 0;
-  for (const entry of coming) {
-    while (i < kept.length && byNewestFirst(kept[i] as Listed<unknown>, entry) < 0) merged.push(kept[i++] as Listed<unknown>);
-    merged.push(entry);
-  }
-  while (i < kept.length) merged.push(kept[i++] as Listed<unknown>);
-  return merged;
+/** The order of entries in a memo: by id, as {@link CobSnapshot.evaluateAll} gives them. */
+function byId(a: CachedObject<unknown>, b: CachedObject<unknown>): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function isListed(entry: CachedObject<unknown>): entry is Listed<unknown> {
+  return entry.listed !== null;
 }
 
 function byNewestFirst(a: Listed<unknown>, b: Listed<unknown>): number {
