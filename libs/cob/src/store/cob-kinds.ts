@@ -11,7 +11,6 @@ import { jobFolder } from '../job/fold-job.js';
 import { type Job, viewJob } from '../job/job-view.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import { patchFolder } from '../patch/fold-patch.js';
-import { liveRevisions } from '../patch/patch-state.js';
 import { type Patch, viewPatch } from '../patch/patch-view.js';
 import type { ListingFacts } from './persisted-evaluations.js';
 
@@ -27,8 +26,6 @@ export interface EvaluateInput {
   readonly changes: readonly Change[];
   readonly env: FoldEnv;
   readonly repo: CobRepository;
-  /** Records a ref the result depends on. */
-  readonly dependOn: (ref: string) => void;
   /** Told of each change the evaluation drops. */
   readonly onReject: (rejection: ChangeRejection) => void;
 }
@@ -39,6 +36,12 @@ export interface CobKind<V> {
   evaluate(input: EvaluateInput): Promise<V | null>;
   /** What listings sort and filter a view by (kept when the view is let go); null for a kind never listed. */
   listingFacts(value: V): ListingFacts | null;
+  /**
+   * Views as shown now (in their order), with what is looked up when shown rather than
+   * evaluated from the object's changes (and so never makes it evaluated again); absent when
+   * nothing is.
+   */
+  present?(values: readonly V[], repo: CobRepository): Promise<V[]>;
 }
 
 /** The kinds of a flavour. */
@@ -73,7 +76,7 @@ function buildCobKinds(flavour: Flavour): CobKinds {
       },
       listingFacts: listingFactsOf,
     },
-    patch: { typeName: cobTypeName(flavour, 'patch'), evaluate: evaluatePatch, listingFacts: listingFactsOf },
+    patch: { typeName: cobTypeName(flavour, 'patch'), evaluate: evaluatePatch, listingFacts: listingFactsOf, present: presentPatches },
     job: {
       typeName: JOB_TYPE_NAME,
       evaluate: async ({ id, changes, env, onReject }) => {
@@ -90,22 +93,34 @@ function listingFactsOf(view: Issue | Patch): ListingFacts {
   return { timestamp: view.timestamp, status: view.state.status };
 }
 
-async function evaluatePatch({ id, changes, env, repo, dependOn, onReject }: EvaluateInput): Promise<Patch | null> {
+async function evaluatePatch({ id, changes, env, onReject }: EvaluateInput): Promise<Patch | null> {
   const result = evaluateChanges({ rootId: id, changes, folder: patchFolder(env), onReject });
-  if (result === null) return null;
-  // Revision refs come from each author's verified signed refs (docs/radicle-httpd.md §6.5).
-  const authors = [...new Set(liveRevisions(result.state).map((revision) => revision.author))];
+  // Revision refs are looked up when the patch is shown (presentPatch), not kept.
+  return result === null ? null : viewPatch(result.state, () => []);
+}
+
+/**
+ * Patches with their revisions' refs: the names in each author's verified signed refs that
+ * point at the revision (docs/radicle-httpd.md §6.5), as the signed refs are now, each author's
+ * looked up once. Looked up when shown rather than evaluated with the patch: a node signs its
+ * refs again after every change it writes, so an author's comment anywhere had every patch of
+ * theirs evaluated again (400 on the bench tracker, ~140 ms before its next repository page).
+ */
+async function presentPatches(patches: readonly Patch[], repo: CobRepository): Promise<Patch[]> {
+  const authors = new Set(patches.flatMap((patch) => patch.revisions.map((revision) => revision.author)));
   const remotes = new Map<Nid, ReadonlyMap<string, Oid>>();
   await Promise.all(
-    authors.map(async (author) => {
-      dependOn(`refs/namespaces/${author}/refs/rad/sigrefs`);
+    [...authors].map(async (author) => {
       const remote = await repo.remote(author);
       if (remote !== null) remotes.set(author, remote.refs);
     }),
   );
-  return viewPatch(result.state, (author, oid) => {
-    const refs = remotes.get(author);
-    return refs === undefined ? [] : (namesByTarget(refs).get(oid) ?? []);
+  return patches.map((patch) => {
+    const revisions = patch.revisions.map((revision) => {
+      const refs = remotes.get(revision.author);
+      return { ...revision, refs: refs === undefined ? [] : (namesByTarget(refs).get(revision.oid) ?? []) };
+    });
+    return { ...patch, revisions };
   });
 }
 

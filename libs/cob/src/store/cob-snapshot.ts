@@ -209,13 +209,22 @@ export class CobSnapshot {
   private async one<V>(kind: CobKind<V>, id: Oid): Promise<V | null> {
     if (!this.index.objects.get(kind.typeName)?.has(id)) return null;
     const entry = await this.store.object({ kind, id, repo: this.repo, index: this.index });
-    return this.store.valueOf({ kind, entry, repo: this.repo, index: this.index });
+    const view = await this.store.valueOf({ kind, entry, repo: this.repo, index: this.index });
+    return view === null ? null : ((await this.present(kind, [view]))[0] ?? null);
   }
 
-  /** The views of entries (read back where they were let go), leaving out invalid objects. */
+  /** Views as shown now (see {@link CobKind.present}). */
+  private present<V>(kind: CobKind<V>, views: V[]): V[] | Promise<V[]> {
+    return kind.present === undefined ? views : kind.present(views, this.repo);
+  }
+
+  /** The views of entries as shown now (read back where they were let go), leaving out invalid objects. */
   private async viewsOf<V>(kind: CobKind<V>, entries: readonly CachedObject<V>[]): Promise<V[]> {
     const views: Array<V | null> = await Promise.all(entries.map((entry) => this.store.valueOf({ kind, entry, repo: this.repo, index: this.index })));
-    return views.filter((view): view is V => view !== null);
+    return this.present(
+      kind,
+      views.filter((view): view is V => view !== null),
+    );
   }
 
   /** The kind's valid objects with `status`, as views (see {@link listing}). */

@@ -384,10 +384,9 @@ export class CobStore {
       caches: this.facts,
       projectPayloadId: this.kinds.projectPayloadId,
     });
-    const dependOn = (ref: string): void => void deps.set(ref, index.refs.get(ref) ?? null);
     const listener = this.options.onRejected;
     const onReject = (rejection: ChangeRejection): void => listener?.({ ...rejection, rid: repo.rid, typeName: kind.typeName, object: id });
-    const value = await kind.evaluate({ id, changes, env, repo, dependOn, onReject });
+    const value = await kind.evaluate({ id, changes, env, repo, onReject });
     this.options.onEvaluated?.({ rid: repo.rid, typeName: kind.typeName, changes: changes.length, durationMs: performance.now() - started });
     const listed = value === null ? null : kind.listingFacts(value);
     const entry: CachedObject<V> = { id, tipsKey, deps: deps.size === 0 ? NO_CONSULTED_REFS : deps, listed, value };

@@ -7,6 +7,7 @@ import { updateRefs } from '../git/update-refs.js';
 import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import { writeSignedRefs } from '../sigrefs/write-signed-refs.js';
+import { RemotesReader } from './remotes.js';
 import type { StoredRepository } from './stored-repository.js';
 
 const [ALICE, BOB, CAROL, DAVE] = [1, 2, 3, 4].map(testKeyPair) as [KeyPair, KeyPair, KeyPair, KeyPair];
@@ -78,6 +79,33 @@ describe('remotes', () => {
     expect(await repository.remote(BOB.nid)).toBeNull();
     expect(await repository.remote(DAVE.nid)).toBeNull();
     expect(await repository.remote(testKeyPair(9).nid)).toBeNull();
+  });
+
+  it('reads signed refs once for callers asking at once, and again once re-signed', async () => {
+    let commitReads = 0;
+    const git = repository.git;
+    const counting = {
+      listRefs: git.listRefs.bind(git),
+      resolveRef: git.resolveRef.bind(git),
+      findEntry: git.findEntry.bind(git),
+      readBlob: git.readBlob.bind(git),
+      readCommit: (oid: Oid) => {
+        commitReads += 1;
+        return git.readCommit(oid);
+      },
+    };
+    const reader = new RemotesReader(counting, repository.rid);
+    const once = await new RemotesReader(counting, repository.rid).get(CAROL.nid);
+    const single = commitReads;
+    commitReads = 0;
+    const answers = await Promise.all(Array.from({ length: 40 }, () => reader.get(CAROL.nid)));
+    expect(commitReads).toBe(single);
+    expect(new Set(answers.map((answer) => answer?.refs)).size).toBe(1);
+    expect(answers[0]?.refs).toEqual(once?.refs);
+    await updateRefs(gitDir, [{ name: `refs/namespaces/${CAROL.nid}/refs/heads/later`, oid: head }]);
+    await writeSignedRefs({ gitDir, keyPair: CAROL, time: T + 3, parentLine: true });
+    const resigned = await Promise.all([reader.get(CAROL.nid), reader.get(CAROL.nid)]);
+    expect(resigned.map((answer) => answer?.refs.has('refs/heads/later'))).toEqual([true, true]);
   });
 
   it('shows a peer that re-signs on the next call', async () => {

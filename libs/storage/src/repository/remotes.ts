@@ -23,6 +23,8 @@ const SIGREFS_NAME = /^refs\/namespaces\/([^/]+)\/refs\/rad\/sigrefs$/;
  */
 export class RemotesReader {
   private readonly verified = new Map<string, SignedRefs>();
+  /** Reads under way, per peer and sigrefs commit. */
+  private readonly reading = new Map<string, { readonly commit: Oid; readonly signed: Promise<SignedRefs | null> }>();
   /** The signed-refs refs of the last ref listing (the listing is the same array while no ref moved). */
   private sigrefsOf: { readonly listing: readonly RefEntry[]; readonly sigrefs: readonly { nid: Nid; oid: Oid }[] } | null = null;
 
@@ -64,12 +66,22 @@ export class RemotesReader {
     return sigrefs;
   }
 
-  private async signedRefs(nid: Nid, commit: Oid): Promise<SignedRefs | null> {
+  private signedRefs(nid: Nid, commit: Oid): Promise<SignedRefs | null> | SignedRefs {
     const cached = this.verified.get(nid);
     if (cached?.commit === commit) return cached;
-    const signed = await readSignedRefs(this.git, { nid, rid: this.rid });
-    // Only cache what we read for this commit (the ref may have moved in between).
-    if (signed !== null && signed.commit === commit) this.verified.set(nid, signed);
+    // Callers asking at once share one read: a page of patches asks for each revision's author.
+    const reading = this.reading.get(nid);
+    if (reading?.commit === commit) return reading.signed;
+    const signed = readSignedRefs(this.git, { nid, rid: this.rid }).then((read) => {
+      // Only cache what we read for this commit (the ref may have moved in between).
+      if (read !== null && read.commit === commit) this.verified.set(nid, read);
+      return read;
+    });
+    this.reading.set(nid, { commit, signed });
+    const done = (): void => {
+      if (this.reading.get(nid)?.signed === signed) this.reading.delete(nid);
+    };
+    signed.then(done, done);
     return signed;
   }
 }
