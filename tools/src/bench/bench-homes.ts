@@ -44,7 +44,8 @@ export interface BenchHome {
 }
 
 const MANIFEST = 'bench-home.json';
-const PEERS = ['alice', 'bob', 'carol', 'dave'];
+/** The peers that write the bench homes' issues and patches besides the local node (seeds `bench-<alias>`). */
+export const TRACKER_PEERS: readonly string[] = ['alice', 'bob', 'carol', 'dave'];
 
 /** A home holding one repository imported from a real history (`--history DIR`). */
 export interface HistoryHome {
@@ -139,7 +140,7 @@ async function benchContext(home: string): Promise<HomeContext> {
     timeStep: 1,
     profile: { seedingPolicy: { policy: 'allow', scope: 'all' } },
   });
-  for (const alias of PEERS) addPeer(context, { alias, seed: seedFromLabel(`bench-${alias}`) });
+  for (const alias of TRACKER_PEERS) addPeer(context, { alias, seed: seedFromLabel(`bench-${alias}`) });
   return context;
 }
 
@@ -156,7 +157,7 @@ async function buildCobRepository(
 ): Promise<{ cobRid: string; issueIds: string[]; patchIds: string[] }> {
   const commits = sampleCommits({ project: spec.name, authors: [{ name: 'Bench', email: 'bench@example.org' }], start: 1_650_000_000 });
   const repo = await initRepository(context, { name: spec.name, defaultBranch: 'main', history: { kind: 'generated', commits } });
-  const peers = [context.local, ...PEERS.map((alias) => context.peers.get(alias) as Peer)];
+  const peers = [context.local, ...TRACKER_PEERS.map((alias) => context.peers.get(alias) as Peer)];
   const as = (i: number): CobWriteContext => writeContext(context, repo, peers[i % peers.length] as Peer);
   const issueIds: string[] = [];
   for (let i = 0; i < spec.issues; i++) {

@@ -267,8 +267,7 @@ export class CobSnapshot {
   /**
    * The objects to look up again to bring `memo` to this snapshot's index: those whose COB refs
    * changed (added, moved or gone) and those whose evaluation consulted a changed ref (a
-   * merge's branch, an author's signed refs). Undefined when the store cannot tell what changed
-   * since the memo's index.
+   * merge's branch). Undefined when the store cannot tell what changed since the memo's index.
    */
   private staleObjects(kind: CobKind<unknown>, memo: ListingMemo): ReadonlySet<Oid> | undefined {
     // A page asks before its listing does: worked out once per snapshot and memo.
