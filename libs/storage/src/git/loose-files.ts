@@ -308,16 +308,31 @@ export function listSortedRefFiles(gitDir: string, prefix: string, packed: Packe
     over.push({ name, oid });
   }
   over.sort((a, b) => compareUtf8(a.name, b.name));
-  // Merged in name order; a loose ref replaces the packed one of its name.
-  const merged: Array<{ name: string; oid: Oid }> = [];
+  // Merged in name order, each loose ref placed by binary search and the packed refs between
+  // copied in slices (a tracker's 26,000 packed refs were compared one by one after each
+  // change); a loose ref replaces the packed one of its name.
+  const pieces: Array<ReadonlyArray<{ name: string; oid: Oid }>> = [];
   let p = 0;
   for (const entry of over) {
-    for (let next = packedEntries[p]; next !== undefined && compareUtf8(next.name, entry.name) < 0; next = packedEntries[++p]) merged.push(next);
-    if (packedEntries[p]?.name === entry.name) p += 1;
-    merged.push(entry);
+    const at = firstNameNotBefore(packedEntries, entry.name, p);
+    pieces.push(packedEntries.slice(p, at), [entry]);
+    p = packedEntries[at]?.name === entry.name ? at + 1 : at;
   }
-  merged.push(...packedEntries.slice(p));
-  return merged;
+  pieces.push(packedEntries.slice(p));
+  // concat copies whole arrays at once (`flat` took ~2 ms for 26,000 entries, concat ~0.1).
+  return ([] as Array<{ name: string; oid: Oid }>).concat(...pieces);
+}
+
+/** The first index at or after `from` of `entries` (sorted by name bytes) whose name does not sort before `name`. */
+function firstNameNotBefore(entries: ReadonlyArray<{ name: string }>, name: string, from: number): number {
+  let low = from;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareUtf8((entries[middle] as { name: string }).name, name) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
