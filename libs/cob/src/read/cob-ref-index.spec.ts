@@ -1,20 +1,10 @@
 import { compareUtf8 } from '@forge-httpd/identity';
 import type { Oid, RefEntry } from '@forge-httpd/storage';
 import { type CobRefChanges, type CobRefIndex, indexCobRefs, updateCobRefIndex } from './cob-ref-index.js';
+import { generator } from '../testing/random.testing.js';
 
 // An index updated by the refs that changed since the last listing must be the index of the
 // new listing, whatever changed; the index it was updated from must stay as it was.
-
-/** A small deterministic generator (xorshift), so a failure names its seed. */
-function generator(seed: number): (below: number) => number {
-  let state = seed >>> 0 || 1;
-  return (below) => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) % below;
-  };
-}
 
 const hex = (n: number): Oid => n.toString(16).padStart(40, '0') as Oid;
 const NAMESPACES = ['z6MkA', 'z6MkB', 'z6MkC', 'z6MkD'];

@@ -137,8 +137,9 @@ function changedNames(before: readonly RefEntry[], after: readonly RefEntry[]): 
 }
 
 /**
- * `index` with the `changed` refs: layered over its maps, which are shared, never changed (an
- * index in use by a snapshot never changes), and each touched object's tips gathered again from every namespace.
+ * `index` with the `changed` refs, layered over its maps, which are shared and never changed (an
+ * index in use by a snapshot never changes); each touched object's tips are gathered again from
+ * every namespace.
  */
 function updated(
   index: CobRefIndex,

@@ -1,18 +1,8 @@
 import { LayeredMap } from './layered-map.js';
+import { generator } from '../testing/random.testing.js';
 
 // A map layered over another must read, count and iterate exactly as a plain map given the
 // same changes, over chains of updates, through flattening, and leave the map it came from as it was.
-
-/** A small deterministic generator (xorshift), so a failure names its seed. */
-function generator(seed: number): (below: number) => number {
-  let state = seed >>> 0 || 1;
-  return (below) => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) % below;
-  };
-}
 
 const sorted = (map: ReadonlyMap<number, string>): Array<[number, string]> => [...map].sort(([a], [b]) => a - b);
 

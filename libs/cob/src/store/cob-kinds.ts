@@ -95,7 +95,7 @@ function listingFactsOf(view: Issue | Patch): ListingFacts {
 
 async function evaluatePatch({ id, changes, env, onReject }: EvaluateInput): Promise<Patch | null> {
   const result = evaluateChanges({ rootId: id, changes, folder: patchFolder(env), onReject });
-  // Revision refs are looked up when the patch is shown (presentPatch), not kept.
+  // Revision refs are looked up when the patch is shown (presentPatches), not kept.
   return result === null ? null : viewPatch(result.state, () => []);
 }
 

@@ -12,7 +12,7 @@ import type { CobKind, CobRepository } from './cob-kinds.js';
 import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
 import type { ListingFacts } from './persisted-evaluations.js';
 import { compareNewestFirst } from './listing-order.js';
-import { withChanges } from './sorted-changes.js';
+import { firstIndexAfter, withChanges } from './sorted-changes.js';
 
 /** Issue list filter (docs/radicle-httpd.md §5.20). */
 export type IssueStatusFilter = 'open' | 'closed' | 'all';
@@ -392,16 +392,10 @@ function differingEntries(
   return { removed, added };
 }
 
-/** The entry with `id` of entries ordered by id (binary search). */
+/** The entry with `id` of entries ordered by id. */
 function entryWithId(entries: readonly CachedObject<unknown>[], id: Oid): CachedObject<unknown> | undefined {
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((entries[middle] as CachedObject<unknown>).id < id) low = middle + 1;
-    else high = middle;
-  }
-  return entries[low]?.id === id ? entries[low] : undefined;
+  const entry = entries[firstIndexAfter(entries, (other) => other.id < id)];
+  return entry?.id === id ? entry : undefined;
 }
 
 /** The entries of a memo whose evaluation consulted refs other than their own, ordered by id (kept with the memo). */

@@ -1,17 +1,7 @@
 import { withChanges } from './sorted-changes.js';
+import { generator } from '../testing/random.testing.js';
 
 // A sorted array changed in a few places must be the array filtered and sorted again.
-
-/** A small deterministic generator (xorshift), so a failure names its seed. */
-function generator(seed: number): (below: number) => number {
-  let state = seed >>> 0 || 1;
-  return (below) => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) % below;
-  };
-}
 
 interface Item {
   readonly time: number;

@@ -16,7 +16,7 @@
 export function withChanges<T>(sorted: readonly T[], removed: readonly T[], added: readonly T[], compare: (a: T, b: T) => number): T[] {
   if (removed.length === 0 && added.length === 0) return [...sorted];
   const gone = removed.map((element) => {
-    const at = firstNotBefore(sorted, element, compare);
+    const at = firstIndexAfter(sorted, (other) => compare(other, element) < 0);
     if (sorted[at] !== element) throw new Error('withChanges: a removed element is not in the array');
     return at;
   });
@@ -29,7 +29,10 @@ export function withChanges<T>(sorted: readonly T[], removed: readonly T[], adde
     // Added elements that sort before `limit` go before it, after what lies before.
     while (next < coming.length && (limit === undefined || compare(coming[next] as T, limit) < 0)) {
       const element = coming[next] as T;
-      const at = Math.min(end, firstNotBefore(sorted, element, compare, from));
+      const at = Math.min(
+        end,
+        firstIndexAfter(sorted, (other) => compare(other, element) < 0, from),
+      );
       pieces.push(sorted.slice(from, at), [element]);
       from = at;
       next += 1;
@@ -45,13 +48,16 @@ export function withChanges<T>(sorted: readonly T[], removed: readonly T[], adde
   return ([] as T[]).concat(...pieces);
 }
 
-/** The first index at or after `from` whose element does not sort before `element`. */
-function firstNotBefore<T>(sorted: readonly T[], element: T, compare: (a: T, b: T) => number, from = 0): number {
+/**
+ * Binary search: the first index at or after `from` whose element is not `before` the place
+ * looked for (`before` holds for a prefix of `sorted` and for nothing after it).
+ */
+export function firstIndexAfter<T>(sorted: readonly T[], before: (element: T) => boolean, from = 0): number {
   let low = from;
   let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compare(sorted[middle] as T, element) < 0) low = middle + 1;
+    if (before(sorted[middle] as T)) low = middle + 1;
     else high = middle;
   }
   return low;
