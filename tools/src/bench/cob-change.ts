@@ -5,7 +5,7 @@
  * `cob-startup.js`) is served by a fresh server; once its listings are in memory, each round
  * writes one comment as a node does (a signed change, then the author's signed refs again) and
  * times the pages a visitor asks next: the issue listing, the patch listing, the repository
- * page (its issue and patch counts) and the commented issue.
+ * page (its issue and patch counts), the commented issue and the peers' branches (`/remotes`).
  *
  * usage (from the repository root, after `npm run build`):
  *   node tools/dist/bench/cob-change.js [--issues 10000] [--patches 2000] [--rounds 8]
@@ -39,7 +39,7 @@ const rounds = Number(values.rounds);
 const compareWith = values['compare-with'] === undefined ? null : path.resolve(values['compare-with']);
 
 /** Pages timed after each comment, by their column name. */
-const PAGES = ['/issues', '/patches', 'repository', 'the issue'] as const;
+const PAGES = ['/issues', '/patches', 'repository', 'the issue', '/remotes'] as const;
 type Page = (typeof PAGES)[number];
 
 /** Past the settle window of a just-written ref file (storage's SETTLE_MS is 100 ms). */
@@ -66,7 +66,7 @@ try {
     const server = await startForge(home, { waitForStartup: true, root: build.root, env: { XDG_CACHE_HOME: path.join(scratch, `xdg-${i}`) } });
     served.push({ name: build.name, server, home, times: new Map(PAGES.map((page) => [page, []])) });
     // Every issue and patch evaluated, the listings kept: a server that has been up a while.
-    for (const page of ['', '/issues', '/patches']) await timeGet(`${server.baseUrl}/api/v1/repos/${tracker.cobRid}${page}`);
+    for (const page of ['', '/issues', '/patches', '/remotes']) await timeGet(`${server.baseUrl}/api/v1/repos/${tracker.cobRid}${page}`);
   }
   for (let round = 0; round < rounds; round++) {
     for (const target of served) {
@@ -78,6 +78,7 @@ try {
         '/patches': `${repo}/patches`,
         repository: repo,
         'the issue': `${repo}/issues/${issue}`,
+        '/remotes': `${repo}/remotes`,
       };
       for (const page of PAGES) target.times.get(page)?.push(await timeGet(urls[page]));
     }
