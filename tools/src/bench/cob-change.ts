@@ -25,6 +25,7 @@ import { seedFromLabel } from '../builder/seeds.js';
 import { type BenchHome, buildTrackerHome, ensureBenchHome, TRACKER_PEERS } from './bench-homes.js';
 import { type ForgeServer, REPO_ROOT, startForge } from './forge-server.js';
 import { runChecked, sleep } from './processes.js';
+import { timeGet, upperMedian } from './timed-get.js';
 
 const { values } = parseArgs({
   options: {
@@ -80,7 +81,7 @@ try {
         'the issue': `${repo}/issues/${issue}`,
         '/remotes': `${repo}/remotes`,
       };
-      for (const page of PAGES) target.times.get(page)?.push(await timeGet(urls[page]));
+      for (const page of PAGES) target.times.get(page)?.push((await timeGet(urls[page], 1)).ms);
     }
     console.log(
       `[cob-change] round ${round + 1}/${rounds}: ${served.map((s) => `${s.name} ${PAGES.map((p) => s.times.get(p)?.at(-1)).join(' / ')} ms`).join('; ')}`,
@@ -106,19 +107,6 @@ async function writeComment(home: string, bench: BenchHome, round: number): Prom
   return issue;
 }
 
-async function timeGet(url: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url);
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  return Math.round((performance.now() - started) * 10) / 10;
-}
-
-function median(list: readonly number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
 function printTable(): void {
   console.log(`\n## After one comment (signed change, refs signed again): ${values.issues} issues, ${values.patches} patches; ${rounds} rounds\n`);
   console.log(`| build | ${PAGES.map((page) => `${page} median / max ms`).join(' | ')} |`);
@@ -126,7 +114,7 @@ function printTable(): void {
   for (const { name, times } of served) {
     const cells = PAGES.map((page) => {
       const list = times.get(page) ?? [];
-      return `${median(list)} / ${Math.max(0, ...list)}`;
+      return `${upperMedian(list)} / ${Math.max(0, ...list)}`;
     });
     console.log(`| ${name} | ${cells.join(' | ')} |`);
   }

@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { buildTrackerHome, ensureBenchHome } from './bench-homes.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
 import { readRss } from './processes.js';
+import { timeGet, upperMedian } from './timed-get.js';
 
 interface RunFigures {
   readonly startupMs: number;
@@ -99,26 +100,12 @@ async function measureRun(input: { root: string; args: readonly string[]; xdg: s
       issuesBytes: issuesAnswer.bytes,
       patchesBytes: patchesAnswer.bytes,
       rssMb: Math.round(rss / 1024 / 1024),
-      nodeP50Ms: median(nodeMs),
+      nodeP50Ms: upperMedian(nodeMs),
       nodeMaxMs: Math.max(0, ...nodeMs),
     };
   } finally {
     await server.stop();
   }
-}
-
-async function timeGet(url: string, digits = 0): Promise<{ ms: number; bytes: number }> {
-  const started = performance.now();
-  const response = await fetch(url);
-  const body = await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  const scale = 10 ** digits;
-  return { ms: Math.round((performance.now() - started) * scale) / scale, bytes: body.byteLength };
-}
-
-function median(list: readonly number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 function printTable(): void {
@@ -127,7 +114,7 @@ function printTable(): void {
   console.log('| scenario | first /issues ms | then first /patches ms | ready after start ms | RSS MB | /node while waiting: median / max ms |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const [scenario, list] of results) {
-    const cell = (pick: (figures: RunFigures) => number): number => median(list.map(pick));
+    const cell = (pick: (figures: RunFigures) => number): number => upperMedian(list.map(pick));
     const node = afterReadyMs > 0 ? `${cell((f) => f.nodeP50Ms)} / ${cell((f) => f.nodeMaxMs)}` : '–';
     console.log(`| ${scenario} | ${cell((f) => f.issuesMs)} | ${cell((f) => f.patchesMs)} | ${cell((f) => f.startupMs)} | ${cell((f) => f.rssMb)} | ${node} |`);
   }

@@ -22,9 +22,11 @@ const SIGREFS_NAME = /^refs\/namespaces\/([^/]+)\/refs\/rad\/sigrefs$/;
  * costs one ref listing and re-verifies only peers whose sigrefs moved.
  */
 export class RemotesReader {
-  private readonly verified = new Map<string, SignedRefs>();
-  /** Reads under way, per peer and sigrefs commit. */
-  private readonly reading = new Map<string, { readonly commit: Oid; readonly signed: Promise<SignedRefs | null> }>();
+  /**
+   * Each peer's signed refs, read or being read, for the sigrefs commit they were asked for:
+   * callers asking at once share one read (a page of patches asks for each revision's author).
+   */
+  private readonly signed = new Map<string, { readonly commit: Oid; readonly read: Promise<SignedRefs | null> }>();
   /** The signed-refs refs of the last ref listing (the listing is the same array while no ref moved). */
   private sigrefsOf: { readonly listing: readonly RefEntry[]; readonly sigrefs: readonly { nid: Nid; oid: Oid }[] } | null = null;
 
@@ -66,23 +68,20 @@ export class RemotesReader {
     return sigrefs;
   }
 
-  private signedRefs(nid: Nid, commit: Oid): Promise<SignedRefs | null> | SignedRefs {
-    const cached = this.verified.get(nid);
-    if (cached?.commit === commit) return cached;
-    // Callers asking at once share one read: a page of patches asks for each revision's author.
-    const reading = this.reading.get(nid);
-    if (reading?.commit === commit) return reading.signed;
-    const signed = readSignedRefs(this.git, { nid, rid: this.rid }).then((read) => {
-      // Only cache what we read for this commit (the ref may have moved in between).
-      if (read !== null && read.commit === commit) this.verified.set(nid, read);
-      return read;
-    });
-    this.reading.set(nid, { commit, signed });
-    const done = (): void => {
-      if (this.reading.get(nid)?.signed === signed) this.reading.delete(nid);
+  private signedRefs(nid: Nid, commit: Oid): Promise<SignedRefs | null> {
+    const known = this.signed.get(nid);
+    if (known?.commit === commit) return known.read;
+    const read = readSignedRefs(this.git, { nid, rid: this.rid });
+    this.signed.set(nid, { commit, read });
+    // Only what was read for this commit is kept (the ref may have moved in between); a failed
+    // or empty read is asked again next time.
+    const forget = (): void => {
+      if (this.signed.get(nid)?.read === read) this.signed.delete(nid);
     };
-    signed.then(done, done);
-    return signed;
+    read.then((signed) => {
+      if (signed === null || signed.commit !== commit) forget();
+    }, forget);
+    return read;
   }
 }
 
