@@ -213,7 +213,8 @@ describe('ObjectFiles', () => {
       .map((match) => ({ oid: match[1] as Oid, depth: Number(match[2]) }));
     const deep = chains.find((chain) => chain.depth > 20);
     if (deep === undefined) throw new Error('no long chain in the pack');
-    const files = open(gitDir, { maxRebuiltDeltas: 10 });
+    // Bigger than the bound of deep blobs rebuilt here (the chain's file is ~22 KB).
+    const files = open(gitDir, { maxRebuiltDeltas: 10, maxDeepBlobBytes: 1024 });
     expect(files.read(deep.oid)).toBeUndefined();
     // A type and size need no rebuilding.
     expect(files.readInfo(deep.oid)?.type).toBe('blob');
@@ -221,6 +222,31 @@ describe('ObjectFiles', () => {
     for (const chain of chains.filter((each) => each.depth <= 10)) expect(files.read(chain.oid)).toBeDefined();
     const reachable = chains.filter((chain) => files.read(chain.oid) !== undefined).length;
     expect(reachable).toBeGreaterThan(chains.filter((chain) => chain.depth <= 10).length);
+  });
+
+  it('rebuilds small blobs down as many deltas as trees, and leaves bigger deep ones to git', () => {
+    const gitDir = repacked('deep-blobs.git', ['repack', '-a', '-d', '-f', '--depth=50', '--window=50']);
+    const objects = allObjects(gitDir);
+    const blobs = git(gitDir, ['verify-pack', '-v', packFiles(gitDir, '.idx')[0] as string])
+      .split('\n')
+      .map((line) => /^([0-9a-f]{40}) +blob +(\d+) +\d+ +\d+ +(\d+) +[0-9a-f]{40}$/.exec(line))
+      .filter((match) => match !== null)
+      .map((match) => ({ oid: match[1] as Oid, depth: Number(match[3]) }))
+      .sort((a, b) => b.depth - a.depth);
+    const deep = blobs.filter((blob) => blob.depth > 10 && blob.depth <= 50);
+    if (deep.length === 0) throw new Error('no blob chain deeper than 10 in the pack');
+    // Deepest first in each reader, so no read finds its bases cached by a shallower one's.
+    const sizes = deep.map((blob) => (objects.get(blob.oid)?.data as Buffer).length);
+    const small = open(gitDir, { maxRebuiltDeltas: 10 });
+    for (const blob of deep) expect(small.read(blob.oid)?.data.equals(objects.get(blob.oid)?.data as Buffer)).toBe(true);
+    const copy = repacked('deep-blobs-bounded.git', ['repack', '-a', '-d', '-f', '--depth=50', '--window=50']);
+    const bound = Math.min(...sizes) - 1;
+    const bounded = open(copy, { maxRebuiltDeltas: 10, maxDeepBlobBytes: bound });
+    const deepest = deep[0] as { oid: Oid };
+    expect(bounded.read(deepest.oid)).toBeUndefined();
+    // The bound is on the blob asked for: its type and size are still read from the headers.
+    expect(bounded.readInfo(deepest.oid)).toEqual({ type: 'blob', size: objects.get(deepest.oid)?.data.length });
+    expect(open(copy, { maxRebuiltDeltas: 10, maxDeepBlobBytes: 0 }).read(deepest.oid)).toBeUndefined();
   });
 
   it('rebuilds trees down longer delta chains than blobs, and leaves both past their bounds to git', async () => {
@@ -259,7 +285,7 @@ describe('ObjectFiles', () => {
     const deepTrees = chains.filter((chain) => chain.type === 'tree' && chain.depth > 10 && chain.depth <= 50);
     const deepBlob = chains.find((chain) => chain.type === 'blob' && chain.depth > 10);
     if (deepTrees.length === 0 || deepBlob === undefined) throw new Error('no long tree and blob chains in the pack');
-    const defaults = open(bounded, { maxRebuiltDeltas: 10 });
+    const defaults = open(bounded, { maxRebuiltDeltas: 10, maxDeepBlobBytes: 1024 });
     expect(defaults.read(deepBlob.oid)).toBeUndefined();
     for (const chain of deepTrees) expect(defaults.read(chain.oid)?.data.equals(objects.get(chain.oid)?.data as Buffer)).toBe(true);
 
