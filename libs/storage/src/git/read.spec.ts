@@ -113,6 +113,7 @@ describe.each(['loose', 'packed'])('reading %s objects', (layout) => {
     expect(await repo.readTree(fixture.commits.c1)).toBeNull();
     expect(await repo.readBlob(fixture.trees.dir)).toBeNull();
     expect(await repo.readTag(fixture.commits.c1)).toBeNull();
+    expect(await repo.peelToCommit(MISSING)).toBeNull();
     expect(await repo.findEntry(MISSING, 'README')).toBeNull();
   });
 
