@@ -114,6 +114,34 @@ describe(`a repository with ${ISSUES} issues`, () => {
     }
   }, 120_000);
 
+  it('works a listing out whole when what it kept does not hold the entries that changed', async () => {
+    const store = new CobStore('forge');
+    const git = openGitRepository(repo().gitDir);
+    try {
+      const handle = { rid: repo().rid, git, remote: async () => null };
+      const before = await (await store.snapshot(handle)).issues('all');
+      await (await store.snapshot(handle)).issues('open');
+      // A fault in the kept listing's bookkeeping: its sorted and filtered lists hold copies,
+      // so the entries a change replaces are not found in them.
+      const memo = store.listings.get('xyz.forge.issue');
+      if (memo === undefined) throw new Error('no kept issue listing');
+      const derived = new Map([...memo.derived].map(([key, value]) => [key, Array.isArray(value) ? value.map((entry: object) => ({ ...entry })) : value]));
+      store.listings.set('xyz.forge.issue', { ...memo, derived });
+      const target = before[0] as { id: Oid };
+      await commentIssue(
+        { gitDir: repo().gitDir, keyPair: peerByAlias(built.context, 'bob').keyPair, alias: 'bob', time: built.context.clock.tick(), flavour: 'forge' },
+        { issue: target.id, body: 'A comment after the fault' },
+      );
+      const after = await (await store.snapshot(handle)).issues('all');
+      const fresh = await (await new CobStore('forge').snapshot(handle)).issues('all');
+      expect(after).toEqual(fresh);
+      expect(after.find((issue) => issue.id === target.id)?.discussion.at(-1)?.body).toBe('A comment after the fault');
+      expect(await (await store.snapshot(handle)).issues('open')).toEqual(fresh.filter((issue) => issue.state.status === 'open'));
+    } finally {
+      await git.close();
+    }
+  }, 120_000);
+
   it('fills a first page from the newest objects only, and a page past 1,000 objects from the whole listing', async () => {
     let evaluations = 0;
     const store = new CobStore('forge', { onEvaluated: () => void (evaluations += 1) });

@@ -12,7 +12,7 @@ import type { CobKind, CobRepository } from './cob-kinds.js';
 import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
 import type { ListingFacts } from './persisted-evaluations.js';
 import { compareNewestFirst } from './listing-order.js';
-import { firstIndexAfter, withChanges } from './sorted-changes.js';
+import { firstIndexAfter, SortedChangesError, withChanges } from './sorted-changes.js';
 
 /** Issue list filter (docs/radicle-httpd.md §5.20). */
 export type IssueStatusFilter = 'open' | 'closed' | 'all';
@@ -260,7 +260,17 @@ export class CobSnapshot {
     const memo = this.store.listings.get(kind.typeName);
     if (memo?.index === this.index) return memo;
     const stale = memo === undefined ? undefined : this.staleObjects(kind, memo);
-    if (memo !== undefined && stale !== undefined) return this.updateListing(kind, memo, stale);
+    if (memo !== undefined && stale !== undefined) {
+      try {
+        return await this.updateListing(kind, memo, stale);
+      } catch (error) {
+        if (!(error instanceof SortedChangesError)) throw error;
+        // The memo does not hold what its entries say (a fault in this bookkeeping): the
+        // listing is worked out whole, as without a memo, instead of failing every page.
+        if (this.store.listings.get(kind.typeName) === memo) this.store.listings.delete(kind.typeName);
+        return this.adoptListing(kind, undefined, await this.evaluateAll(kind));
+      }
+    }
     return this.adoptListing(kind, memo, await this.evaluateAll(kind));
   }
 
