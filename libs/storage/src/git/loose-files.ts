@@ -14,6 +14,7 @@ import { isGitObjectType, type GitObjectType } from './object-type.js';
 import { isOid, type Oid } from './oid.js';
 import { compareUtf8 } from '@forge-httpd/identity';
 import { isValidAsciiRefName, isValidRefName } from './ref-name.js';
+import { firstNameNotBefore } from './sorted-ref-names.js';
 import { isDirectory, isSettled, SETTLE_MS, statPart } from './stat-stamp.js';
 
 /** What {@link PackedRefsFile} reads when the repository has no `packed-refs` file. */
@@ -321,18 +322,6 @@ export function listSortedRefFiles(gitDir: string, prefix: string, packed: Packe
   pieces.push(packedEntries.slice(p));
   // concat copies whole arrays at once (`flat` took ~2 ms for 26,000 entries, concat ~0.1).
   return ([] as Array<{ name: string; oid: Oid }>).concat(...pieces);
-}
-
-/** The first index at or after `from` of `entries` (sorted by name bytes) whose name does not sort before `name`. */
-function firstNameNotBefore(entries: ReadonlyArray<{ name: string }>, name: string, from: number): number {
-  let low = from;
-  let high = entries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareUtf8((entries[middle] as { name: string }).name, name) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
