@@ -241,8 +241,9 @@ class CliGitRepository implements GitRepository {
   }
 
   async peelToCommit(oid: Oid): Promise<Oid | null> {
-    // Type first: a commit (nearly every ref) needs no inflating, half the cost of a read in
-    // process (a tracker's 2,000 branches: 15 ms against 30); only tags are read whole.
+    // Type first: a commit (nearly every ref) needs only its entry headers, not its inflated
+    // content; only tags are read whole (a tracker's 2,001 branches peeled in process: 17–28 ms
+    // against 25–31 when each was read whole).
     let current = oid;
     for (let depth = 0; depth <= MAX_TAG_DEPTH; depth += 1) {
       const info = await this.readObjectInfo(current);
