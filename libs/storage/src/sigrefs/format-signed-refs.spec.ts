@@ -27,6 +27,8 @@ describe('parseSignedRefsBlob', () => {
     ['a tab for the space', `${A}\trefs/heads/main\n`],
     ['a name twice', `${A} refs/heads/main\n${B} refs/heads/main\n`],
     ['a non-ASCII id', `${'é'.repeat(20)} refs/heads/main\n`],
+    // The bytes right outside the hex digits' ranges ('/' and ':' around 0-9, '`' and 'g' around a-f).
+    ...['/', ':', '`', 'g'].map((byte) => [`an id ending in ${byte}`, `${A.slice(0, 39)}${byte} refs/heads/main\n`]),
   ])('refuses a blob with %s', (_, text) => {
     expect(parseSignedRefsBlob(Buffer.from(text, 'utf8'))).toBeNull();
   });

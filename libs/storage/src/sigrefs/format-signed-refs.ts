@@ -33,9 +33,14 @@ export function parseSignedRefsBlob(blob: Buffer): Map<string, Oid> | null {
   forEachLine(blob, (start, end) => {
     if (!wellFormed) return;
     const oid = lineOid(blob, start, end, SPACE);
-    const name = oid === null ? '' : blob.toString('utf8', start + AFTER_LINE_OID, end);
-    if (oid === null || refs.has(name)) wellFormed = false;
-    else refs.set(name, oid);
+    if (oid === null) {
+      wellFormed = false;
+      return;
+    }
+    // A name listed twice leaves the size as it was (one lookup a line, not two).
+    const size = refs.size;
+    refs.set(blob.toString('utf8', start + AFTER_LINE_OID, end), oid);
+    if (refs.size === size) wellFormed = false;
   });
   return wellFormed ? refs : null;
 }
