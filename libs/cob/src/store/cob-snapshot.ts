@@ -266,8 +266,7 @@ export class CobSnapshot {
       } catch (error) {
         if (!(error instanceof SortedChangesError)) throw error;
         // The memo does not hold what its entries say (a fault in this bookkeeping): the
-        // listing is worked out whole, as without a memo, instead of failing every page.
-        if (this.store.listings.get(kind.typeName) === memo) this.store.listings.delete(kind.typeName);
+        // listing is worked out whole and replaces it, instead of failing every page.
         return this.adoptListing(kind, undefined, await this.evaluateAll(kind));
       }
     }

@@ -15,8 +15,6 @@ export interface RemoteRefs {
 
 type GitReader = Pick<GitRepository, 'listRefs' | 'resolveRef' | 'readCommit' | 'findEntry' | 'readBlob'>;
 
-const SIGREFS_NAME = /^refs\/namespaces\/([^/]+)\/refs\/rad\/sigrefs$/;
-
 /**
  * Lists a repository's remotes: namespaces holding `refs/rad/sigrefs` whose signed refs
  * verify. Each peer's verification is memoised by its sigrefs commit, so a repeated call
@@ -104,16 +102,15 @@ export function signedRefsRefs(listing: readonly RefEntry[]): { nid: Nid; oid: O
     const wanted = `${namespace}${SIGREFS_IN_NAMESPACE}`;
     const sigrefs = firstNameNotBefore(listing, wanted, at);
     const ref = listing[sigrefs];
-    const nid = ref?.name === wanted ? nidOfSigrefs(wanted) : null;
+    const nid = ref?.name === wanted ? nidOrNull(namespace.slice(NAMESPACES.length)) : null;
     if (ref !== undefined && nid !== null) found.push({ nid, oid: ref.oid });
     at = firstNameAfterFolder(listing, namespace, sigrefs);
   }
   return found;
 }
 
-function nidOfSigrefs(name: string): Nid | null {
-  const text = SIGREFS_NAME.exec(name)?.[1];
-  if (text === undefined) return null;
+/** The NID a namespace folder is named by; null for a name that is not one (an empty one too). */
+function nidOrNull(text: string): Nid | null {
   try {
     return parseNid(text);
   } catch {
