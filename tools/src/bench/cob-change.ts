@@ -23,7 +23,7 @@ import { keyPairFromSeed, ridDirectoryName } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { seedFromLabel } from '../builder/seeds.js';
 import { type BenchHome, buildTrackerHome, ensureBenchHome, TRACKER_PEERS } from './bench-homes.js';
-import { type ForgeServer, REPO_ROOT, startForge } from './forge-server.js';
+import { benchCacheRoot, buildsToMeasure, type ForgeServer, startForge } from './forge-server.js';
 import { runChecked, sleep } from './processes.js';
 import { timeGet, upperMedian } from './timed-get.js';
 
@@ -32,12 +32,11 @@ const { values } = parseArgs({
     issues: { type: 'string', default: '10000' },
     patches: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '8' },
-    cache: { type: 'string', default: process.env['FORGE_BENCH_CACHE'] ?? path.join(REPO_ROOT, 'bench-results', 'cache') },
+    cache: { type: 'string' },
     'compare-with': { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
-const compareWith = values['compare-with'] === undefined ? null : path.resolve(values['compare-with']);
 
 /** Pages timed after each comment, by their column name. */
 const PAGES = ['/issues', '/patches', 'repository', 'the issue', '/remotes'] as const;
@@ -53,19 +52,18 @@ interface Served {
   readonly times: Map<Page, number[]>;
 }
 
-const tracker = await ensureBenchHome(path.join(values.cache, `tracker-${values.issues}-${values.patches}`), (dir) =>
+const tracker = await ensureBenchHome(path.join(benchCacheRoot(values.cache), `tracker-${values.issues}-${values.patches}`), (dir) =>
   buildTrackerHome(dir, { issues: Number(values.issues), patches: Number(values.patches) }),
 );
 const scratch = await mkdtemp(path.join(tmpdir(), 'forge-cob-change-'));
 const served: Served[] = [];
 try {
-  const builds = [{ name: 'this build', root: REPO_ROOT }, ...(compareWith === null ? [] : [{ name: compareWith, root: compareWith }])];
-  for (const [i, build] of builds.entries()) {
+  for (const [i, build] of buildsToMeasure(values['compare-with']).entries()) {
     // Each server gets its own copy: the rounds write to it.
     const home = path.join(scratch, `home-${i}`);
     await runChecked('cp', ['-a', '--', tracker.home, home]);
     const server = await startForge(home, { waitForStartup: true, root: build.root, env: { XDG_CACHE_HOME: path.join(scratch, `xdg-${i}`) } });
-    served.push({ name: build.name, server, home, times: new Map(PAGES.map((page) => [page, []])) });
+    served.push({ name: build.label, server, home, times: new Map(PAGES.map((page) => [page, []])) });
     // Every issue and patch evaluated, the listings kept: a server that has been up a while.
     for (const page of ['', '/issues', '/patches', '/remotes']) await timeGet(`${server.baseUrl}/api/v1/repos/${tracker.cobRid}${page}`);
   }

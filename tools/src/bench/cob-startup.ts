@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildTrackerHome, ensureBenchHome } from './bench-homes.js';
-import { REPO_ROOT, startForge } from './forge-server.js';
+import { benchCacheRoot, REPO_ROOT, startForge } from './forge-server.js';
 import { readRss } from './processes.js';
 import { timeGet, upperMedian } from './timed-get.js';
 
@@ -45,7 +45,7 @@ const { values } = parseArgs({
     issues: { type: 'string', default: '10000' },
     patches: { type: 'string', default: '2000' },
     runs: { type: 'string', default: '3' },
-    cache: { type: 'string', default: process.env['FORGE_BENCH_CACHE'] ?? path.join(REPO_ROOT, 'bench-results', 'cache') },
+    cache: { type: 'string' },
     'compare-with': { type: 'string' },
     scenarios: { type: 'string', default: 'none,fresh,restart,compare' },
     'after-ready': { type: 'string', default: '0' },
@@ -60,7 +60,9 @@ const pollMs = Number(values['poll-ms']);
 const compareWith = values['compare-with'] === undefined ? null : path.resolve(values['compare-with']);
 const scenarios = values.scenarios.split(',').filter((name) => name !== 'compare' || compareWith !== null);
 
-const home = await ensureBenchHome(path.join(values.cache, `tracker-${issues}-${patches}`), (dir) => buildTrackerHome(dir, { issues, patches }));
+const home = await ensureBenchHome(path.join(benchCacheRoot(values.cache), `tracker-${issues}-${patches}`), (dir) =>
+  buildTrackerHome(dir, { issues, patches }),
+);
 const api = '/api/v1';
 // Servers get their own XDG cache home, so a default cache directory never lands in ~/.cache.
 const scratch = await mkdtemp(path.join(tmpdir(), 'forge-cob-startup-'));
