@@ -173,8 +173,9 @@ export interface GitRepository {
    */
   restoreHistoryIndex(): Promise<boolean>;
   /**
-   * Distinct (author name, author email) pairs reachable from `from`, first seen first; with
-   * `exclude`, only those of commits not reachable from any of them.
+   * Distinct (author name, author email) pairs reachable from `from`, first seen first (a long
+   * history with a commit-graph is walked as two halves side by side: the newer half's first);
+   * with `exclude`, only those of commits not reachable from any of them.
    */
   listContributors(from: Oid, options?: { readonly exclude?: readonly Oid[] }): Promise<Contributor[]>;
   /** Committer times (seconds) of commits reachable from `from` with time > sinceExclusive, walk order. */

@@ -81,6 +81,16 @@ export async function listContributors(gitDir: string, from: Oid, exclude: reado
   return [...seen.values()];
 }
 
+/** The first of each (name, email) pair, in the order given. */
+export function distinctContributors(contributors: readonly Contributor[]): Contributor[] {
+  const seen = new Map<string, Contributor>();
+  for (const contributor of contributors) {
+    const key = `${contributor.name}\0${contributor.email}`;
+    if (!seen.has(key)) seen.set(key, contributor);
+  }
+  return [...seen.values()];
+}
+
 /**
  * Committer times of commits reachable from `from` that are later than `sinceExclusive`,
  * in walk order (the whole history is read: commit times need not be monotonic; the times

@@ -18,7 +18,17 @@ import type {
   RefEntry,
   WalkCommitsOptions,
 } from './git-repository.js';
-import { commitTimes, commitTimesOf, countCommits, lastCommitTouching, listContributors, checkWalkWindow, walkCommitOids } from './history.js';
+import {
+  commitTimes,
+  commitTimesOf,
+  countCommits,
+  distinctContributors,
+  lastCommitTouching,
+  listContributors,
+  checkWalkWindow,
+  walkCommitOids,
+} from './history.js';
+import { halfwayAncestorInGraph } from './graph-halfway.js';
 import type { OidList } from './oid-list.js';
 import { LastCommitIndex, type LastCommitFile } from './last-commit-index.js';
 import { listRefFiles, listSortedRefFiles, PackedRefsFile } from './loose-files.js';
@@ -60,6 +70,11 @@ export interface OpenGitRepositoryOptions {
   readonly threadLoad?: { isBusy(): boolean };
   /** The bound this repository's long answers count their commit ids against (default: one per process). */
   readonly heldCommitIds?: HeldCommitIds;
+  /**
+   * Whole-history walks of commits whose longest line of history is at least this long are cut
+   * in two halves git walks side by side (default {@link SPLIT_WALKS_FROM_LEVEL}).
+   */
+  readonly splitWalksFromLevel?: number;
 }
 
 const SEQUENTIAL: ReadOptions = { sequential: true };
@@ -69,6 +84,12 @@ const SEQUENTIAL: ReadOptions = { sequential: true };
  * starts for them; below it they stay in process.
  */
 export const BUSY_READS_FOR_A_PROCESS = 32;
+
+/**
+ * The shortest line of history whose whole walk is cut in two: below a few thousand commits
+ * the walk takes git tens of milliseconds, and a second process start would eat the gain.
+ */
+export const SPLIT_WALKS_FROM_LEVEL = 4096;
 
 /**
  * Commits read by first-page walks, process-wide, keyed by repository and id: paging through
@@ -120,6 +141,7 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
     new ObjectFiles(gitDir, { idleMs }),
     options.threadLoad ?? threadLoad,
     options.heldCommitIds ?? processHeldCommitIds,
+    options.splitWalksFromLevel ?? SPLIT_WALKS_FROM_LEVEL,
     options.now,
   );
 }
@@ -142,6 +164,7 @@ class CliGitRepository implements GitRepository {
     private readonly objectFiles: ObjectFiles,
     private readonly load: { isBusy(): boolean },
     private readonly heldIds: HeldCommitIds,
+    private readonly splitWalksFromLevel: number,
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => this.listRefsNow(prefix), now);
@@ -398,8 +421,15 @@ class CliGitRepository implements GitRepository {
     return this.lastCommits.restoreKept();
   }
 
-  listContributors(from: Oid, options: { readonly exclude?: readonly Oid[] } = {}): Promise<Contributor[]> {
-    return listContributors(this.gitDir, from, options.exclude);
+  async listContributors(from: Oid, options: { readonly exclude?: readonly Oid[] } = {}): Promise<Contributor[]> {
+    const exclude = options.exclude ?? [];
+    checkOid(from);
+    // Every commit's author is read from its object: git's time grows with the history, so a
+    // long one is cut in two walks that run on both cores (graph-halfway.ts).
+    const halfway = exclude.length === 0 ? this.commitGraph.answer((graph) => halfwayAncestorInGraph(graph, from, this.splitWalksFromLevel)) : null;
+    if (halfway === null) return listContributors(this.gitDir, from, exclude);
+    const halves = await Promise.all([listContributors(this.gitDir, from, [halfway]), listContributors(this.gitDir, halfway)]);
+    return distinctContributors(halves.flat());
   }
 
   async commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
