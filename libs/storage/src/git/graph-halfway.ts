@@ -3,7 +3,7 @@
  * whole history can be cut in two walks that git runs side by side (`<from> ^<halfway>` and
  * `<halfway>`), which together list every commit `from` reaches exactly once. Listing the
  * authors of the bench's 50,000 commits took git 0.29–0.31 s in one process and 0.15–0.17 s in
- * two (tools/bench/README.md, "Whole-history walks in two halves").
+ * two (tools/bench/README.md, "The cold target's floors; whole-history walks in two halves").
  */
 import type { CommitGraph } from './commit-graph-file.js';
 import type { Oid } from './oid.js';
