@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, sleep, spawnServer, stopChild, waitForHttp } from './processes.js';
+import { freePort, spawnServer, stopChild, waitForHttp } from './processes.js';
 
 /** A running cgit (nginx + fcgiwrap + cgit.cgi) serving one repository as `big`. */
 export interface CgitServer {
@@ -38,24 +38,13 @@ export async function startCgit(gitDir: string, workDir: string): Promise<CgitSe
     await rm(socket, { force: true });
   };
   try {
-    await waitForHttp(`${baseUrl}/big/`, 10_000, nginx.child);
-    // nginx may answer before fcgiwrap has made its socket (502 until then; seen once).
-    const deadline = Date.now() + 10_000;
-    for (let status = await statusOf(`${baseUrl}/big/`); status !== 200; status = await statusOf(`${baseUrl}/big/`)) {
-      if (Date.now() > deadline) throw new Error(`cgit answered ${status} for /big/`);
-      await sleep(50);
-    }
+    // A 200, not any answer: nginx may answer 502 before fcgiwrap has made its socket (seen once).
+    await waitForHttp(`${baseUrl}/big/`, 10_000, nginx.child, 200);
   } catch (error) {
     await stop();
     throw new Error(`cgit did not start: ${(error as Error).message}\nnginx: ${nginx.log()}\nfcgiwrap: ${fcgi.log()}`);
   }
   return { baseUrl, stop };
-}
-
-async function statusOf(url: string): Promise<number> {
-  const response = await fetch(url);
-  await response.arrayBuffer();
-  return response.status;
 }
 
 function cgitrc(gitDir: string): string {

@@ -48,19 +48,26 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `url` until it answers (any status) or `timeoutMs` passes. */
-export async function waitForHttp(url: string, timeoutMs: number, child?: ChildProcess): Promise<void> {
+/**
+ * Polls `url` until it answers (with `status` when given, else any) or `timeoutMs` passes.
+ * @throws naming the last status seen, when it answered with another one
+ */
+export async function waitForHttp(url: string, timeoutMs: number, child?: ChildProcess, status?: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let seen: number | null = null;
   for (;;) {
     if (child !== undefined && child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before answering ${url}`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
       await response.arrayBuffer();
-      return;
+      if (status === undefined || response.status === status) return;
+      seen = response.status;
     } catch {
-      if (Date.now() > deadline) throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
-      await sleep(50);
+      // Not listening yet.
     }
+    if (Date.now() > deadline)
+      throw new Error(seen === null ? `no answer from ${url} within ${timeoutMs} ms` : `${url} answered ${seen}, not ${status}, within ${timeoutMs} ms`);
+    await sleep(50);
   }
 }
 

@@ -117,6 +117,16 @@ export class CommitGraph {
     throw new RangeError(`no commit at graph position ${position}`);
   }
 
+  /**
+   * The id of the commit at `position`, as hex.
+   * @throws RangeError when the graph has no such position
+   */
+  id(position: number): Oid {
+    const raw = Buffer.alloc(HASH_BYTES);
+    this.copyId(position, raw, 0);
+    return raw.toString('hex') as Oid;
+  }
+
   /** The topological level of the commit at `position` (0: not computed by the writer). */
   level(position: number): number {
     return (this.levels[position] ?? 0) >>> 2;

@@ -8,9 +8,6 @@
 import type { CommitGraph } from './commit-graph-file.js';
 import type { Oid } from './oid.js';
 
-/** Bytes of a raw commit id (SHA-1). */
-const HASH_BYTES = 20;
-
 /**
  * The commit at half of `from`'s topological level on its longest line of history (from each
  * commit, the parent of the highest level: the level drops by one a step). On a straight
@@ -41,7 +38,5 @@ export function halfwayAncestorInGraph(graph: CommitGraph, from: Oid, minLevel: 
     if (highest < 0) return null;
     position = highest;
   }
-  const id = Buffer.alloc(HASH_BYTES);
-  graph.copyId(position, id, 0);
-  return id.toString('hex') as Oid;
+  return graph.id(position);
 }
