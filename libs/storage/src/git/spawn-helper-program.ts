@@ -39,7 +39,6 @@ export function runSpawnHelper(net: typeof NetModule, childProcess: typeof Child
   }
   const waiting = new Map<string, Waiting>();
   const running = new Map<string, ChildProcessModule.ChildProcess>();
-  let env: NodeJS.ProcessEnv = {};
 
   const send = (message: HelperMessage): void => {
     if (process.connected) process.send?.(message);
@@ -71,7 +70,7 @@ export function runSpawnHelper(net: typeof NetModule, childProcess: typeof Child
     clearTimeout(found.timer);
     let child: ChildProcessModule.ChildProcess;
     try {
-      child = childProcess.spawn(request.file, request.args, { env, stdio: [stdin, stdout, stderr], shell: false });
+      child = childProcess.spawn(request.file, request.args, { env: request.env, stdio: [stdin, stdout, stderr], shell: false });
     } catch (error) {
       destroyAll(found.sockets);
       send({ t: 'error', id, message: (error as Error).message, code: (error as NodeJS.ErrnoException).code });
@@ -126,9 +125,6 @@ export function runSpawnHelper(net: typeof NetModule, childProcess: typeof Child
 
   process.on('message', (message: ServerMessage) => {
     switch (message.t) {
-      case 'env':
-        env = message.env;
-        return;
       case 'spawn': {
         const found = entry(message.id);
         found.request = message;

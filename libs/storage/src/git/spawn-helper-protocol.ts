@@ -9,11 +9,16 @@ export interface SpawnRequest {
   readonly id: string;
   readonly file: string;
   readonly args: readonly string[];
+  /**
+   * This spawn's own environment. Every request carries its own: the helper starts git only
+   * once the connections have arrived, by which time other spawns (other repositories, other
+   * protocol versions) may have been requested.
+   */
+  readonly env: NodeJS.ProcessEnv;
 }
 
-/** The server's messages. `env` is sent only when it changed since the last spawn. */
-export type ServerMessage =
-  { readonly t: 'env'; readonly env: NodeJS.ProcessEnv } | SpawnRequest | { readonly t: 'kill'; readonly id: string; readonly signal: NodeJS.Signals };
+/** The server's messages. */
+export type ServerMessage = SpawnRequest | { readonly t: 'kill'; readonly id: string; readonly signal: NodeJS.Signals };
 
 /** The helper's messages. */
 export type HelperMessage =

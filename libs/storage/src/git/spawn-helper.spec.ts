@@ -99,6 +99,22 @@ describe('git through the spawn helper', () => {
     await ended;
   });
 
+  it('starts every one of many concurrent processes with its own environment', async () => {
+    // Requests arrive over IPC before their connections: each must keep the environment it
+    // was asked with, not the one of whichever spawn was requested last.
+    const helper = await GitSpawnHelper.start();
+    try {
+      const runs = Array.from({ length: 120 }, (_, index) => {
+        const env = { PATH: process.env['PATH'], GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'forge.marker', GIT_CONFIG_VALUE_0: `spawn-${index}` };
+        return exitOf(helper.spawn(gitBinary(), ['config', '--get', 'forge.marker'], env));
+      });
+      const outputs = (await Promise.all(runs)).map((run) => run.out.trim());
+      expect(outputs).toEqual(Array.from({ length: 120 }, (_, index) => `spawn-${index}`));
+    } finally {
+      helper.close();
+    }
+  });
+
   it('reports a program that cannot start as an error event', async () => {
     const helper = await GitSpawnHelper.start();
     try {

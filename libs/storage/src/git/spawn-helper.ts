@@ -25,7 +25,6 @@ const START_TIMEOUT_MS = 10_000;
 export class GitSpawnHelper {
   private readonly children = new Map<string, HelperGitChild>();
   private sequence = 0;
-  private sentEnv = '';
   private exited = false;
 
   private constructor(
@@ -112,12 +111,7 @@ export class GitSpawnHelper {
       this.children.delete(id);
       if (this.children.size === 0) this.helperProcess.channel?.unref();
     });
-    const envText = JSON.stringify(env);
-    if (envText !== this.sentEnv) {
-      this.sentEnv = envText;
-      this.send({ t: 'env', env });
-    }
-    this.send({ t: 'spawn', id, file, args });
+    this.send({ t: 'spawn', id, file, args, env });
     return child;
   }
 
