@@ -54,27 +54,27 @@ export function startGit(args: readonly string[], env: NodeJS.ProcessEnv): GitCh
 let helper: GitSpawnHelper | null = null;
 let starting: Promise<GitSpawnHelper | null> | null = null;
 let users = 0;
+let restartTimer: NodeJS.Timeout | null = null;
+let restartDelayMs = 0;
+let startedAt = 0;
+
+/** Wait before a new helper replaces one that ended by itself; doubled while helpers keep ending. */
+const HELPER_RESTART_MIN_MS = 1_000;
+const HELPER_RESTART_MAX_MS = 60_000;
 
 /**
  * Makes this process start its git processes through a small helper process (see
  * {@link GitSpawnHelper}) until every user has released it. A server calls this once at
  * start-up, while it is still small; several servers in one process share one helper.
- * When the helper cannot start, git is started directly and `log` says why.
- * @param log - receives one line when the helper cannot start or ends unexpectedly
+ * When the helper cannot start, git is started directly and `log` says why. When it ends by
+ * itself (killed, crashed), git starts directly for a moment and a new helper takes over: one
+ * second later, or later and later (up to a minute) while new helpers keep ending soon.
+ * @param log - receives one line when the helper cannot start, ends unexpectedly or is replaced
  * @returns releases this use (the last release ends the helper)
  */
 export async function useGitSpawnHelper(log: (message: string) => void = () => undefined): Promise<() => void> {
   users += 1;
-  starting ??= GitSpawnHelper.start(log).then(
-    (started) => {
-      helper = started;
-      return started;
-    },
-    (error: unknown) => {
-      log(`git processes start from the server itself: ${(error as Error).message}`);
-      return null;
-    },
-  );
+  starting ??= startHelper(log, false);
   await starting;
   let released = false;
   return () => {
@@ -82,8 +82,42 @@ export async function useGitSpawnHelper(log: (message: string) => void = () => u
     released = true;
     users -= 1;
     if (users > 0) return;
+    if (restartTimer !== null) clearTimeout(restartTimer);
+    restartTimer = null;
     helper?.close();
     helper = null;
     starting = null;
   };
+}
+
+function startHelper(log: (message: string) => void, replacing: boolean): Promise<GitSpawnHelper | null> {
+  return GitSpawnHelper.start(log, () => helperEnded(log)).then(
+    (started) => {
+      // Every user released it while it started.
+      if (users === 0) {
+        started.close();
+        return null;
+      }
+      helper = started;
+      startedAt = Date.now();
+      if (replacing) log(`a new git spawn helper runs (pid ${started.pid ?? '?'})`);
+      return started;
+    },
+    (error: unknown) => {
+      log(`git processes start from the server itself: ${(error as Error).message}`);
+      return null;
+    },
+  );
+}
+
+function helperEnded(log: (message: string) => void): void {
+  helper = null;
+  if (users === 0 || restartTimer !== null) return;
+  const livedLong = Date.now() - startedAt >= HELPER_RESTART_MAX_MS;
+  restartDelayMs = livedLong || restartDelayMs === 0 ? HELPER_RESTART_MIN_MS : Math.min(restartDelayMs * 2, HELPER_RESTART_MAX_MS);
+  restartTimer = setTimeout(() => {
+    restartTimer = null;
+    if (users > 0) starting = startHelper(log, true);
+  }, restartDelayMs);
+  restartTimer.unref();
 }

@@ -142,7 +142,7 @@ describe('the spawn helper’s boundaries', () => {
     }
   });
 
-  it('fails what is in flight when the helper dies, and git then starts directly', async () => {
+  it('fails what is in flight when the helper dies, starts git directly, then through a new helper', async () => {
     const log: string[] = [];
     const release = await useGitSpawnHelper((line) => log.push(line));
     try {
@@ -152,10 +152,20 @@ describe('the spawn helper’s boundaries', () => {
       const ended = exitOf(waiting);
       process.kill(helperPid, 'SIGKILL');
       expect(await ended).toMatchObject({ code: null, signal: 'SIGKILL' });
-      expect(log).toEqual([expect.stringMatching(/^the git spawn helper ended \(exit SIGKILL\); git processes start from the server itself/)]);
+      expect(log).toEqual([
+        expect.stringMatching(/^the git spawn helper ended \(exit SIGKILL\); git processes start from the server itself until a new helper runs/),
+      ]);
       const direct = spawnGit(spec.fixture.gitDir, ['--version']);
       expect(parentOf(direct.pid as number)).toBe(process.pid);
       expect((await exitOf(direct)).code).toBe(0);
+      await waitUntil(() => log.length === 2);
+      expect(log[1]).toMatch(/^a new git spawn helper runs \(pid \d+\)$/);
+      const replaced = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
+      await waitUntil(() => replaced.pid !== undefined);
+      const newHelperPid = parentOf(replaced.pid as number);
+      expect([process.pid, helperPid]).not.toContain(newHelperPid);
+      replaced.stdin.end(`${spec.fixture.blobs.readme}\n`);
+      expect(await exitOf(replaced)).toMatchObject({ code: 0, out: expect.stringContaining(`${spec.fixture.blobs.readme} blob 6`) });
     } finally {
       release();
     }

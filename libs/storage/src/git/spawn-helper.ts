@@ -32,6 +32,7 @@ export class GitSpawnHelper {
     private readonly folder: string,
     private readonly options: SpawnHelperArguments,
     private readonly log: (message: string) => void,
+    private readonly onEnd: () => void,
   ) {
     helperProcess.on('message', (message: HelperMessage) => this.receive(message));
     helperProcess.on('exit', (code, signal) => this.gone(`exit ${signal ?? code ?? '?'}`));
@@ -45,10 +46,11 @@ export class GitSpawnHelper {
   /**
    * Starts the helper process and waits until it listens.
    * @param log - where the helper's unexpected end is reported
+   * @param onEnd - called once when the helper ends by itself (killed, crashed), not when closed
    * @returns the running helper
    * @throws Error when the helper did not start in time
    */
-  static async start(log: (message: string) => void = () => undefined): Promise<GitSpawnHelper> {
+  static async start(log: (message: string) => void = () => undefined, onEnd: () => void = () => undefined): Promise<GitSpawnHelper> {
     const folder = mkdtempSync(join(tmpdir(), 'forge-httpd-spawn-'));
     const options: SpawnHelperArguments = { folder, socketPath: join(folder, 's'), secret: randomBytes(16).toString('hex'), headerLength: 32 + 16 + 1 };
     // The options (with the secret) come as the first IPC message: a command line is public.
@@ -82,7 +84,7 @@ export class GitSpawnHelper {
     // A tool using the library may end while the helper still runs: the helper never keeps it alive.
     child.unref();
     child.channel?.unref();
-    return new GitSpawnHelper(child, folder, options, log);
+    return new GitSpawnHelper(child, folder, options, log, onEnd);
   }
 
   /** Whether spawns can go through the helper (false once it has ended). */
@@ -151,7 +153,7 @@ export class GitSpawnHelper {
     this.exited = true;
     this.removeFolder();
     process.off('exit', this.removeFolder);
-    if (reason !== 'closed') this.log(`the git spawn helper ended (${reason}); git processes start from the server itself from now on`);
+    if (reason !== 'closed') this.log(`the git spawn helper ended (${reason}); git processes start from the server itself until a new helper runs`);
     // Exits are no longer reported: a started process counts as killed, its connections closed.
     for (const child of this.children.values()) {
       if (child.pid === undefined) child.failed(`the git spawn helper ended (${reason})`, 'ECHILD');
@@ -161,5 +163,6 @@ export class GitSpawnHelper {
         for (const stream of [child.stdin, child.stdout, child.stderr]) stream.destroy();
       }
     }
+    if (reason !== 'closed') this.onEnd();
   }
 }
