@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dateEnv, git, makeTempDir, removeTempDir } from './git-cli.testing.js';
 import { fileIncludesAny, mayHaveNamespacedRefs } from './namespaced-refs-probe.js';
@@ -63,11 +63,17 @@ describe('mayHaveNamespacedRefs', () => {
     git(gitDir, ['update-ref', '-d', COB_REF.replace('/refs/cobs/', '/refs/xxxx/')]);
   });
 
-  it('answers true when a file cannot be read, and refuses a sub-path that leaves the namespace', () => {
-    mkdirSync(path.join(gitDir, 'refs/namespaces/z6MkOther'), { recursive: true });
-    writeFileSync(path.join(gitDir, 'refs/namespaces/z6MkOther/refs'), 'not a directory');
+  it('answers true when a path cannot be read, false past a file, and refuses a sub-path that leaves the namespace', () => {
+    const other = path.join(gitDir, 'refs/namespaces/z6MkOther');
+    mkdirSync(other, { recursive: true });
+    // A link to itself: stat fails with ELOOP, so nobody can tell what is there.
+    symlinkSync('refs', path.join(other, 'refs'));
     expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(true);
-    rmSync(path.join(gitDir, 'refs/namespaces/z6MkOther'), { recursive: true });
+    rmSync(path.join(other, 'refs'));
+    // A file where the namespace's refs folder belongs: no ref can be below it.
+    writeFileSync(path.join(other, 'refs'), 'not a directory');
+    expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(false);
+    rmSync(other, { recursive: true });
     expect(() => mayHaveNamespacedRefs(gitDir, ['../cobs/'])).toThrow('not a ref sub-path');
     expect(() => mayHaveNamespacedRefs(gitDir, ['refs/cobs'])).toThrow('not a ref sub-path');
   });

@@ -113,11 +113,16 @@ function listDirectory(dir: string): string[] | undefined {
   }
 }
 
-/** Whether a directory exists there; undefined when it cannot be told. */
+/**
+ * Whether a directory exists there; undefined when it cannot be told (a loop of links, no
+ * permission, an I/O error). A path through a file (ENOTDIR) holds no directory: Node 20
+ * throws for it even with `throwIfNoEntry: false` and Node 22 does not, so both are decided here.
+ */
 function isDirectory(dir: string): boolean | undefined {
   try {
-    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  } catch {
-    return undefined;
+    return statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? false : undefined;
   }
 }
