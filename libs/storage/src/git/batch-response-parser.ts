@@ -7,6 +7,7 @@
 import { GitObjectFormatError } from './errors.js';
 import { isGitObjectType, type GitObjectType } from './object-type.js';
 import type { Oid } from './oid.js';
+import { keptBytes } from './kept-bytes.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -72,7 +73,7 @@ export class BatchResponseParser {
       this.onAnswer({ found: true, ...header });
       return;
     }
-    this.body = { header, data: Buffer.allocUnsafe(header.size), filled: 0 };
+    this.body = { header, data: keptBytes(header.size), filled: 0 };
   }
 
   private readBody(chunk: Buffer, offset: number): number {

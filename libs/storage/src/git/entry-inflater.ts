@@ -17,6 +17,7 @@
  * cache holding it held all of it.
  */
 import { constants, Inflate, inflateSync } from 'node:zlib';
+import { keptBytes } from './kept-bytes.js';
 
 /** The native handle of a zlib stream, as `zlib.inflateSync` drives it. */
 interface ZlibHandle {
@@ -54,7 +55,7 @@ export function inflateEntry(compressed: Buffer, size: number): Buffer | null {
   const stream = sharedStream();
   if (stream === null) return inflateOnce(compressed, size);
   // One byte of room more than declared tells "more than declared" from "exactly that".
-  const output = Buffer.allocUnsafe(size + 1);
+  const output = keptBytes(size + 1);
   // Z_FINISH: zlib ends the stream, or reports why not.
   stream._handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, output, 0, output.length);
   // An error (damaged data, or input cut before the stream's end) destroys the stream at once;

@@ -4,6 +4,7 @@
  * a delta is read from disk and must not make us read or write outside the two buffers.
  */
 import { PackFormatError } from './errors.js';
+import { keptBytes } from './kept-bytes.js';
 
 /** The sizes a delta declares, and where its instructions start. */
 export interface DeltaHeader {
@@ -43,7 +44,7 @@ function readSize(bytes: Uint8Array, start: number): { value: number; next: numb
 export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
   const header = readDeltaHeader(delta);
   if (header.baseSize !== base.length) throw new PackFormatError('delta base size does not match');
-  const target = Buffer.allocUnsafe(header.targetSize);
+  const target = keptBytes(header.targetSize);
   let out = 0;
   let at = header.instructionsAt;
   while (at < delta.length) {
