@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, sleep, spawnServer, stopChild, waitForHttp } from './processes.js';
+import { freePort, sleep, spawnServer, stopChild, waitForHttp, waitForPort } from './processes.js';
 
 /** A running forge-httpd. */
 export interface ForgeServer {
@@ -40,7 +40,14 @@ export function buildsToMeasure(compareWith: string | undefined): Array<{ readon
  */
 export async function startForge(
   home: string,
-  options: { waitForStartup?: boolean; root?: string; args?: readonly string[]; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    waitForStartup?: boolean;
+    /** Wait only until the port accepts connections, so that the caller's first request is the server's first. */
+    portOnly?: boolean;
+    root?: string;
+    args?: readonly string[];
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<ForgeServer> {
   const port = await freePort();
   // Each server gets an empty cache directory of its own, removed when it stops: a restart is
@@ -54,7 +61,8 @@ export async function startForge(
   const baseUrl = `http://127.0.0.1:${port}`;
   let startupMs: number | null = null;
   try {
-    await waitForHttp(`${baseUrl}/api/v1`, 30_000, server.child);
+    if (options.portOnly === true) await waitForPort(port, 30_000, server.child);
+    else await waitForHttp(`${baseUrl}/api/v1`, 30_000, server.child);
     if (options.waitForStartup === true) startupMs = await waitForLog(() => server.log(), READY, 300_000);
   } catch (error) {
     await stopChild(server.child);

@@ -71,6 +71,27 @@ export async function waitForHttp(url: string, timeoutMs: number, child?: ChildP
   }
 }
 
+/** Polls until something listens on `port` (a TCP connect, no request) or `timeoutMs` passes. */
+export async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child !== undefined && child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before listening on ${port}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      const settle = (listening: boolean): void => {
+        socket.destroy();
+        resolve(listening);
+      };
+      socket.once('connect', () => settle(true));
+      socket.once('error', () => settle(false));
+      socket.setTimeout(1000, () => settle(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listened on ${port} within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
