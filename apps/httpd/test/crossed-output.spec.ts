@@ -28,39 +28,18 @@ const COMMITS = 3;
 function writeSource(dir: string, name: Name): void {
   const work = join(dir, `${name}-work`);
   mkdirSync(join(work, 'src'), { recursive: true });
-  const git = (...args: string[]): void => {
-    execFileSync('git', ['-C', work, ...args], {
-      env: {
-        ...process.env,
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_AUTHOR_NAME: name,
-        GIT_AUTHOR_EMAIL: `${name}@example.org`,
-        GIT_COMMITTER_NAME: name,
-        GIT_COMMITTER_EMAIL: `${name}@example.org`,
-      },
-    });
+  const identity = { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: `${name}@example.org`, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: `${name}@example.org` };
+  const git = (args: readonly string[], extra: Record<string, string> = {}): void => {
+    execFileSync('git', ['-C', work, ...args], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...identity, ...extra } });
   };
-  git('init', '--quiet', '--initial-branch=master');
+  git(['init', '--quiet', '--initial-branch=master']);
   for (let commit = 0; commit < COMMITS; commit += 1) {
     writeFileSync(join(work, 'marker.txt'), `${MARKERS[name]} ${commit}\n`.repeat(3000));
     // Named by the marker too: listings and commit pages carry it.
     writeFileSync(join(work, 'src', `part-${commit}-${MARKERS[name]}.txt`), `${MARKERS[name]} part ${commit}\n`.repeat(200));
-    git('add', '--all');
+    git(['add', '--all']);
     const date = `${T + commit * 60} +0000`;
-    execFileSync('git', ['-C', work, 'commit', '--quiet', '-m', `${name} commit ${commit}`], {
-      env: {
-        ...process.env,
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_AUTHOR_NAME: name,
-        GIT_AUTHOR_EMAIL: `${name}@example.org`,
-        GIT_COMMITTER_NAME: name,
-        GIT_COMMITTER_EMAIL: `${name}@example.org`,
-        GIT_AUTHOR_DATE: date,
-        GIT_COMMITTER_DATE: date,
-      },
-    });
+    git(['commit', '--quiet', '-m', `${name} commit ${commit}`], { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
   }
 }
 
