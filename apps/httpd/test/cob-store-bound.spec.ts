@@ -38,7 +38,8 @@ beforeAll(async () => {
       if (i % 3 === 0) await setIssueState(as(), { issue, state: { status: 'closed', reason: 'solved' } });
     }
   }
-}, 180_000);
+  // ~600 COB writes, each a few git processes: ~80 s alone on 2 cores, more beside other work.
+}, 360_000);
 
 afterAll(() => removeTempDir(dir));
 
