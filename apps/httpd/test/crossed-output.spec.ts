@@ -6,12 +6,12 @@
  * killed mid-way. Every answer is either exactly the answer given on an idle server or a
  * visible failure, and no answer holds another repository's marker.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
-import { childProcesses, eventually } from './support/faults.js';
+import { childProcesses, eventually, startBusyLoops } from './support/faults.js';
 import { makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;
@@ -196,7 +196,7 @@ describe('git output under load never crosses repositories', () => {
       idle.set(read, answer.bytes);
     }
 
-    const busy: ChildProcess[] = Array.from({ length: 3 }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+    const busy = startBusyLoops(3);
     try {
       const helperBefore = childProcesses(['forge-httpd git spawn helper']);
       expect(helperBefore).toHaveLength(1);

@@ -7,13 +7,12 @@
  * before the body, a reset connection, a git client that exits non-zero); never a clean end
  * of a short body, and a cut JSON answer is never valid JSON.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
-import { eventually } from '../support/faults.js';
+import { descendantProcesses, eventually, startBusyLoops } from '../support/faults.js';
 import { makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from '../support/index.js';
 
 const T = 1_700_000_000;
@@ -68,32 +67,6 @@ function get(url: string): Promise<Outcome> {
     request.on('error', (error) => resolve({ kind: 'failed', why: error.message }));
     request.end();
   });
-}
-
-/** Every process below `root` whose command line names one of `words` (walks /proc). */
-function descendants(root: number, words: readonly string[]): number[] {
-  const children = new Map<number, number[]>();
-  const commands = new Map<number, string>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-      commands.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' '));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  const found: number[] = [];
-  const visit = (pid: number): void => {
-    for (const child of children.get(pid) ?? []) {
-      if (words.some((word) => commands.get(child)?.includes(word))) found.push(child);
-      visit(child);
-    }
-  };
-  visit(root);
-  return found;
 }
 
 function killAll(pids: readonly number[]): void {
@@ -263,14 +236,10 @@ async function runMix(copies: number, during?: () => void): Promise<{ complete: 
   return { complete, failed };
 }
 
-function busyLoops(count: number): ChildProcess[] {
-  return Array.from({ length: count }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
-}
-
 describe('streams under load', () => {
   let busy: ChildProcess[] = [];
   beforeEach(() => {
-    busy = busyLoops(3);
+    busy = startBusyLoops(3);
   });
   afterEach(() => {
     for (const child of busy) child.kill('SIGKILL');
@@ -284,7 +253,7 @@ describe('streams under load', () => {
 
   it('completes or visibly fails every answer while the spawn helper is killed mid-stream', async () => {
     const logsBefore = server.logs.length;
-    const helpers = () => descendants(process.pid, ['forge-httpd git spawn helper']);
+    const helpers = () => descendantProcesses(['forge-httpd git spawn helper']);
     expect(helpers()).toHaveLength(1);
     const { complete, failed } = await runMix(2, () => setTimeout(() => killAll(helpers()), 400));
     expect(complete + failed.length).toBe(asks().length * 2);
@@ -295,7 +264,7 @@ describe('streams under load', () => {
   }, 600_000);
 
   it('completes or visibly fails every answer while git processes are killed', async () => {
-    const killer = setInterval(() => killAll(descendants(process.pid, ['upload-pack', 'pack-objects', ' archive ', 'cat-file', 'rev-list'])), 250);
+    const killer = setInterval(() => killAll(descendantProcesses(['upload-pack', 'pack-objects', ' archive ', 'cat-file', 'rev-list'])), 250);
     let result: { complete: number; failed: string[] };
     try {
       result = await runMix(2, () => undefined);

@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
@@ -47,11 +48,8 @@ export function homeChanges(before: HomeSnapshot, after: HomeSnapshot, except: r
   return [...changed].filter((path) => !excluded(path)).sort();
 }
 
-/**
- * Live child and grandchild processes of `parent` whose command line contains every word of `words` (walks
- * /proc; Linux only), e.g. the server's `git cat-file` processes of one repository.
- */
-export function childProcesses(words: readonly string[], parent = process.pid): number[] {
+/** Every live process: its parent and its command line's words (walks /proc; Linux only). */
+function processTable(): { parents: Map<number, number>; commands: Map<number, string[]> } {
   const parents = new Map<number, number>();
   const commands = new Map<number, string[]>();
   for (const entry of readdirSync('/proc')) {
@@ -65,12 +63,39 @@ export function childProcesses(words: readonly string[], parent = process.pid): 
       // The process ended while we looked.
     }
   }
+  return { parents, commands };
+}
+
+/**
+ * Live child and grandchild processes of `parent` whose command line contains every word of `words` (walks
+ * /proc; Linux only), e.g. the server's `git cat-file` processes of one repository.
+ */
+export function childProcesses(words: readonly string[], parent = process.pid): number[] {
+  const { parents, commands } = processTable();
   // git runs as a child of the server's spawn helper, itself a child of the server.
   const isOurs = (pid: number): boolean => {
     const ppid = parents.get(pid);
     return ppid === parent || (ppid !== undefined && parents.get(ppid) === parent);
   };
   return [...commands].filter(([pid, argv]) => isOurs(pid) && words.every((word) => argv.some((arg) => arg.includes(word)))).map(([pid]) => pid);
+}
+
+/**
+ * Live processes at any depth below `root` whose command line (words joined by spaces)
+ * contains one of `words`, e.g. a clone's `pack-objects` below its `upload-pack`.
+ */
+export function descendantProcesses(words: readonly string[], root = process.pid): number[] {
+  const { parents, commands } = processTable();
+  const below = (pid: number): boolean => {
+    for (let up = parents.get(pid); up !== undefined && up > 0; up = parents.get(up)) if (up === root) return true;
+    return false;
+  };
+  return [...commands].filter(([pid, argv]) => below(pid) && words.some((word) => argv.join(' ').includes(word))).map(([pid]) => pid);
+}
+
+/** `count` shell loops that each keep a core busy until killed (SIGKILL each when done). */
+export function startBusyLoops(count: number): ChildProcess[] {
+  return Array.from({ length: count }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
 }
 
 const REASONS: Readonly<Record<number, string>> = {
