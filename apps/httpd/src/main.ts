@@ -29,7 +29,7 @@ function exit(code: number): never {
 }
 
 async function configure(options: CommandLineOptions, logger: Logger, version: string): Promise<ServerConfig> {
-  // Without git no repository can be read: say so once and stop (README "Faults and fuzzing").
+  // Without git no repository can be read: say so once and stop (docs/operating.md "Faults and fuzzing").
   await checkGit();
   const userHome = homedir();
   return resolveServerConfig({

@@ -33,7 +33,7 @@ describe('browser bundle of @forge-httpd/api-types', () => {
   });
 
   it('stays small: under 40 KB minified, 12 KB gzipped', async () => {
-    // Measured 2026-11-23: see the README design notes (schemas, route table and client).
+    // Measured 2026-11-23: see the design notes in docs/development.md (schemas, route table and client).
     const { code } = await bundle();
     expect(code.length).toBeLessThan(40 * 1024);
     expect(gzipSync(code).length).toBeLessThan(12 * 1024);

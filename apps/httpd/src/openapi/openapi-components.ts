@@ -1,6 +1,6 @@
 /**
  * Reusable OpenAPI parts: headers, parameters and error responses shared by every route
- * (docs/decisions.md "Errors", docs/radicle-httpd.md §2.2–2.3; README "HTTP caching").
+ * (docs/decisions.md "Errors", docs/radicle-httpd.md §2.2–2.3; docs/development.md "HTTP caching").
  */
 import type { JsonSchema } from './json-schemas.js';
 

@@ -1,5 +1,5 @@
 /**
- * Gives the memory malloc keeps after frees back to the kernel, now and then (README, "Memory").
+ * Gives the memory malloc keeps after frees back to the kernel, now and then (docs/operating.md, "Free memory handed back").
  *
  * glibc returns freed memory on its own only from the top of an arena; what bursts of big
  * answers leave in the middle stays resident. In the full bench run the process then sat at

@@ -1,5 +1,5 @@
 /**
- * Bounds the garbage V8 lets pile up between full collections (README, "Memory").
+ * Bounds the garbage V8 lets pile up between full collections (docs/operating.md, "Memory, workers and the cache directory").
  *
  * V8 starts the next full collection when the heap has grown by a factor of what survived the
  * last one, and on a machine with a few GiB of memory that factor goes up to 4: with ~100 MB

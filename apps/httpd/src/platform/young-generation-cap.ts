@@ -1,5 +1,5 @@
 /**
- * Keeps V8's young generation at or under a size (README, "Command line", the memory budget).
+ * Keeps V8's young generation at or under a size (docs/operating.md, "Memory, workers and the cache directory").
  *
  * V8 doubles the young generation (two semi-spaces) each time enough objects survive its
  * scavenges, up to 32 MiB on a 64-bit machine, and a busy server stays there. The bound V8 offers,
