@@ -197,7 +197,7 @@ async function main(): Promise<void> {
         );
     };
     // Commit-graphs for big repositories whose storage has none, written before their first
-    // visitor asks (libs/storage git/commit-graph-overlays.ts); files in the cache directory,
+    // visitor asks (libs/storage git/graph/commit-graph-overlays.ts); files in the cache directory,
     // so one process writes them.
     const prepareCommitGraphs = (): void => {
       const started = performance.now();
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
       );
     };
     // Last-commit indexes kept in the cache directory, read back before a first visitor asks
-    // (libs/storage git/commit-changes-file.ts); each process holds its own.
+    // (libs/storage git/history/commit-changes-file.ts); each process holds its own.
     const started = performance.now();
     void server.home.storage.restoreLastCommitIndexes(quiet).then(
       (repositories) =>

@@ -4,17 +4,17 @@
  * is `@forge-httpd/storage/write`, for builders and tests.
  */
 // git (libs/storage/src/git)
-export { gitEnvironment } from './git/git-command.js';
-export { checkGit, GitUnavailableError, MIN_GIT_VERSION } from './git/check-git.js';
-export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/oid.js';
-export type { Oid } from './git/oid.js';
+export { gitEnvironment } from './git/processes/git-command.js';
+export { checkGit, GitUnavailableError, MIN_GIT_VERSION } from './git/processes/check-git.js';
+export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/objects/oid.js';
+export type { Oid } from './git/objects/oid.js';
 export { GitCommandError, GitObjectFormatError, InvalidRefNameError, RangeWalkBusyError } from './git/errors.js';
-export type { GitObjectType } from './git/object-type.js';
-export type { GitSignature } from './git/signature.js';
-export type { GitHeader } from './git/object-headers.js';
-export { DIFF_TREE_OPTIONS } from './git/diff-patch.js';
+export type { GitObjectType } from './git/objects/object-type.js';
+export type { GitSignature } from './git/format/signature.js';
+export type { GitHeader } from './git/objects/object-headers.js';
+export { DIFF_TREE_OPTIONS } from './git/history/diff-patch.js';
 export { openGitRepository } from './git/open-git-repository.js';
-export { resolveStoredRef } from './git/resolve-stored-ref.js';
+export { resolveStoredRef } from './git/refs/resolve-stored-ref.js';
 export type { OpenGitRepositoryOptions } from './git/open-git-repository.js';
 export type {
   Contributor,
@@ -26,18 +26,18 @@ export type {
   RefEntry,
   WalkCommitsOptions,
 } from './git/git-repository.js';
-export type { ChunkedReadOptions, CommitRange } from './git/commit-range.js';
-export { OidList } from './git/oid-list.js';
-export { RANGE_CHUNK_COMMITS } from './git/walk-commits-until.js';
-export { Semaphore } from './git/semaphore.js';
-export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/git-objects.js';
-export { isValidRefName, isValidRefPrefix } from './git/ref-name.js';
-export { mayHaveNamespacedRefs } from './git/namespaced-refs-probe.js';
-export { readGitProcessCounts } from './git/git-process-counts.js';
-export { warmUpCommitGraphCode } from './git/graph-warm-up.js';
-export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/git-process-counts.js';
-export { spawnGit, type SpawnGitOptions, useGitSpawnHelper } from './git/spawn-git.js';
-export type { GitChildProcess } from './git/git-child-process.js';
+export type { ChunkedReadOptions, CommitRange } from './git/history/commit-range.js';
+export { OidList } from './git/objects/oid-list.js';
+export { RANGE_CHUNK_COMMITS } from './git/history/walk-commits-until.js';
+export { Semaphore } from './git/limits/semaphore.js';
+export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/format/git-objects.js';
+export { isValidRefName, isValidRefPrefix } from './git/objects/ref-name.js';
+export { mayHaveNamespacedRefs } from './git/refs/namespaced-refs-probe.js';
+export { readGitProcessCounts } from './git/processes/git-process-counts.js';
+export { warmUpCommitGraphCode } from './git/graph/graph-warm-up.js';
+export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/processes/git-process-counts.js';
+export { spawnGit, type SpawnGitOptions, useGitSpawnHelper } from './git/processes/spawn-git.js';
+export type { GitChildProcess } from './git/processes/git-child-process.js';
 // end git
 // git server processes (libs/storage/src/serve)
 export { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './serve/errors.js';
@@ -86,9 +86,9 @@ export type { StorageIndexOptions, StorageIndexStats } from './home/storage-inde
 export { isPublicSummary } from './home/repository-summary.js';
 export type { RepositorySummary } from './home/repository-summary.js';
 export { identityStamp } from './home/identity-stamp.js';
-export { SETTLE_MS } from './git/stat-stamp.js';
-export { RefTreeStamper } from './git/ref-tree-stamp.js';
-export type { RefsStamp } from './git/ref-tree-stamp.js';
+export { SETTLE_MS } from './git/objects/stat-stamp.js';
+export { RefTreeStamper } from './git/refs/ref-tree-stamp.js';
+export type { RefsStamp } from './git/refs/ref-tree-stamp.js';
 export type { IdentityStamp } from './home/identity-stamp.js';
 export { openNodeHome } from './home/open-node-home.js';
 export type { NodeHome, OpenNodeHomeOptions } from './home/open-node-home.js';

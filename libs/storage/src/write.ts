@@ -4,19 +4,19 @@
  * config.json. A server reading a home never needs it.
  */
 export { formatSignedRefs } from './sigrefs/format-signed-refs.js';
-export { hashObject } from './git/hash-object.js';
-export { writeObject } from './git/write-object.js';
-export { serializeTree } from './git/serialize-tree.js';
-export type { TreeEntryInput, TreeEntryMode } from './git/serialize-tree.js';
-export { serializeCommit } from './git/serialize-commit.js';
-export type { CommitInput } from './git/serialize-commit.js';
-export { serializeTag } from './git/serialize-tag.js';
-export type { TagInput } from './git/serialize-tag.js';
-export { initBareRepository } from './git/init-bare-repository.js';
-export type { InitBareOptions } from './git/init-bare-repository.js';
-export { updateRefs } from './git/update-refs.js';
-export type { RefUpdate } from './git/update-refs.js';
-export { repackRepository } from './git/repack-repository.js';
+export { hashObject } from './git/objects/hash-object.js';
+export { writeObject } from './git/write/write-object.js';
+export { serializeTree } from './git/format/serialize-tree.js';
+export type { TreeEntryInput, TreeEntryMode } from './git/format/serialize-tree.js';
+export { serializeCommit } from './git/format/serialize-commit.js';
+export type { CommitInput } from './git/format/serialize-commit.js';
+export { serializeTag } from './git/format/serialize-tag.js';
+export type { TagInput } from './git/format/serialize-tag.js';
+export { initBareRepository } from './git/write/init-bare-repository.js';
+export type { InitBareOptions } from './git/write/init-bare-repository.js';
+export { updateRefs } from './git/write/update-refs.js';
+export type { RefUpdate } from './git/write/update-refs.js';
+export { repackRepository } from './git/write/repack-repository.js';
 export { createCobCacheDatabase, createNodeDatabase, createNotificationsDatabase, createPoliciesDatabase } from './db/create-databases.js';
 export type { WritableDatabase } from './db/create-databases.js';
 export { insertAddress, insertFollowPolicy, insertNode, insertRouting, insertSeedingPolicy } from './db/row-writers.js';

@@ -2,10 +2,10 @@
  * The one interface through which the rest of forge-httpd reads git (ARCHITECTURE.md
  * "Git access"). The implementation is {@link openGitRepository} (git CLI).
  */
-import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
-import type { Oid } from './oid.js';
-import type { OidList } from './oid-list.js';
-import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
+import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './format/git-objects.js';
+import type { Oid } from './objects/oid.js';
+import type { OidList } from './objects/oid-list.js';
+import type { ChunkedReadOptions, CommitRange } from './history/commit-range.js';
 
 /** A reference and the object it points to (symbolic refs resolved). */
 export interface RefEntry {

@@ -1,13 +1,13 @@
-import { gitRaw, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { gitRaw, makeTempDir, removeTempDir } from './write/git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
-import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
-import type { Oid } from './oid.js';
+import { buildTrickyHistory, TRICKY_PATHS } from './history/history-index.testing.js';
+import type { Oid } from './objects/oid.js';
 import { BUSY_READS_FOR_A_PROCESS, openGitRepository } from './open-git-repository.js';
-import { readGitProcessCounts } from './git-process-counts.js';
-import { longWalks, openCommitRange, readInChunks, walkCommitsUntil } from './walk-commits-until.js';
+import { readGitProcessCounts } from './processes/git-process-counts.js';
+import { longWalks, openCommitRange, readInChunks, walkCommitsUntil } from './history/walk-commits-until.js';
 import { waitUntil } from '../wait-until.testing.js';
-import { OidList } from './oid-list.js';
-import { HeldCommitIds } from './held-commit-ids.js';
+import { OidList } from './objects/oid-list.js';
+import { HeldCommitIds } from './history/held-commit-ids.js';
 import { RangeWalkBusyError } from './errors.js';
 
 let tmp: string;

@@ -1,13 +1,13 @@
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { compareUtf8 } from '@forge-httpd/identity';
-import type { BatchAnswer } from './batch-response-parser.js';
-import { CatFileProcess, DEFAULT_IDLE_MS } from './cat-file-process.js';
-import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './diff-patch.js';
-import { DiffTreeProcess } from './diff-tree-process.js';
-import { assembleExactMoves, type ExactMovesPlan, planExactMoves, WITHOUT_MOVES } from './exact-moves.js';
+import type { BatchAnswer } from './processes/batch-response-parser.js';
+import { CatFileProcess, DEFAULT_IDLE_MS } from './processes/cat-file-process.js';
+import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './history/diff-patch.js';
+import { DiffTreeProcess } from './processes/diff-tree-process.js';
+import { assembleExactMoves, type ExactMovesPlan, planExactMoves, WITHOUT_MOVES } from './history/exact-moves.js';
 import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
-import { findEntry } from './find-entry.js';
-import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './git-objects.js';
+import { findEntry } from './format/find-entry.js';
+import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './format/git-objects.js';
 import type {
   Contributor,
   DiffNumstatOptions,
@@ -27,30 +27,30 @@ import {
   listContributors,
   checkWalkWindow,
   walkCommitOids,
-} from './history.js';
-import { halfwayAncestorInGraph } from './graph-halfway.js';
-import type { OidList } from './oid-list.js';
-import { LastCommitIndex, type LastCommitFile } from './last-commit-index.js';
-import { listRefFiles, listSortedRefFiles, PackedRefsFile } from './loose-files.js';
-import { ObjectFiles, threadLoad } from './object-files.js';
-import { isAncestor, mergeBase } from './merge-base.js';
-import { InvalidOidError, isOid, type Oid } from './oid.js';
-import { parseCommit } from './parse-commit.js';
-import { parseTag } from './parse-tag.js';
-import { parseTree } from './parse-tree.js';
-import { checkRefName, isValidRefPrefix } from './ref-name.js';
-import { type RefListing, RefListingCache } from './ref-listing-cache.js';
-import { ReadRate } from './read-rate.js';
-import type { IndexBudget } from './index-budget.js';
-import { processReachabilityBudget, ReachabilityIndex } from './reachability-index.js';
-import { countReachableInGraph, isAncestorInGraph } from './graph-containment.js';
-import { commitTimesInGraph, historyInGraph } from './graph-history.js';
-import { RepositoryCommitGraph } from './repository-commit-graph.js';
-import { listRefs, listRefsContaining, readSymbolicRef } from './refs.js';
-import { splitTreePath } from './tree-path.js';
-import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
-import { type HeldCommitIds, processHeldCommitIds } from './held-commit-ids.js';
-import { IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, walkCommitsUntil, walkNear } from './walk-commits-until.js';
+} from './history/history.js';
+import { halfwayAncestorInGraph } from './graph/graph-halfway.js';
+import type { OidList } from './objects/oid-list.js';
+import { LastCommitIndex, type LastCommitFile } from './history/last-commit-index.js';
+import { listRefFiles, listSortedRefFiles, PackedRefsFile } from './objects/loose-files.js';
+import { ObjectFiles, threadLoad } from './objects/object-files.js';
+import { isAncestor, mergeBase } from './graph/merge-base.js';
+import { InvalidOidError, isOid, type Oid } from './objects/oid.js';
+import { parseCommit } from './format/parse-commit.js';
+import { parseTag } from './format/parse-tag.js';
+import { parseTree } from './format/parse-tree.js';
+import { checkRefName, isValidRefPrefix } from './objects/ref-name.js';
+import { type RefListing, RefListingCache } from './refs/ref-listing-cache.js';
+import { ReadRate } from './limits/read-rate.js';
+import type { IndexBudget } from './limits/index-budget.js';
+import { processReachabilityBudget, ReachabilityIndex } from './graph/reachability-index.js';
+import { countReachableInGraph, isAncestorInGraph } from './graph/graph-containment.js';
+import { commitTimesInGraph, historyInGraph } from './graph/graph-history.js';
+import { RepositoryCommitGraph } from './graph/repository-commit-graph.js';
+import { listRefs, listRefsContaining, readSymbolicRef } from './refs/refs.js';
+import { splitTreePath } from './format/tree-path.js';
+import type { ChunkedReadOptions, CommitRange } from './history/commit-range.js';
+import { type HeldCommitIds, processHeldCommitIds } from './history/held-commit-ids.js';
+import { IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, walkCommitsUntil, walkNear } from './history/walk-commits-until.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {

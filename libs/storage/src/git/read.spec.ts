@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildFixture, BIG_SIZE, NAMESPACE, SIGNATURE, type Fixture } from './fixture-repo.testing.js';
-import { git, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { buildFixture, BIG_SIZE, NAMESPACE, SIGNATURE, type Fixture } from './write/fixture-repo.testing.js';
+import { git, makeTempDir, removeTempDir } from './write/git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { openGitRepository } from './open-git-repository.js';
-import type { Oid } from './oid.js';
+import type { Oid } from './objects/oid.js';
 
 let tmp: string;
 const setups: Record<string, { fixture: Fixture; repo: GitRepository }> = {};

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildFixture, type Fixture } from './fixture-repo.testing.js';
-import { git, makeTempDir, removeTempDir } from './git-cli.testing.js';
+import { buildFixture, type Fixture } from './write/fixture-repo.testing.js';
+import { git, makeTempDir, removeTempDir } from './write/git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
-import { initBareRepository } from './init-bare-repository.js';
+import { initBareRepository } from './write/init-bare-repository.js';
 import { openGitRepository } from './open-git-repository.js';
-import type { Oid } from './oid.js';
+import type { Oid } from './objects/oid.js';
 
 let tmp: string;
 let fixture: Fixture;

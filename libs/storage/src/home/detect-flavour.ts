@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { sortRids } from '@forge-httpd/identity';
-import { runGit } from '../git/run-git.js';
+import { runGit } from '../git/processes/run-git.js';
 import type { Flavour } from './flavour.js';
 import { listStorageEntries } from './storage-entries.js';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isDirectory, isSettled, SETTLE_MS, statPart as part, statQuiet } from '../git/stat-stamp.js';
+import { isDirectory, isSettled, SETTLE_MS, statPart as part, statQuiet } from '../git/objects/stat-stamp.js';
 import { IDENTITY_REF } from '../identity-doc/load-identity-document.js';
 
 /** A `stat` fingerprint of what a repository's identity depends on. */

@@ -6,13 +6,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalJson, didFromNid, type KeyPair, keyPairFromSeed, type Rid, ridDirectoryName, ridFromOid, writeKeyFiles } from '@forge-httpd/identity';
-import { hashObject } from '../git/hash-object.js';
-import { initBareRepository } from '../git/init-bare-repository.js';
-import type { Oid } from '../git/oid.js';
-import { serializeCommit } from '../git/serialize-commit.js';
-import { serializeTree, type TreeEntryInput } from '../git/serialize-tree.js';
-import { updateRefs } from '../git/update-refs.js';
-import { writeObject } from '../git/write-object.js';
+import { hashObject } from '../git/objects/hash-object.js';
+import { initBareRepository } from '../git/write/init-bare-repository.js';
+import type { Oid } from '../git/objects/oid.js';
+import { serializeCommit } from '../git/format/serialize-commit.js';
+import { serializeTree, type TreeEntryInput } from '../git/format/serialize-tree.js';
+import { updateRefs } from '../git/write/update-refs.js';
+import { writeObject } from '../git/write/write-object.js';
 import { formatProfileConfig, type ProfileConfigOptions } from '../config/format-profile-config.js';
 
 /** A deterministic key pair from a one-byte seed pattern. */

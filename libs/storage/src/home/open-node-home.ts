@@ -36,18 +36,18 @@ export interface OpenNodeHomeOptions {
   reachabilityCommits?: number;
   /** Estimated bytes the last-commit-per-path indexes of all repositories hold together (default 32 MiB). */
   lastCommitBytes?: number;
-  /** Bytes of commit ids that answers being written hold together (default 8 MiB; git/held-commit-ids.ts). */
+  /** Bytes of commit ids that answers being written hold together (default 8 MiB; git/history/held-commit-ids.ts). */
   heldCommitIdBytes?: number;
   /**
    * A directory of the caller's where commit-graphs are kept for repositories whose storage has
-   * none (git/commit-graph-overlays.ts); none are kept without it.
+   * none (git/graph/commit-graph-overlays.ts); none are kept without it.
    */
   commitGraphDir?: string | null;
   /** Packed objects a repository needs to get such a commit-graph (default 5,000). */
   commitGraphMinObjects?: number;
   /**
    * A directory of the caller's where last-commit-per-path indexes are kept across restarts
-   * (git/commit-changes-file.ts); none are kept without it.
+   * (git/history/commit-changes-file.ts); none are kept without it.
    */
   lastCommitDir?: string | null;
   /** Commits an index needs to be kept there (default 1,000). */

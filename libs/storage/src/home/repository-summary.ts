@@ -1,5 +1,5 @@
 import type { Did, Rid } from '@forge-httpd/identity';
-import type { Oid } from '../git/oid.js';
+import type { Oid } from '../git/objects/oid.js';
 import type { IdentityDocument } from '../identity-doc/identity-document.js';
 import { readIdentityRefFile, readIdentityDocumentFromFiles } from '../identity-doc/identity-from-files.js';
 import { parseProjectPayload, type ProjectPayload } from '../identity-doc/payloads.js';

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { compareRids, didFromNid, type KeyPair, ridFromOid } from '@forge-httpd/identity';
-import { repackRepository } from '../git/repack-repository.js';
-import { SETTLE_MS } from '../git/stat-stamp.js';
-import { updateRefs } from '../git/update-refs.js';
+import { repackRepository } from '../git/write/repack-repository.js';
+import { SETTLE_MS } from '../git/objects/stat-stamp.js';
+import { updateRefs } from '../git/write/update-refs.js';
 import { readIdentityRefFile, readIdentityDocumentFromFiles } from '../identity-doc/identity-from-files.js';
 import {
   createTestRepository,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Did, Rid } from '@forge-httpd/identity';
-import { isDirectory } from '../git/stat-stamp.js';
+import { isDirectory } from '../git/objects/stat-stamp.js';
 import type { Flavour } from './flavour.js';
 import { IndexEntries } from './index-entries.js';
 import { identityStamp } from './identity-stamp.js';

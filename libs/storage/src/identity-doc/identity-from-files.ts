@@ -9,16 +9,16 @@
  * odd refs, objects the in-process reader leaves to git, unreadable files) answers `undefined`,
  * and the caller asks git instead, whose answer is authoritative.
  */
-import { readRefFile } from '../git/loose-files.js';
-import { type StoredObject, withObjectFiles } from '../git/object-files.js';
-import type { Oid } from '../git/oid.js';
-import { parseCommit } from '../git/parse-commit.js';
-import { parseTree } from '../git/parse-tree.js';
+import { readRefFile } from '../git/objects/loose-files.js';
+import { type StoredObject, withObjectFiles } from '../git/objects/object-files.js';
+import type { Oid } from '../git/objects/oid.js';
+import { parseCommit } from '../git/format/parse-commit.js';
+import { parseTree } from '../git/format/parse-tree.js';
 import { type IdentityDocument, parseIdentityDocument } from './identity-document.js';
 import { IDENTITY_DOC_PATH, IDENTITY_REF } from './load-identity-document.js';
 
 /**
- * The commit `refs/rad/id` points to, read from the files (see git/loose-files.ts).
+ * The commit `refs/rad/id` points to, read from the files (see git/objects/loose-files.ts).
  * @returns the oid; null when the repository has no such ref; undefined when git must decide
  */
 export function readIdentityRefFile(gitDir: string): Oid | null | undefined {

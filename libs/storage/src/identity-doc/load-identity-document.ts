@@ -1,5 +1,5 @@
 import type { GitRepository } from '../git/git-repository.js';
-import type { Oid } from '../git/oid.js';
+import type { Oid } from '../git/objects/oid.js';
 import { type IdentityDocument, IdentityDocumentError, parseIdentityDocument } from './identity-document.js';
 
 /** Path of the document blob in an identity revision's tree (docs/node-home.md §4.3). */

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serializeTag } from '../git/serialize-tag.js';
-import { updateRefs } from '../git/update-refs.js';
-import { writeObject } from '../git/write-object.js';
+import { serializeTag } from '../git/format/serialize-tag.js';
+import { updateRefs } from '../git/write/update-refs.js';
+import { writeObject } from '../git/write/write-object.js';
 import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import { compileRefGlob } from './ref-glob.js';

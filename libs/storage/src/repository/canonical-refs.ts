@@ -1,9 +1,9 @@
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { compareUtf8 } from '@forge-httpd/identity';
-import { resolveStoredRef } from '../git/resolve-stored-ref.js';
+import { resolveStoredRef } from '../git/refs/resolve-stored-ref.js';
 import type { GitRepository, RefEntry } from '../git/git-repository.js';
-import type { Oid } from '../git/oid.js';
-import { isValidRefPrefix } from '../git/ref-name.js';
+import type { Oid } from '../git/objects/oid.js';
+import { isValidRefPrefix } from '../git/objects/ref-name.js';
 import { compileRefGlob, isRefGlob, refGlobPrefix } from './ref-glob.js';
 
 /** A canonical tag (docs/radicle-httpd.md §4.1): annotated tags carry tagger and message. */

@@ -1,7 +1,7 @@
-import { readRefFile, readSymbolicRefFile } from '../git/loose-files.js';
-import { withObjectFiles } from '../git/object-files.js';
-import type { Oid } from '../git/oid.js';
-import { parseCommit } from '../git/parse-commit.js';
+import { readRefFile, readSymbolicRefFile } from '../git/objects/loose-files.js';
+import { withObjectFiles } from '../git/objects/object-files.js';
+import type { Oid } from '../git/objects/oid.js';
+import { parseCommit } from '../git/format/parse-commit.js';
 import type { StoredRepository } from './stored-repository.js';
 
 /** The head commit of a repository and its committer time (seconds). */

@@ -1,6 +1,6 @@
 import { compareUtf8 } from '@forge-httpd/identity';
 import type { GitRepository } from '../git/git-repository.js';
-import type { Oid } from '../git/oid.js';
+import type { Oid } from '../git/objects/oid.js';
 import { RepositoryHeadError } from './errors.js';
 
 /** Inputs of {@link computeQuorumHead}. */

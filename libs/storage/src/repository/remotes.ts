@@ -1,7 +1,7 @@
 import { type Nid, parseNid, type Rid } from '@forge-httpd/identity';
 import type { GitRepository, RefEntry } from '../git/git-repository.js';
-import type { Oid } from '../git/oid.js';
-import { firstNameAfterFolder, firstNameNotBefore } from '../git/sorted-ref-names.js';
+import type { Oid } from '../git/objects/oid.js';
+import { firstNameAfterFolder, firstNameNotBefore } from '../git/objects/sorted-ref-names.js';
 import { readSignedRefs, type SignedRefs } from '../sigrefs/read-signed-refs.js';
 
 /** A peer of a repository and its verified signed refs (docs/node-home.md §3.1, §5). */

@@ -1,6 +1,6 @@
 import { compareUtf8, parseNid } from '@forge-httpd/identity';
 import type { RefEntry } from '../git/git-repository.js';
-import type { Oid } from '../git/oid.js';
+import type { Oid } from '../git/objects/oid.js';
 import { testKeyPair } from '../home/node-home-fixture.testing.js';
 import { signedRefsRefs } from './remotes.js';
 

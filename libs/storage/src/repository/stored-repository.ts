@@ -1,7 +1,7 @@
 import { type Did, didFromNid, type Nid, type Rid } from '@forge-httpd/identity';
-import { resolveStoredRef } from '../git/resolve-stored-ref.js';
+import { resolveStoredRef } from '../git/refs/resolve-stored-ref.js';
 import type { GitRepository } from '../git/git-repository.js';
-import type { Oid } from '../git/oid.js';
+import type { Oid } from '../git/objects/oid.js';
 import { type Flavour, payloadId } from '../home/flavour.js';
 import { type IdentityDocument, IdentityDocumentError } from '../identity-doc/identity-document.js';
 import { IDENTITY_REF, loadIdentityDocument } from '../identity-doc/load-identity-document.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { gitArguments } from '../git/git-command.js';
-import type { Oid } from '../git/oid.js';
+import { gitArguments } from '../git/processes/git-command.js';
+import type { Oid } from '../git/objects/oid.js';
 import type { GitServerPool } from './git-server-pool.js';
 
 /** Formats of `git archive` served (git's own names). */

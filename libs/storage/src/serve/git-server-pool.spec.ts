@@ -2,9 +2,9 @@ import { PassThrough, type Readable } from 'node:stream';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 import { GitServerPool } from './git-server-pool.js';
 import { waitUntil } from '../wait-until.testing.js';
-import { git, makeTempBareRepository, noiseBytes, removeTempDir } from '../git/git-cli.testing.js';
-import { gitArguments } from '../git/git-command.js';
-import { useGitSpawnHelper } from '../git/spawn-git.js';
+import { git, makeTempBareRepository, noiseBytes, removeTempDir } from '../git/write/git-cli.testing.js';
+import { gitArguments } from '../git/processes/git-command.js';
+import { useGitSpawnHelper } from '../git/processes/spawn-git.js';
 
 /** `git hash-object --stdin` reads stdin to its end: with an open stdin it runs until stopped. */
 const WAITING = { args: ['hash-object', '--stdin'], failOnExit: false };

@@ -1,9 +1,9 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { GitChildProcess } from '../git/git-child-process.js';
-import { gitEnvironment } from '../git/git-command.js';
-import { countGitProcess } from '../git/git-process-counts.js';
-import { runInBackground } from '../git/process-priority.js';
-import { startGit } from '../git/spawn-git.js';
+import type { GitChildProcess } from '../git/processes/git-child-process.js';
+import { gitEnvironment } from '../git/processes/git-command.js';
+import { countGitProcess } from '../git/processes/git-process-counts.js';
+import { runInBackground } from '../git/processes/process-priority.js';
+import { startGit } from '../git/processes/spawn-git.js';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 
 /** Bounds of a {@link GitServerPool}. */

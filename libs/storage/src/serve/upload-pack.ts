@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { overlayEnvironment } from '../git/overlay-object-directories.js';
+import { overlayEnvironment } from '../git/objects/overlay-object-directories.js';
 import type { GitServerPool } from './git-server-pool.js';
 
 /** Which half of git's smart HTTP protocol to run (gitprotocol-http(5)). */

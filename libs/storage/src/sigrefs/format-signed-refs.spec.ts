@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { Oid } from '../git/oid.js';
+import type { Oid } from '../git/objects/oid.js';
 import { formatSignedRefs, parseSignedRefsBlob } from './format-signed-refs.js';
 
 const A = 'a'.repeat(40) as Oid;

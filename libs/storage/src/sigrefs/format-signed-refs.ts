@@ -1,6 +1,6 @@
 import { compareUtf8 } from '@forge-httpd/identity';
-import { AFTER_LINE_OID, forEachLine, lineOid } from '../git/buffer-lines.js';
-import { type Oid, ZERO_OID } from '../git/oid.js';
+import { AFTER_LINE_OID, forEachLine, lineOid } from '../git/objects/buffer-lines.js';
+import { type Oid, ZERO_OID } from '../git/objects/oid.js';
 
 /** The ref holding a peer's signed refs, relative to its namespace (docs/node-home.md §5). */
 export const SIGREFS_REF = 'refs/rad/sigrefs';

@@ -1,6 +1,6 @@
 import { oidHexFromRid, publicKeyFromNid, type Rid, verifySignature } from '@forge-httpd/identity';
 import type { GitRepository } from '../git/git-repository.js';
-import type { Oid } from '../git/oid.js';
+import type { Oid } from '../git/objects/oid.js';
 import { parseSignedRefsBlob, SIGREFS_PARENT_REF, SIGREFS_REF } from './format-signed-refs.js';
 
 /** A peer's signed refs as read from its sigrefs commit (docs/node-home.md §5). */

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { keyPairFromSeed } from '@forge-httpd/identity';
-import { initBareRepository } from '../git/init-bare-repository.js';
-import type { Oid } from '../git/oid.js';
-import { runGit } from '../git/run-git.js';
+import { initBareRepository } from '../git/write/init-bare-repository.js';
+import type { Oid } from '../git/objects/oid.js';
+import { runGit } from '../git/processes/run-git.js';
 import { formatSignedRefs } from './format-signed-refs.js';
 import { writeSignedRefs } from './write-signed-refs.js';
 

@@ -1,10 +1,10 @@
 import { type KeyPair, signBytes } from '@forge-httpd/identity';
-import type { Oid } from '../git/oid.js';
-import { runGit } from '../git/run-git.js';
-import { serializeCommit } from '../git/serialize-commit.js';
-import { serializeTree } from '../git/serialize-tree.js';
-import { updateRefs } from '../git/update-refs.js';
-import { writeObject } from '../git/write-object.js';
+import type { Oid } from '../git/objects/oid.js';
+import { runGit } from '../git/processes/run-git.js';
+import { serializeCommit } from '../git/format/serialize-commit.js';
+import { serializeTree } from '../git/format/serialize-tree.js';
+import { updateRefs } from '../git/write/update-refs.js';
+import { writeObject } from '../git/write/write-object.js';
 import { formatSignedRefs, SIGREFS_PARENT_REF, SIGREFS_REF } from './format-signed-refs.js';
 
 /** Inputs of {@link writeSignedRefs}. */

@@ -1,0 +1,42 @@
+import type { Oid } from '../objects/oid.js';
+import { isOid, InvalidOidError } from '../objects/oid.js';
+import { runGit } from '../processes/run-git.js';
+
+/**
+ * Finds the best common ancestor of two commits (`git merge-base`).
+ * @param gitDir - repository
+ * @param commits - the two commits
+ * @returns the merge base, or null when the histories share no commit
+ * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
+ */
+export async function mergeBase(gitDir: string, [a, b]: readonly [Oid, Oid]): Promise<Oid | null> {
+  checkOids(a, b);
+  const { stdout, exitCode } = await runGit({
+    gitDir,
+    args: ['merge-base', '--end-of-options', a, b],
+    okExitCodes: [0, 1],
+  });
+  const base = stdout.toString('latin1').trim();
+  return exitCode === 0 && isOid(base) ? base : null;
+}
+
+/**
+ * Tells whether `ancestor` is reachable from `descendant` (`git merge-base --is-ancestor`).
+ * @param gitDir - repository
+ * @param pair - candidate ancestor and descendant commits
+ * @returns true when reachable (a commit is its own ancestor)
+ * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
+ */
+export async function isAncestor(gitDir: string, { ancestor, descendant }: { ancestor: Oid; descendant: Oid }): Promise<boolean> {
+  checkOids(ancestor, descendant);
+  const { exitCode } = await runGit({
+    gitDir,
+    args: ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant],
+    okExitCodes: [0, 1],
+  });
+  return exitCode === 0;
+}
+
+function checkOids(...oids: Oid[]): void {
+  for (const oid of oids) if (!isOid(oid)) throw new InvalidOidError();
+}
