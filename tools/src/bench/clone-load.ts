@@ -3,9 +3,7 @@
  * restarted as they finish, while wrk measures a trivial route at c=1 (issue 10: a slow or
  * busy clone must not stop the JSON API from answering quickly). The clone clients run at
  * niceness 19: they stand in for remote clients, and at normal priority their `index-pack`
- * work (four 42 MB packs checked and indexed) took this machine's two cores from the server
- * being measured (trivial p99 49–78 ms with them at normal priority, 13–44 ms at 19, four
- * alternating rounds each on one build).
+ * work takes a small machine's cores from the server being measured.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -2,7 +2,7 @@
  * Many small repositories written fast, for the listing and scale benchmarks: bare repository
  * files, the identity root change, one generated commit, loose refs and signed refs written with
  * the storage write side directly, and the SQLite rows in one transaction per database, because
- * `initRepository` spends ~60 ms per repository in git processes. Each repository is public,
+ * `initRepository` spends most of its time per repository in git processes. Each repository is public,
  * delegated to the local node and seeded, as `rad init` leaves it.
  */
 import { mkdir, writeFile } from 'node:fs/promises';

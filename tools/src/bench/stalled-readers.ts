@@ -3,9 +3,8 @@
  * big repository (a 200-commit range: its diff and the blobs of its `files` map, megabytes
  * of JSON), reads the first bytes and then nothing more, while wrk measures a trivial route
  * at c=1. Unbounded, the server built every such page at once and kept every answer until its
- * client read it: 200 clients took it to 2.6 GB (tools/bench/README.md, "Clients that stop
- * reading, and big pages asked for at once"). What it holds for them must not grow with their
- * number; answers are 200 or 503.
+ * client read it, so a few hundred such clients took it to gigabytes. What it holds for them
+ * must not grow with their number; answers are 200 or 503.
  */
 import { connect, type Socket } from 'node:net';
 import type { ForgeServer } from './forge-server.js';

@@ -192,7 +192,7 @@ export interface PrivateData {
   readonly secrets: readonly string[];
   /**
    * Path prefixes of node-scoped routes that report stored rows for any RID unfiltered
-   * (behaviour.md: policies, inventories, stats): their bodies may name a private RID.
+   * (docs/decisions.md, "Private == absent": policies, inventories, stats): their bodies may name a private RID.
    */
   readonly unfilteredPrefixes: readonly string[];
 }

@@ -65,7 +65,7 @@ export class CommitsService {
   async getCommit(ridText: string, sha: Oid): Promise<CommitDetail> {
     const { git } = await this.access.openPublic(ridText);
     const commit = await this.content.requireCommit(git, sha);
-    // A repository's first page reads its commit-graph for the branches: ~10 ms on 50,000 commits.
+    // A repository's first page reads its commit-graph for the branches, so it runs beside the diff.
     const [diff, branches] = await this.diffBeside(git, { from: commit.parents[0] ?? null, to: sha }, () => branchesContaining(git, sha));
     return { commit: toCommit(commit), diff: toDiff(diff.files, 'typeFirst'), files: toDiffFiles(diff.blobs), branches };
   }
@@ -74,7 +74,7 @@ export class CommitsService {
   async getRange(ridText: string, range: { base: Oid; oid: Oid }): Promise<RangeDiffResponse | StreamableFile> {
     const { git } = await this.access.openPublic(ridText);
     await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
-    // The range's first commits are walked in process (2–8 ms on a first page).
+    // The range's first commits are walked in process, beside the diff.
     const [diff, commits] = await this.diffBeside(
       git,
       { from: range.base, to: range.oid },
@@ -88,7 +88,7 @@ export class CommitsService {
         release();
         return { ...head, commits: first.map(toCommit) };
       }
-      // A base outside the history lists all of it (50,000 commits: 17 MB): written as it is
+      // A base outside the history lists all of it (megabytes on a big history): written as it is
       // read; the ids of the rest are let go when the answer ends.
       return streamedJson({ head, listKey: 'commits', items: (signal) => commitChunks(first, git.readCommitsInChunks(rest, { signal })), onEnd: release });
     } catch (error) {

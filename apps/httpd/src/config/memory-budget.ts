@@ -8,12 +8,9 @@ const MIB = 1024 * 1024;
 
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
- * operator sizes the server with one number. The default budget gives 17 MiB of rendered
- * answers, 1 MiB of compressed bodies of answers built again, 18 MiB of issues and patches
- * (a 12,000-object tracker is estimated at ~15 MB with a cache directory, where views are
- * read back per page; ~30 MB without one), 2 MiB of URL
- * index, 2 MiB of blobs ready for diff pages and ~83,000 indexed commits; the last-commit
- * indexes get 12 MiB (a 50,000-commit history is estimated at ~11 MB).
+ * operator sizes the server with one number. The default is sized so that a 50,000-commit
+ * history's last-commit index and a 10,000-issue tracker (read back per page from the cache
+ * directory) fit at once (docs/operating.md, "Memory, workers and the cache directory").
  */
 export interface CacheBounds {
   /** Rendered immutable answers and their compressed variants. */
@@ -51,18 +48,10 @@ export interface CacheBounds {
 }
 
 /**
- * Shares of the budget. The rest (~2.5%) is headroom for the memos bounded by entry count
- * (verdicts, stamps, opened repositories: a few MiB together). The COB stores got their share
- * from the rendered answers, the URL index, reachability, commit times and trees (which had
- * 1/2, 1/16, 0.15, 1/16, 1/16): evaluated issues and patches were the one memo that grew with
- * the repositories served (tools/bench/README.md, "Memory per repository served"). The diff
- * pages' blobs took theirs from the rendered answers (3/8 before), which a crawl of pages asked
- * for once does not fill (tools/bench/README.md, "File contents as bytes"). The last-commit
- * indexes took 1/16 from the rendered answers (11/32 and 1/8 before) when the default budget
- * went from 128 to 64 MiB, so a 50,000-commit history's index still fits it
- * (tools/bench/README.md, "A default budget of 64 MiB"). The compressed bodies of answers
- * built again took 1/64 from the rendered answers (9/32 before): a 10,000-row policy list's
- * gzip and brotli bodies take ~450 KB (tools/bench/README.md, "Compressed once").
+ * Shares of the budget. The rest is headroom for the memos bounded by entry count (verdicts,
+ * stamps, opened repositories). Evaluated issues and patches get the biggest share because they
+ * are the one memo that grows with the repositories served; rendered answers come next, since
+ * a crawl of pages asked for once should not push out the indexes that every page reuses.
  */
 const SHARES = {
   responseBytes: 17 / 64,
@@ -77,26 +66,22 @@ const SHARES = {
 } as const;
 
 /**
- * The heap headroom, on top of the caches: half the budget (32 MiB by default). At full bench
- * scale (~100 MB live) a soak's peak RSS was 590–606 MB with V8's own growth and 385–390 MB
- * with 64 MiB, at the same req/s; 32 MiB gave 349 MB but cost a history crawl at c=1 25–35 %
- * of its pages/s (tools/bench/README.md, "Heap headroom").
+ * The heap headroom, on top of the caches: half the budget. Left to itself V8 lets the heap grow
+ * to several times what survived the last collection; a smaller headroom saves little more
+ * memory and costs throughput on history crawls, where garbage comes fast.
  */
 const HEAP_HEADROOM_SHARE = 1 / 2;
 
 /**
- * The young generation's bound: an eighth of the budget (8 MiB by default, where V8 alone
- * grows it to 32 MiB), never below 8 MiB, where scavenges would come too often. A flood of
- * 6,000 distinct commit, tree and history pages on the full benchmark home peaked at 348–369 MB
- * against 377–388 MB, pages/s within noise (tools/bench/README.md, "The young generation, and
- * pages asked for once").
+ * The young generation's bound: an eighth of the budget, never below the minimum, where
+ * scavenges would come too often. V8 alone grows it four times larger on a busy server, which
+ * costs resident memory and buys no throughput.
  */
 const YOUNG_GENERATION_SHARE = 1 / 8;
 /**
- * Commit ids of long answers being written: an eighth of the budget (8 MiB by default, eight
- * 50,000-commit histories at once). A miss flood of whole-history ranges held 14.4 MB of such
- * ids in 19 answers, and slow clients keep theirs as long as they read (tools/bench/README.md,
- * "Native memory in a miss flood"; "Clients that stop reading, and big pages asked for at once").
+ * Commit ids of long answers being written: an eighth of the budget, room for several
+ * whole-history answers at once. Without a bound a flood of whole-history ranges, or slow
+ * clients that keep theirs as long as they read, would hold ids without limit.
  */
 const HELD_COMMIT_IDS_SHARE = 1 / 8;
 

@@ -46,8 +46,8 @@ export class GitContentCache {
   /**
    * Repository + blob → the blob as a diff's `files` map serializes it. Pages of consecutive
    * commits show the same blobs again (the old side of one is often the new side of the next):
-   * 40 % of the blob bytes of heartwood's 1,200 newest commit pages were seen within the last
-   * 4 MiB of blobs before.
+   * on a real history a large part of a commit page's blob bytes were seen on the pages just
+   * before it.
    */
   readonly diffBlobs: BoundedCache<string, PreparedBlob>;
   /** Repository + commit + requested path → tree answer (docs/radicle-httpd.md §9's tree LRU, 100 entries). */

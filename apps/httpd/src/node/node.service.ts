@@ -51,8 +51,8 @@ export class NodeService {
 
   /**
    * `GET /node/policies/repos`: stored rows in table order, unfiltered (docs/radicle-httpd.md §5.2).
-   * Read again only when policies.db changed: its query is most of the answer's cost (10,000
-   * rows: ~8 ms; the change check is one query, tools/bench/README.md "Compressed once").
+   * Read again only when policies.db changed: its query is most of the answer's cost, and the
+   * change check is one cheap query.
    */
   policies(): RepoPolicy[] {
     const db = this.home.policiesDb;

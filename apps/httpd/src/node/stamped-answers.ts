@@ -4,7 +4,7 @@ import { BoundedCache } from '@forge-httpd/bounded-cache';
  * Lists read from one of the node's databases, kept while the database's change stamp
  * (`data_version`, one query) is the same: the big ones (a seed node's 10,000 seeding policies,
  * or the 10,000 repositories a node announced) cost a query of thousands of rows and a sort,
- * ~10 ms, on every request (tools/bench/README.md, "Compressed once").
+ * on every request.
  */
 export class StampedAnswers<T> {
   private stamp: string | null = null;

@@ -32,7 +32,7 @@ export class NodesService {
 
   /**
    * `GET /nodes/{nid}/inventory`: RIDs ascending (docs/decisions.md), `[]` for unknown nodes.
-   * Read again only when node.db changed (a node announcing 10,000 repositories: ~10 ms).
+   * Read again only when node.db changed: a node announcing many repositories costs a query.
    */
   inventory(nid: Nid): string[] {
     const db = this.home.nodeDb;

@@ -2,10 +2,8 @@
  * Gives the memory malloc keeps after frees back to the kernel, now and then (docs/operating.md, "Free memory handed back").
  *
  * glibc returns freed memory on its own only from the top of an arena; what bursts of big
- * answers leave in the middle stays resident. In the full bench run the process then sat at
- * ~300 MB through the soak, of which `malloc_trim` handed back ~35 MB, and after 200 stalled
- * readers of big pages one call took it from 728 to 340 MB (tools/bench/README.md, "Memory
- * malloc kept after bursts"). Node cannot ask for that, so a small native module of ours does
+ * answers leave in the middle stays resident, and after stalled readers of big pages that can be
+ * more than half the process. Node cannot ask for it back, so a small native module of ours does
  * (`apps/httpd/native/release-free-memory.c`, built by `npm ci` with the C compiler that
  * better-sqlite3 needs too); it runs on libuv's thread pool. Where it is not built or the C
  * library has no `malloc_trim` (musl, macOS) nothing is released and the server runs as before.
@@ -39,10 +37,9 @@ export const RELEASE_CHECK_MS = 5_000;
 /**
  * Change of resident memory since the last release, up or down, that makes the next one worth
  * it. Growth: bursts allocate, and what they free stays with malloc. A fall counts too: the JS
- * heap giving its pages back lowers the size while malloc's freed chunks stay (after 200
- * stalled readers of big pages the size fell from 537 to 393 MB on its own, and a release then
- * took off more). A call costs ~1–35 ms of one pool thread (35 ms for 260 MB freed), and
- * malloc's other callers wait for its locks meanwhile, so a steady process is left alone.
+ * heap giving its pages back lowers the size while malloc's freed chunks stay. A call holds one
+ * pool thread for up to tens of milliseconds when much was freed, and malloc's other callers
+ * wait for its locks meanwhile, so a steady process is left alone.
  */
 export const RELEASE_AFTER_CHANGE_BYTES = 4 * 1024 * 1024;
 

@@ -2,9 +2,8 @@
  * Bounds the garbage V8 lets pile up between full collections (docs/operating.md, "Memory, workers and the cache directory").
  *
  * V8 starts the next full collection when the heap has grown by a factor of what survived the
- * last one, and on a machine with a few GiB of memory that factor goes up to 4: with ~100 MB
- * of live data (10,000 repositories and a 10,000-issue tracker) the heap grew to ~400 MB
- * under steady load before it was collected. Here the growth after each full collection is set
+ * last one, and on a machine with a few GiB of memory that factor goes up to 4, so a server
+ * with a hundred MB of live data let its heap grow to four times that under steady load. Here the growth after each full collection is set
  * to a fixed number of bytes instead (`--heap-growing-percent`, which V8 reads at every
  * collection), so the peak is the live data plus the headroom however much is live.
  */

@@ -4,7 +4,7 @@ import { holdsUtf8Text, type JsonPieces, jsonPieces, piecesByteLength, writePiec
 /**
  * Bytes of JSON written before the thread is given back to the event loop (about half a
  * millisecond of serializing). A big page's answer (a commit range's diff and the blobs of its
- * `files` map: megabytes) serialized in one call held the thread for 10–30 ms; with 16 such
+ * `files` map: megabytes) serialized in one call held the thread for tens of ms; with many such
  * pages built at once, a trivial request waited behind several of them.
  */
 export const TURN_BYTES = 64 * 1024;

@@ -7,9 +7,8 @@ import { serializeJsonInTurns } from './json-in-turns.js';
 
 /**
  * Pages of these routes built at once. Two cores and git's processes are kept busy by fewer,
- * but pages also wait (for a long walk's slot, for git): with 8, a miss flood of commit, diff
- * and tree pages got 80 pages/s against 150 unbounded; with 16, 131 (tools/bench/README.md,
- * "Clients that stop reading, and big pages asked for at once").
+ * but pages also wait (for a long walk's slot, for git), so a tighter bound costs throughput
+ * on a flood of misses while a looser one lets memory grow with the number of clients.
  */
 export const PAGE_BUILD_SLOTS = 16;
 
@@ -37,10 +36,9 @@ const BIG_PAGE = Symbol('BIG_PAGE');
 /**
  * Marks a route whose page holds megabytes while it is built: a diff's patch and the blobs of
  * its `files` map (up to 8 MiB each), a blob's content (4 MiB), a raw file (10 MiB). Such
- * pages are built {@link PAGE_BUILD_SLOTS} at a time. Unbounded, 200 clients asking at once
- * for distinct diffs of a big repository took the server to ~3 GB: each request read its diff
- * and blobs as soon as it came, then held them while it waited for the rest of its work
- * (tools/bench/README.md, "Clients that stop reading, and big pages asked for at once").
+ * pages are built {@link PAGE_BUILD_SLOTS} at a time. Unbounded, many clients asking at once
+ * for distinct diffs of a big repository take gigabytes: each request reads its diff and blobs
+ * as soon as it comes, then holds them while it waits for the rest of its work.
  */
 export const BigPage = (): MethodDecorator => SetMetadata(BIG_PAGE, true);
 
@@ -78,8 +76,9 @@ export class PageBuildsInterceptor implements NestInterceptor {
 
   /**
    * A slot, once clients have taken enough of what was written to them: answers that wait for
-   * slow or stalled clients stay in this process (200 stalled clients of 7 MB diff pages held
-   * 2 GB), so past the bound more big pages are refused until they drain or are cut off.
+   * slow or stalled clients stay in this process (a few hundred stalled clients of big diff
+   * pages hold gigabytes), so past the bound more big pages are refused until they drain or are
+   * cut off.
    */
   private async enter(): Promise<() => void> {
     const release = await this.slots.acquire();

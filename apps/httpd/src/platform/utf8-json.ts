@@ -7,10 +7,8 @@
  * the answer's text. Each placeholder is then replaced by the bytes escaped as JSON through a
  * one-byte (latin1) view: JSON.stringify escapes only `"`, `\` and characters below U+0020, all
  * ASCII, and passes bytes 0x80–0xFF through, so the view's escaped text, written back as latin1,
- * is exactly the UTF-8 bytes of `JSON.stringify(decoded)`. On 400 commit answers of heartwood
- * (74 MB) that took 250–268 ms against 407–466 ms for decoding, stringifying and encoding: no
- * two-byte strings (half of those answers hold a character past U+00FF somewhere) and no
- * UTF-8 encoding pass over the contents (tools/bench/README.md, "File contents as bytes").
+ * is exactly the UTF-8 bytes of `JSON.stringify(decoded)`. That saves the two-byte strings V8
+ * makes for any text with a character past U+00FF, and a UTF-8 encoding pass over the contents.
  */
 import { isUtf8 } from 'node:buffer';
 
@@ -108,8 +106,8 @@ export function isUtf8Text(bytes: Buffer): boolean {
  * `JSON.stringify(value)`: as UTF-8 bytes when content fields were met, as a string otherwise.
  * The rest of the text is encoded here in one go however long it is: a multi-megabyte answer
  * is serialized in turns by its caller (json-in-turns.ts) a piece at a time, and decoding its
- * fields into one long string, as this once did past a length, cost more than encoding the
- * rest (a stalled-readers probe: trivial p99 100–149 against 61–70 ms, tools/bench/README.md).
+ * fields into one long string past a length cost more than encoding the rest, and delayed
+ * every other answer meanwhile.
  * @param value - the answer
  * @returns the JSON text or its bytes
  */

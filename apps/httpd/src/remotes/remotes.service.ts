@@ -28,7 +28,7 @@ export class RemotesService {
    * from one must not show there as it peels in another); an object that did not peel is not
    * kept. A peer signing its refs again after each change it writes gives a new refs map with
    * mostly the same objects: a tracker peer's ~400 branches were peeled again, one after
-   * another, after every comment (37–64 ms).
+   * another, after every comment.
    */
   private readonly peeledObjects = new BoundedCache<string, Oid>({ maxEntries: MAX_PEELED_OBJECTS });
 

@@ -8,9 +8,8 @@ import type { SeedCounts } from './seed-counts.js';
 const MAX_QUERIES = 64;
 
 /**
- * Matches from which every seed count is read in one query rather than one query each: on
- * 10,000 repositories the one query took 9–12 ms, the per-repository ones ~3 µs each
- * (tools/bench/README.md, "Compressed once").
+ * Matches from which every seed count is read in one query rather than one query each: one
+ * query over the whole table costs as much as a few thousand single-repository ones.
  */
 export const LOAD_ALL_SEEDS_MATCHES = 4096;
 

@@ -58,7 +58,7 @@ const ADMISSION_MEMORY_KEYS = 65_536;
  * Past half its bound the cache keeps an answer only when its key was rendered before (a
  * doorkeeper): a crawler or mirror asking for every commit once would otherwise fill the whole
  * bound with pages nobody asks for again, pushing out the ones people come back to, and hold
- * that memory (tools/bench/README.md, "The young generation, and pages asked for once").
+ * that memory.
  */
 export class ResponseCache {
   private readonly entries: BoundedCache<string, CachedResponse>;

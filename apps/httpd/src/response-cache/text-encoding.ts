@@ -4,9 +4,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 const SLICE_UNITS = 1 << 20;
 
 /**
- * The UTF-8 bytes of a serialized body. A multi-megabyte JSON text takes 6–20 ms to encode in
- * one call (two-byte strings, measured on a 4.3 MB diff), on top of the JSON.stringify just
- * before it in the same turn; so long texts are encoded in 1 Mi-unit slices, one per turn of
+ * The UTF-8 bytes of a serialized body. A multi-megabyte JSON text takes milliseconds to encode
+ * in one call (more for two-byte strings), on top of the JSON.stringify just before it in the
+ * same turn; so long texts are encoded in 1 Mi-unit slices, one per turn of
  * the event loop, never splitting a surrogate pair.
  */
 export function encodeUtf8(text: string): Buffer | Promise<Buffer> {

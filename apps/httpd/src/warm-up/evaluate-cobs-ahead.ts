@@ -25,19 +25,15 @@ export type CobsAheadStep = 'start' | 'repository' | 'object';
  * When each step of the pass goes (for `CobsAheadOptions.pace`): once no request is in flight
  * and none started for `quietMs`, or after `maxWaitMs` anyway.
  *
- * - `repository` and `object`: 20 ms of quiet (a visitor's page and the requests it makes next
- *   go first; measured: stepping in every gap between the requests of one client cut
- *   `/api/v1/node` at concurrency 1 on the full bench home to 913 req/s while the pass ran,
- *   ~3,000 without). An object's step also goes after 250 ms at the latest (a clone or a slow
- *   download in flight for minutes does not hold the pass); a repository's only in a quiet
- *   moment, since its first step may hold the thread for tens of milliseconds.
- * - `start`: 500 ms of quiet, or 2 s after `ready` at the latest. Visitors who arrive as a
- *   restarted server comes up (browsers retrying, a monitor) otherwise met the pass's first
- *   steps: right after `ready` on the full bench home, a first `/commits?parent=` page took
- *   7–18 ms (median 14.6, one of 98) with the pass running and 6.3–11 ms (median 8.3) without.
- *   Its first steps are the busiest (a CPU profile showed the thread 110 ms without a pause
- *   around the 10,000-issue tracker's first step: its 26,009 refs parsed and indexed, ~45 ms,
- *   and a collection), and a step in hand is finished even when a request arrives meanwhile.
+ * - `repository` and `object`: a short quiet (a visitor's page and the requests it makes next
+ *   go first; stepping in every gap between one client's requests cut that client's rate to a
+ *   third). An object's step also goes after a short bound (a clone or a slow download in
+ *   flight for minutes does not hold the pass); a repository's only in a quiet moment, since its
+ *   first step may hold the thread for tens of milliseconds.
+ * - `start`: a longer quiet, with a bound after `ready`. Visitors who arrive as a restarted
+ *   server comes up (browsers retrying, a monitor) would otherwise meet the pass's first steps,
+ *   which are its busiest (a big tracker's refs parsed and indexed at once), and a step in hand
+ *   is finished even when a request arrives meanwhile.
  *   The bound keeps a server that is never quiet for half a second (a monitor, a crawler)
  *   evaluating ahead all the same.
  */

@@ -62,7 +62,7 @@ export async function warmUp(address: ListenAddress, home: NodeHome, signal?: Ab
   if (signal?.aborted === true) return { requests, commitGraphCode: 'not run' };
   // The pages below take the routes' code, but the repositories warmed rarely have a history
   // long enough for the commit-graph loops to be compiled; a big repository's first commit
-  // page would pay for that (~7–11 ms on 50,000 commits).
+  // page would pay for that.
   const commitGraphCode = warmUpCommitGraphCode() ? 'consistent' : 'inconsistent';
   await get(`${API}/node`);
   await get(`${API}/repos`);

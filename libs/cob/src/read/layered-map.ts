@@ -1,7 +1,7 @@
 /**
  * A read-only map made of a shared base and the few entries changed over it. An index updated
  * by a few refs shares the tracker's 26,000 refs (and 10,000 issues) of the index before it
- * instead of copying them: each copy cost 1–3 ms and as much again in collections.
+ * instead of copying them: each copy cost milliseconds and as much again in collections.
  */
 
 /** Marks a key removed over the base. */

@@ -6,8 +6,7 @@
  *
  * With a persisted place, memory keeps of each issue and patch only what listings sort and
  * filter by: a view is let go once it is written there, and read back for the pages that show
- * it (a 12,000-object tracker's views took ~14 MB of heap; tools/bench/README.md, "Issue and
- * patch views read back per page").
+ * it, so a big tracker's heap is what listings need, not every view.
  */
 import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
 import type { ChangeRejection } from '../dag/evaluate-changes.js';
@@ -260,8 +259,8 @@ export class CobStore {
   }
 
   /**
-   * What the store holds, estimated from counts (measured on the bench tracker: 26,009 refs
-   * indexed ~9.9 MB, 12,000 evaluated issues and patches ~19 MB): for callers that bound
+   * What the store holds, estimated from counts (per-ref and per-object costs measured on the
+   * benchmark's big tracker): for callers that bound
    * many stores together. Refs weigh from the last listing, objects from the entries held
    * (evaluated or persisted), and their views from the views not let go.
    */
@@ -374,8 +373,8 @@ export class CobStore {
   private async evaluate<V>(args: EvaluationInput<V>): Promise<CachedObject<V>> {
     const { kind, id, repo, index, tips, tipsKey } = args;
     const started = performance.now();
-    // Loaded changes are not kept: an object whose tips moved re-reads its few changes (0.1 ms
-    // each through cat-file), while keeping every change of 12,000 objects cost ~25 MB.
+    // Loaded changes are not kept: an object whose tips moved re-reads its few changes cheaply
+    // through cat-file, while keeping every change of a big tracker would cost tens of MB.
     const changes = await loadObjectChanges({ git: repo.git, tips, typeName: kind.typeName, cache: new Map() });
     const { env, deps } = await prepareFoldEnv({
       git: repo.git,

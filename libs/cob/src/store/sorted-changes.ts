@@ -1,8 +1,7 @@
 /**
  * Sorted arrays changed in a few places: the elements that left and came in are placed by
  * binary search and the rest copied in slices, so bringing a 10,000-entry listing forward by
- * one object costs a few comparisons instead of one per entry (~4 ms per listing on the bench
- * tracker, in the comparisons and the per-entry copying).
+ * one object costs a few comparisons instead of one comparison and one copy per entry.
  */
 
 /** A removed element that the sorted array does not hold: the caller's bookkeeping is wrong. */

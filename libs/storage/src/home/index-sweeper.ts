@@ -5,9 +5,8 @@ import { ridOfEntry } from './storage-entries.js';
 /**
  * Tuning of the index's freshness work. Defaults: a sweep per second over up to 5,120
  * repositories, in slices of 128 at least 25 ms apart; larger storages take proportionally
- * longer per sweep (10,000 repositories: ~2 s). A check is one `stat` (~5–10 µs with its
- * JavaScript overhead on the reference machine), so the sweep never takes more than ~5% of one
- * core however many repositories there are (measured: 5% at 10,000), and a slice holds the
+ * longer per sweep. A check is one `stat` (microseconds), so the sweep never takes more than a
+ * few percent of one core however many repositories there are, and a slice holds the
  * event loop for about a millisecond. Lower `chunkSize`/raise `minGapMs` to trade freshness
  * for CPU.
  */
@@ -45,14 +44,13 @@ const DEBOUNCE_MS = 50;
  * Keeps a storage index fresh off the request path. Freshness bound: a repository added to or
  * removed from `storage/`, or whose `refs/rad/id`/`packed-refs` changed (new identity
  * revision, made private, repacked), is reflected within one sweep — max(sweepMs, n /
- * 5,120 s) for n repositories with the defaults: 1 s up to 5,120 repositories, ~2 s for
- * 10,000 — plus its load (~0.1 ms from loose objects, a git round trip otherwise).
- * The watch of `storage/` makes removals, and additions moved into place complete, show
- * within ~100 ms; a repository created in place (`git init`, then a fetch) shows at the first
+ * 5,120 s) for n repositories with the defaults — plus its load (from loose objects, or a git
+ * round trip). The watch of `storage/` makes removals, and additions moved into place
+ * complete, show at once; a repository created in place (`git init`, then a fetch) shows at the first
  * sweep after its `refs/rad/id` is written. Without a watch (inotify unavailable or
  * exhausted) `storage/` is re-listed every sweep.
  * Per-repository watches are not used: they would take one or two inotify watches per
- * repository out of a per-user limit (`max_user_watches`, 192,536 here) shared with every
+ * repository out of a per-user limit (`max_user_watches`) shared with every
  * other process of the user, which a large node can exhaust.
  */
 export class IndexSweeper {

@@ -15,8 +15,8 @@ import type { Flavour } from './flavour.js';
 import { listStorageEntries, ridOfEntry } from './storage-entries.js';
 
 /**
- * Opened repositories kept at most by default. Each costs a few KB of memos and readers (a
- * crawl of 10,000 repositories grew the heap by ~13 KB per repository, COB stores included);
+ * Opened repositories kept at most by default. Each costs a few KB of memos and readers, COB
+ * stores included;
  * their git processes are bounded separately (`live-process-limit.ts`).
  */
 export const DEFAULT_MAX_OPEN_REPOSITORIES = 1024;
@@ -207,8 +207,8 @@ export class Storage {
     if (overlays === null) return 0;
     const rids = await this.listRepositoryIds();
     for (const [at, rid] of rids.entries()) {
-      // A slice at a time, and only once the one before was looked at: queued all at once,
-      // 10,000 repositories' candidates held ~8.6 MB until the pass ended.
+      // A slice at a time, and only once the one before was looked at: queued all at once, a
+      // big storage's candidates would be held in memory until the pass ended.
       if (at % PREPARE_SLICE === PREPARE_SLICE - 1) {
         await overlays.idle();
         await new Promise((resolve) => setImmediate(resolve));
@@ -230,8 +230,8 @@ export class Storage {
   async restoreLastCommitIndexes(pace: () => Promise<void> = async () => undefined): Promise<number> {
     const files = this.lastCommitFiles;
     if (files === null) return 0;
-    // Named by the repositories' directory names: no listing of storage (parsing 10,000 RIDs
-    // right after `ready` held a first request back by up to ~150 ms).
+    // Named by the repositories' directory names: no listing of storage (parsing every RID of
+    // a big storage right after `ready` would hold the first requests back).
     const found: { rid: Rid; written: number; size: number }[] = [];
     for (const name of await readdir(files.dir).catch(() => [] as string[])) {
       const rid = name.endsWith(KEPT_INDEX_SUFFIX) ? ridOfEntry(name.slice(0, -KEPT_INDEX_SUFFIX.length)) : null;

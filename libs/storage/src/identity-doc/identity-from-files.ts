@@ -2,8 +2,8 @@
  * Reads a repository's current identity document straight from its files, without a git
  * process: `refs/rad/id` (loose or in `packed-refs`) and the objects of the revision, loose or
  * packed (commit → tree → `embeds/` → `radicle.json`). The storage index loads thousands of
- * repositories this way at ~0.1 ms each, where one `git cat-file` process costs ~3 ms to
- * start. Reads are synchronous on purpose: five small files cost ~50 µs, far less than the
+ * repositories this way, far cheaper than starting one `git cat-file` process each. Reads are
+ * synchronous on purpose: five small files cost far less than the
  * thread-pool round trips of asynchronous reads; callers run them in short time-boxed slices
  * so the event loop is never held for long. Anything this reader does not handle (symbolic or
  * odd refs, objects the in-process reader leaves to git, unreadable files) answers `undefined`,

@@ -87,7 +87,7 @@ const SIGREFS_IN_NAMESPACE = '/refs/rad/sigrefs';
  * Every `refs/namespaces/<nid>/refs/rad/sigrefs` of a listing of `refs/namespaces/` (sorted by
  * name bytes), in listing order: two binary searches per namespace instead of a look at each
  * name. A tracker lists ~26,000 refs in a handful of namespaces, and every change a peer
- * writes gives a new listing: testing each name took ~5 ms of a `/remotes` answer after it.
+ * writes gives a new listing: testing each name would cost most of a `/remotes` answer after it.
  */
 export function signedRefsRefs(listing: readonly RefEntry[]): { nid: Nid; oid: Oid }[] {
   const found: { nid: Nid; oid: Oid }[] = [];

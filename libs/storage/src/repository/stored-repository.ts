@@ -60,7 +60,7 @@ export class StoredRepository {
 
   /**
    * Takes a document already read for the identity commit `head` (the storage index's), so a
-   * repository's first page does not read it again (~0.5–1 ms of a cold page). Safe whatever
+   * repository's first page does not read it again (a good part of a cold page). Safe whatever
    * the ref says now: the document of a commit never changes, and {@link identityDocument}
    * reads the current `refs/rad/id` each time and loads again when it moved.
    */
