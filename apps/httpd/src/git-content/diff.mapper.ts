@@ -83,7 +83,7 @@ function toContent(content: DiffContent, order: LineKeyOrder): Api.DiffContent {
 
 /**
  * The explorer's schema requires a string header, so a header that is not UTF-8 is decoded
- * lossily (U+FFFD) rather than sent as null (docs/decisions.md, "General rule").
+ * lossily (U+FFFD) rather than sent as null (docs/decisions.md, "Non-UTF-8 text").
  */
 function headerText(hunk: Hunk): string {
   return hunk.header ?? formatHunkHeader(hunk).toString('utf8');

@@ -58,8 +58,8 @@ export class RepoInfoService {
    * Repository info for a listing, or null when the repository is not public, cannot be built
    * (logged) or has no project entry with its `meta` (a foreign-flavour or invalid project, or a
    * head that cannot be resolved): radicle-explorer rejects a whole listing for one such item
-   * (docs/decisions.md, "General rule"), so listings skip these repos as they skip those that
-   * fail to build. What comes from the repository is reused while it is unchanged; seeds and
+   * (docs/decisions.md, "Only repositories with a project of the served flavour are listed"),
+   * so listings skip these repos as they skip those that fail to build. What comes from the repository is reused while it is unchanged; seeds and
    * aliases are those of `facts`.
    */
   async listedRepoInfo(rid: Rid, facts: NodeFacts): Promise<RepoInfo | null> {
