@@ -25,6 +25,7 @@ import { HistoryQueries } from './history/history-queries.js';
 import { GraphQueries } from './graph/graph-queries.js';
 import { DiffReader } from './history/diff-reader.js';
 
+// Still importable from here, where it was declared before the readers were split out.
 export { BUSY_READS_FOR_A_PROCESS } from './processes/object-reader.js';
 
 /** Tuning for {@link openGitRepository}. */
