@@ -1,6 +1,7 @@
 /**
  * The one interface through which the rest of forge-httpd reads git (ARCHITECTURE.md
- * "Git access"). The implementation is {@link openGitRepository} (git CLI).
+ * "Git access"), made of one interface per kind of read. {@link openGitRepository} implements it
+ * over the repository's files, with git processes for what the files do not answer.
  */
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './format/git-objects.js';
 import type { Oid } from './objects/oid.js';
@@ -87,12 +88,10 @@ export interface ReadOptions {
 }
 
 /**
- * Read access to one git repository. All methods are async; "not found" is `null` (or `[]`),
- * invalid input (malformed oid or ref name) throws an `INVALID_*` error, git failures throw
- * `GitCommandError`, corrupt objects `GitObjectFormatError`.
+ * Reading objects: from the pack and loose files in process when they answer exactly, else
+ * through the repository's `cat-file` process.
  */
-export interface GitRepository {
-  readonly gitDir: string;
+export interface GitObjectReads {
   /** Type and content of any object; null when absent. */
   readObject(oid: Oid, options?: ReadOptions): Promise<GitObject | null>;
   /** Type and size without reading content (e.g. to refuse large blobs). */
@@ -119,6 +118,10 @@ export interface GitRepository {
   peelToCommit(oid: Oid): Promise<Oid | null>;
   /** Looks `path` up under a commit or tree by reading trees; `''` is the root tree. */
   findEntry(commitOrTreeOid: Oid, path: string): Promise<TreeEntry | null>;
+}
+
+/** Resolving and listing refs. */
+export interface GitRefReads {
   /** `HEAD` or a full `refs/…` name → target oid (symbolic and packed refs resolved). */
   resolveRef(name: string): Promise<Oid | null>;
   /** Target name of a symbolic ref, null when the ref is direct or absent. */
@@ -128,6 +131,10 @@ export interface GitRepository {
    * prefix changes, repeated calls may answer the same (shared, frozen-by-contract) array.
    */
   listRefs(prefix: string): Promise<readonly RefEntry[]>;
+}
+
+/** Lists of commits: history pages, ranges, and the reading of long ones a chunk at a time. */
+export interface GitCommitWalks {
   /** Commits newest first, like `git log`. */
   walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]>;
   /** The ids of the commits {@link walkCommits} returns, without reading the commits. */
@@ -156,6 +163,10 @@ export interface GitRepository {
    * @throws RangeWalkBusyError when holding it would pass the bound
    */
   holdCommitIds(ids: OidList): () => void;
+}
+
+/** What a history holds, taken as a whole: counts, authors, times, the last change of a path. */
+export interface GitHistoryQueries {
   /** Number of commits reachable from `from`, itself included (`rev-list --count`). */
   countCommits(from: Oid): Promise<number>;
   /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */
@@ -185,16 +196,34 @@ export interface GitRepository {
    * that are absent or not commits are left out.
    */
   commitTimesOf(oids: readonly Oid[]): Promise<Map<Oid, number>>;
+}
+
+/** How commits relate: common ancestors, ancestry, the refs that contain one. */
+export interface GitGraphQueries {
   /** Best common ancestor, null when the histories are unrelated. */
   mergeBase(a: Oid, b: Oid): Promise<Oid | null>;
   /** True when `ancestor` is reachable from `descendant` (or equal). */
   isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean>;
   /** Names of the refs under `prefixes` (each ending with `/`) whose tip contains `commit`, sorted by name bytes. */
   refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]>;
+}
+
+/** Differences between two commits or trees, as git writes them. */
+export interface GitDiffs {
   /** Raw records + patch between two commits/trees, capped at maxBytes. */
   diffPatch(options: DiffPatchOptions): Promise<DiffPatch>;
   /** `diff-tree -r -z --numstat -M -C` records between two commits/trees, capped at maxBytes. */
   diffNumstat(options: DiffNumstatOptions): Promise<DiffPatch>;
+}
+
+/**
+ * Read access to one git repository: the reads of each facet above, over one repository. All
+ * methods are async; "not found" is `null` (or `[]`), invalid input (malformed oid or ref name)
+ * throws an `INVALID_*` error, git failures throw `GitCommandError`, corrupt objects
+ * `GitObjectFormatError`.
+ */
+export interface GitRepository extends GitObjectReads, GitRefReads, GitCommitWalks, GitHistoryQueries, GitGraphQueries, GitDiffs {
+  readonly gitDir: string;
   /** Stops the repository's processes; later calls fail. */
   close(): Promise<void>;
 }

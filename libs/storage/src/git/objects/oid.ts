@@ -34,6 +34,17 @@ export function isOid(text: unknown): text is Oid {
 }
 
 /**
+ * Checks an id handed to a repository read, which takes canonical ids only.
+ * @param oid - the id as the caller typed it
+ * @returns `oid`
+ * @throws InvalidOidError when `oid` is not a canonical object id
+ */
+export function checkOid(oid: Oid): Oid {
+  if (!isOid(oid)) throw new InvalidOidError();
+  return oid;
+}
+
+/**
  * Parses a 40-hex object id in any case into its canonical lower-case form.
  * Short ids are rejected (no zero padding, unlike libgit2's `Oid::from_str`).
  * @param text - the candidate id
