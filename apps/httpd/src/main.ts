@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // forge-httpd command line: parse flags and environment once, then serve. Each start-up step is
-// a function of startup/; their order and its reasons are in ARCHITECTURE.md "Start-up".
+// a function of startup/; their order and the reasons for it are in ARCHITECTURE.md "Start-up".
 // First: the young generation is bounded while everything below loads.
 import { processYoungGeneration } from './platform/process-young-generation.js';
 import 'reflect-metadata';
@@ -41,7 +41,7 @@ async function serve(options: CommandLineOptions, version: string, serverLogger:
     return;
   }
   const memory = startMemoryControls({ config, youngGeneration: processYoungGeneration, logger });
-  // Loaded only to serve, so --help and --version answer without loading Nest.
+  // Loaded only to serve: --help, --version and a cluster primary never load Nest.
   const { serveThisProcess } = await import('./startup/serve-this-process.js');
   await serveThisProcess({ config, version, logger, worker, memory, exit });
 }
