@@ -155,7 +155,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const requests = options.requests ?? new RequestObserver(pino({ level: 'silent' }));
   const visitedRepositories = new VisitedRepositories(config.cacheDir === null ? null : path.resolve(config.cacheDir, VISITED_REPOSITORIES_FILE));
   requests.listen((record) => visitedRepositories.record(record));
-  const readiness = new Readiness();
+  return serveHome(options, { home, requests, readiness: new Readiness(), visitedRepositories, releaseSpawnHelper });
+}
+
+/** What {@link startServer} opened before the app is built, and the app's shared parts. */
+interface ServedHome {
+  readonly home: NodeHome;
+  readonly requests: RequestObserver;
+  readonly readiness: Readiness;
+  readonly visitedRepositories: VisitedRepositories;
+  /** Lets go of the git spawn helper taken for this server. */
+  readonly releaseSpawnHelper: () => void;
+}
+
+/** Builds the app over an opened home and listens; on failure, closes what was opened. */
+async function serveHome(options: StartServerOptions, served: ServedHome): Promise<RunningServer> {
+  const { config } = options;
+  const { home, requests, readiness, releaseSpawnHelper } = served;
   let metrics: MetricsServer | null = null;
   try {
     const app = await createApp({
@@ -182,11 +198,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
             freeMemoryRelease: options.freeMemoryRelease,
           });
     const address = await listen(app, config.listen, options.clusterWorker === true);
-    if (options.clusterWorker === true && registry !== null) shareMetricsWithPrimary(registry);
-    else if (config.metricsListen !== null && registry !== null) {
-      if (config.metricsListen.kind === 'unix') await removeStaleSocket(config.metricsListen.path);
-      metrics = await startMetricsServer({ listen: config.metricsListen, registry, readiness });
-    }
+    metrics = await serveMetrics(options, registry, readiness);
     const metricsServer = metrics;
     return {
       app,
@@ -194,26 +206,43 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       address,
       metricsAddress: metricsServer?.address ?? null,
       readiness,
-      visitedRepositories,
-      close: async () => {
-        readiness.stopping();
-        const http = app.getHttpServer();
-        const deadline = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        try {
-          await app.close();
-        } finally {
-          clearTimeout(deadline);
-          visitedRepositories.flush();
-          await metricsServer?.close();
-          await home.close();
-          releaseSpawnHelper();
-        }
-      },
+      visitedRepositories: served.visitedRepositories,
+      close: () => closeServer(app, served, metricsServer),
     };
   } catch (error) {
     await metrics?.close();
     await home.close();
     releaseSpawnHelper();
     throw error;
+  }
+}
+
+/**
+ * Where the metrics go once the app listens: a cluster worker shares them with the primary's
+ * listener; a process serving alone starts its own listener when one is configured.
+ */
+async function serveMetrics(options: StartServerOptions, registry: Registry | null, readiness: Readiness): Promise<MetricsServer | null> {
+  const { metricsListen } = options.config;
+  if (options.clusterWorker === true && registry !== null) shareMetricsWithPrimary(registry);
+  else if (metricsListen !== null && registry !== null) {
+    if (metricsListen.kind === 'unix') await removeStaleSocket(metricsListen.path);
+    return startMetricsServer({ listen: metricsListen, registry, readiness });
+  }
+  return null;
+}
+
+/** {@link RunningServer.close}. */
+async function closeServer(app: NestFastifyApplication, served: ServedHome, metricsServer: MetricsServer | null): Promise<void> {
+  served.readiness.stopping();
+  const http = app.getHttpServer();
+  const deadline = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(deadline);
+    served.visitedRepositories.flush();
+    await metricsServer?.close();
+    await served.home.close();
+    served.releaseSpawnHelper();
   }
 }
