@@ -12,6 +12,8 @@ const allowedWorkspaceImports: Record<string, readonly string[]> = {
   'libs/cob': ['bounded-cache', 'identity', 'storage'],
   'libs/diff': [],
   'libs/api-types': [],
+  // Not diff: the diff library's tests write scratch repositories with the builder.
+  'libs/builder': ['bounded-cache', 'identity', 'storage', 'cob'],
 };
 
 const frameworkPackages = /^(@nestjs\/|fastify|@fastify\/|class-validator|class-transformer)/;

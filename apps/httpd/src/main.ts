@@ -40,7 +40,7 @@ async function configure(options: CommandLineOptions, logger: Logger, version: s
     version,
     ensureDemoHome: async (flavour) => {
       // Only the demo needs the builder: loaded here, and its recipe version names the folder.
-      const { DEMO_RECIPE_VERSION } = await import('@forge-httpd/tools');
+      const { DEMO_RECIPE_VERSION } = await import('@forge-httpd/builder');
       const cacheRoot = demoCacheRoot(process.env, userHome);
       const demoVersion = `${version}-r${DEMO_RECIPE_VERSION}`;
       return ensureDemoHome({ cacheRoot, version: demoVersion, flavour, log: (message) => logger.info({ event: 'demo' }, message) });

@@ -23,7 +23,7 @@ import {
   sampleCommits,
   seedFromLabel,
   setWebProfile,
-} from '../builder/index.js';
+} from '@forge-httpd/builder';
 import { buildGitFixture, type GitSample } from './git-fixture.js';
 import { writePlainRepositories } from './plain-repositories.js';
 import { runCommand } from './processes.js';

@@ -1,6 +1,6 @@
 import { ridFromOid, type Rid } from '@forge-httpd/identity';
 import type { Flavour } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, type NodeHomeSpec } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, type NodeHomeSpec } from '@forge-httpd/builder';
 
 /** A well-formed RID that no fixture repository has. */
 export const ABSENT_RID: Rid = ridFromOid('0123456789abcdef0123456789abcdef01234567');
