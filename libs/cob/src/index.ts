@@ -51,7 +51,8 @@ export { viewJob } from './job/job-view.js';
 export type { Job, JobRunView } from './job/job-view.js';
 // Cached evaluation of a repository
 export { COB_STORE_BYTES_PER_LISTED_OBJECT, COB_STORE_BYTES_PER_OBJECT, CobStore } from './store/cob-store.js';
-export type { CachedObject, CobEvaluation, CobRejectionReport, CobStoreOptions, RootTime } from './store/cob-store.js';
+export type { CobEvaluation, CobRejectionReport, CobStoreOptions } from './store/cob-store.js';
+export type { CachedObject, RootTime } from './store/cached-object.js';
 export { CobSnapshot } from './store/cob-snapshot.js';
 export type { EvaluationScope, ListingFacts, PersistedEvaluation, PersistedEvaluations } from './store/persisted-evaluations.js';
 export { EVALUATION_FORMAT_VERSION, openSqliteEvaluations, sqliteEvaluationsFile } from './store/sqlite-evaluations.js';
