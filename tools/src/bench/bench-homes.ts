@@ -77,7 +77,7 @@ export function ensureLargeHome(cacheRoot: string, scale: ScaleSpec): Promise<Be
 }
 
 /** The scale's large home: big repository, COB-heavy repository, many small repositories. */
-export async function buildLargeHome(dir: string, scale: ScaleSpec): Promise<BenchHome> {
+async function buildLargeHome(dir: string, scale: ScaleSpec): Promise<BenchHome> {
   const fixture = await buildGitFixture(path.join(dir, 'source', 'big.git'), { commits: scale.commits, files: scale.files, seed: 7 });
   const context = await benchContext(path.join(dir, 'home'));
   const big = await initRepository(context, { name: 'big', defaultBranch: 'master', history: { kind: 'import', from: fixture.gitDir } });

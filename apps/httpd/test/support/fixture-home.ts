@@ -15,7 +15,7 @@ export const FIXTURE_TIME = 1700000000;
  * `gamma-alpha` and `Alphabet` (search order), `secret` (private, pinned), `blocked` (policy
  * block, pinned) and one pinned RID that is not in storage.
  */
-export function fixtureHomeSpec(home: string, flavour: Flavour = 'forge'): NodeHomeSpec {
+function fixtureHomeSpec(home: string, flavour: Flavour = 'forge'): NodeHomeSpec {
   return {
     home,
     seed: '5eed'.padEnd(64, '0'),
