@@ -16,7 +16,7 @@ const allowedWorkspaceImports: Record<string, readonly string[]> = {
   'libs/builder': ['bounded-cache', 'identity', 'storage', 'cob'],
 };
 
-const frameworkPackages = /^(@nestjs\/|fastify|@fastify\/|class-validator|class-transformer)/;
+const frameworkPackages = /^(@nestjs\/|fastify|@fastify\/|class-validator)/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
