@@ -12,9 +12,9 @@ export default tseslint.config(
     plugins: { '@nx': nx },
   },
   {
-    // The one-way package graph (ARCHITECTURE.md): bounded-cache ← identity ← storage ← cob;
-    // diff and api-types alone; the app and the tools on top. Specs and test helpers may reach
-    // across (a library's tests use the builder in tools/).
+    // The one-way package graph (ARCHITECTURE.md): bounded-cache ← identity ← storage ← cob ←
+    // builder; diff and api-types alone; the app and the tools on top, the app without the
+    // tools. Specs and test helpers may reach across (a library's tests use the builder).
     files: ['**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.testing.ts', '**/test/**'],
     rules: {
@@ -29,13 +29,30 @@ export default tseslint.config(
             { sourceTag: 'scope:cob', onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity', 'scope:storage'] },
             { sourceTag: 'scope:diff', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'scope:api-types', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'scope:builder', onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity', 'scope:storage', 'scope:cob'] },
             {
               sourceTag: 'type:tools',
-              onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity', 'scope:storage', 'scope:cob', 'scope:diff', 'scope:api-types'],
+              onlyDependOnLibsWithTags: [
+                'scope:bounded-cache',
+                'scope:identity',
+                'scope:storage',
+                'scope:cob',
+                'scope:diff',
+                'scope:api-types',
+                'scope:builder',
+              ],
             },
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['scope:bounded-cache', 'scope:identity', 'scope:storage', 'scope:cob', 'scope:diff', 'scope:api-types', 'type:tools'],
+              onlyDependOnLibsWithTags: [
+                'scope:bounded-cache',
+                'scope:identity',
+                'scope:storage',
+                'scope:cob',
+                'scope:diff',
+                'scope:api-types',
+                'scope:builder',
+              ],
             },
           ],
         },

@@ -22,9 +22,11 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/'],
   moduleNameMapper: {
-    '^@forge-httpd/(bounded-cache|identity|storage|cob|diff|api-types)$': path.join(root, 'libs/$1/src/index.ts'),
+    '^@forge-httpd/(bounded-cache|identity|storage|cob|diff|api-types|builder)$': path.join(root, 'libs/$1/src/index.ts'),
     '^@forge-httpd/(storage|cob)/write$': path.join(root, 'libs/$1/src/write.ts'),
-    '^@forge-httpd/tools$': path.join(root, 'tools/src/builder/index.ts'),
+    '^@forge-httpd/storage/testing$': path.join(root, 'libs/storage/src/testing.ts'),
+    '^@forge-httpd/builder/scratch$': path.join(root, 'libs/builder/src/scratch.ts'),
+    '^@forge-httpd/tools/fuzz$': path.join(root, 'tools/src/fuzz/fuzz-requests.ts'),
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['**/*.spec.ts'],

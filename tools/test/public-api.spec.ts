@@ -11,10 +11,13 @@ const ENTRY_POINTS: Record<string, string> = {
   '@forge-httpd/identity': 'libs/identity/src/index.ts',
   '@forge-httpd/storage': 'libs/storage/src/index.ts',
   '@forge-httpd/storage/write': 'libs/storage/src/write.ts',
+  '@forge-httpd/storage/testing': 'libs/storage/src/testing.ts',
   '@forge-httpd/cob': 'libs/cob/src/index.ts',
   '@forge-httpd/cob/write': 'libs/cob/src/write.ts',
   '@forge-httpd/diff': 'libs/diff/src/index.ts',
   '@forge-httpd/api-types': 'libs/api-types/src/index.ts',
+  '@forge-httpd/builder': 'libs/builder/src/index.ts',
+  '@forge-httpd/builder/scratch': 'libs/builder/src/scratch.ts',
 };
 
 /** The names an entry point exports (`type` for type-only ones), sorted. */

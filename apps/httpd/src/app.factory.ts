@@ -21,12 +21,12 @@ import { RequestObserver } from './telemetry/request-observer.js';
 import { pino } from 'pino';
 
 /** Every feature route lives under this prefix (docs/api.md `{base_url}`, docs/radicle-httpd.md §2.1). */
-export const API_PREFIX = 'api/v1';
+const API_PREFIX = 'api/v1';
 
 /** Time to receive a whole request (headers and body), in ms. */
-export const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 /** Time to receive a request's headers, in ms. */
-export const HEADERS_TIMEOUT_MS = 15_000;
+const HEADERS_TIMEOUT_MS = 15_000;
 
 /**
  * The routes outside the prefix: the informational ones (`/`, `/api`, `/api/v1` itself), raw

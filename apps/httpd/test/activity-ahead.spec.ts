@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { repositoryByName } from '@forge-httpd/tools';
+import { repositoryByName } from '@forge-httpd/builder';
 import { ActivityTimes } from '../src/repos/activity-times.js';
 import { ReposService } from '../src/repos/repos.service.js';
 import { getJson, useFixtureServer } from './support/index.js';

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import { repositoryByName } from '@forge-httpd/tools';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { repositoryByName } from '@forge-httpd/builder';
+import type { ScratchCommit } from '@forge-httpd/builder/scratch';
 import { getJson, metricValue, noiseText, type ScratchServer, stalledClient, startScratchServer, waitForMetric } from './support/index.js';
 
 // Big pages (diffs, blobs, raw files) while clients leave answers unread: past the bound of

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { Activity, Commit } from '@forge-httpd/api-types';
 import type { Rid } from '@forge-httpd/identity';
-import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
-import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
-import { type ScratchCommit, writeScratchHistory } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/builder';
+import { execGit, type ScratchCommit, writeScratchHistory } from '@forge-httpd/builder/scratch';
 import { ABSENT_RID, expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;

@@ -1,9 +1,8 @@
 import type { CommitDetail, FileDiff, RangeDiffResponse } from '@forge-httpd/api-types';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import { type Oid } from '@forge-httpd/storage';
 import { updateRefs } from '@forge-httpd/storage/write';
-import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { execGit, type ScratchCommit } from '@forge-httpd/builder/scratch';
 import { expectGolden, getJson, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;

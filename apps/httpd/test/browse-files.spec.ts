@@ -1,8 +1,8 @@
 import type { Blob, Tree } from '@forge-httpd/api-types';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import { type Oid } from '@forge-httpd/storage';
 import { updateRefs } from '@forge-httpd/storage/write';
-import type { ScratchChange, ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import type { ScratchChange, ScratchCommit } from '@forge-httpd/builder/scratch';
 import { expectGolden, getJson, rawRequest, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { Remote } from '@forge-httpd/api-types';
 import { nidFromPublicKey } from '@forge-httpd/identity';
 import { updateRefs } from '@forge-httpd/storage/write';
-import { type BuiltHome, buildNodeHome, createTags, namespacedRef, peerByAlias, repositoryByName, resignRefs } from '@forge-httpd/tools';
-import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
+import { type BuiltHome, buildNodeHome, createTags, namespacedRef, peerByAlias, repositoryByName, resignRefs } from '@forge-httpd/builder';
+import { execGit } from '@forge-httpd/builder/scratch';
 import { ABSENT_RID, expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;

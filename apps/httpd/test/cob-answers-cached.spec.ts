@@ -1,7 +1,7 @@
 import type { Issue, Patch } from '@forge-httpd/api-types';
 import { commentIssue, createIssue, createPatch, setPatchState } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, peerByAlias, recordKnownNode, updateIdentity } from '@forge-httpd/tools';
+import { type BuiltHome, peerByAlias, recordKnownNode, updateIdentity } from '@forge-httpd/builder';
 import { buildCobHome, cobWriter, getUndecoded, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;

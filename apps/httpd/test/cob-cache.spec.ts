@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { Issue, Patch } from '@forge-httpd/api-types';
 import { sqliteEvaluationsFile } from '@forge-httpd/cob';
 import { commentIssue } from '@forge-httpd/cob/write';
-import { type BuiltHome, buildDemoHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, buildDemoHome, repositoryByName } from '@forge-httpd/builder';
 import { CobStoreService } from '../src/cobs/cob-store.service.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer } from './support/index.js';
 import { eventually } from './support/faults.js';

@@ -1,7 +1,7 @@
 import type { RepoInfo } from '@forge-httpd/api-types';
 import { createIssue } from '@forge-httpd/cob/write';
 import { readGitProcessCounts } from '@forge-httpd/storage';
-import { peerByAlias, repositoryByName } from '@forge-httpd/tools';
+import { peerByAlias, repositoryByName } from '@forge-httpd/builder';
 import { getJson, useFixtureServer } from './support/index.js';
 
 // Issue and patch counts of a repository whose ref files show no issue or patch ref are zero

@@ -1,5 +1,5 @@
 import type { Issue, Job, Patch, RepoInfo } from '@forge-httpd/api-types';
-import { type BuiltHome, buildDemoHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, buildDemoHome, repositoryByName } from '@forge-httpd/builder';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;

@@ -12,7 +12,7 @@ import {
 } from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, type Peer, peerByAlias } from '@forge-httpd/tools';
+import { type BuiltHome, type Peer, peerByAlias } from '@forge-httpd/builder';
 import { buildCobHome, expectGolden, getJson, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;

@@ -1,7 +1,7 @@
 import type { Job } from '@forge-httpd/api-types';
 import { type CobWriteContext, createJob, finishJobRun, startJobRun } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/builder';
 import { expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;

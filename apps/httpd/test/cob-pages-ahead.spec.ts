@@ -3,7 +3,7 @@ import type { Issue, Patch } from '@forge-httpd/api-types';
 import type { CobEvaluation } from '@forge-httpd/cob';
 import { commentIssue, createIssue, createPatch, mergePatch, setIssueState, setPatchState } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, peerByAlias } from '@forge-httpd/tools';
+import { type BuiltHome, peerByAlias } from '@forge-httpd/builder';
 import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
 import { buildCobHome, cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 

@@ -11,7 +11,7 @@ import {
   updatePatch,
 } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, peerByAlias, setBranches } from '@forge-httpd/tools';
+import { type BuiltHome, peerByAlias, setBranches } from '@forge-httpd/builder';
 import { CobRejectionLog } from '../src/cobs/cob-rejection-log.js';
 import { buildCobHome, cobWriter, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 

@@ -16,7 +16,7 @@ import {
 } from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, peerByAlias, setBranches } from '@forge-httpd/tools';
+import { type BuiltHome, peerByAlias, setBranches } from '@forge-httpd/builder';
 import { buildCobHome, cobWriter, expectGolden, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 let dir: string;

@@ -1,6 +1,6 @@
 import { COB_STORE_BYTES_PER_OBJECT, type CobEvaluation } from '@forge-httpd/cob';
 import { createIssue, setIssueState } from '@forge-httpd/cob/write';
-import { type BuiltHome, buildNodeHome, peerByAlias, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, peerByAlias, repositoryByName } from '@forge-httpd/builder';
 import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
 import { CobStoreService } from '../src/cobs/cob-store.service.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';

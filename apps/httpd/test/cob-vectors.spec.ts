@@ -5,7 +5,7 @@ import { didFromNid } from '@forge-httpd/identity';
 import { assignIssue, commentIssue, createIssue, createPatch, type CobWriteContext, labelIssue } from '@forge-httpd/cob/write';
 import { type Oid, openGitRepository } from '@forge-httpd/storage';
 import { serializeCommit, writeObject } from '@forge-httpd/storage/write';
-import { buildHeartwoodHome, HEARTWOOD_TEST_TIME, type HeartwoodHome } from '@forge-httpd/tools';
+import { buildHeartwoodHome, HEARTWOOD_TEST_TIME, type HeartwoodHome } from '@forge-httpd/builder';
 import { expectGolden, getJson, startTestServer } from './support/index.js';
 
 // docs/node-home.md Appendix A: ids printed by heartwood's CLI transcripts (radicle flavour).

@@ -6,7 +6,7 @@ import type { Issue, RepoInfo } from '@forge-httpd/api-types';
 import type { CobEvaluation } from '@forge-httpd/cob';
 import { type CobWriteContext, createIssue, setIssueState } from '@forge-httpd/cob/write';
 import type { Oid } from '@forge-httpd/storage';
-import { peerByAlias, repositoryByName } from '@forge-httpd/tools';
+import { peerByAlias, repositoryByName } from '@forge-httpd/builder';
 import { CobEvaluations } from '../src/cobs/cob-evaluations.js';
 import { CobStoreService } from '../src/cobs/cob-store.service.js';
 import { RequestsInFlight } from '../src/platform/requests-in-flight.js';

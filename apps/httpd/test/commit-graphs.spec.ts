@@ -1,9 +1,8 @@
 import { cp, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
-import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
+import { execGit, type ScratchCommit } from '@forge-httpd/builder/scratch';
 import { COMMIT_GRAPHS_DIR } from '../src/server.js';
 import { buildScratchHome, getJson, makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
 import { mergedHistory } from './support/merged-history.js';

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/builder';
 import { childProcesses, eventually, startBusyLoops } from './support/faults.js';
 import { makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
 

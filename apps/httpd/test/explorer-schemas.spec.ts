@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Flavour } from '@forge-httpd/storage';
-import { type BuiltHome, buildDemoHome, readNodeConfig, startControlSocket, type ControlSocketServer } from '@forge-httpd/tools';
+import { type BuiltHome, buildDemoHome, readNodeConfig, startControlSocket, type ControlSocketServer } from '@forge-httpd/builder';
 import { explorerRoutes } from './support/explorer-schemas/index.js';
 import { walkExplorerRoutes } from './support/explorer-walk.js';
 import { buildFixtureHome, makeTempDir, removeTempDir, startTestServer, tempSocketPath, type TestServer } from './support/index.js';

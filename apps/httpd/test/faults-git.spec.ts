@@ -3,7 +3,7 @@ import { readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path';
 import type { Rid } from '@forge-httpd/identity';
 import { updateRefs } from '@forge-httpd/storage/write';
-import { type BuiltHome, buildNodeHome, namespacedRef, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, namespacedRef, repositoryByName } from '@forge-httpd/builder';
 import { RepoNotFoundError } from '../src/platform/errors.js';
 import { RepoInfoService } from '../src/repos/repo-info.service.js';
 import { RepositoryAccess } from '../src/repository-access/repository-access.service.js';

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type BuiltHome, repositoryByName, startControlSocket } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName, startControlSocket } from '@forge-httpd/builder';
 import { eventually, homeChanges, type HomeSnapshot, isPlainError, pause, snapshotHome } from './support/faults.js';
 import { buildFixtureHome, getJson, type JsonResponse, makeTempDir, removeTempDir, startTestServer, tempSocketPath, type TestServer } from './support/index.js';
 

@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import { eventually, isPlainError, pause } from './support/faults.js';
 import { getJson, logLines } from './support/index.js';
 import { buildFixtureHome, makeTempDir, removeTempDir } from './support/index.js';

@@ -1,8 +1,8 @@
 import { Agent } from 'node:http';
 import { ridDirectoryName } from '@forge-httpd/identity';
-import { repositoryByName } from '@forge-httpd/tools';
+import { repositoryByName } from '@forge-httpd/builder';
 import fc from 'fast-check';
-import { findFuzzProblem, fuzzRequestArbitrary, type FuzzValues, type PrivateData, sendFuzzRequest } from '../../../tools/src/fuzz/fuzz-requests.js';
+import { findFuzzProblem, fuzzRequestArbitrary, type FuzzValues, type PrivateData, sendFuzzRequest } from '@forge-httpd/tools/fuzz';
 import { routesOf } from '../src/app.factory.js';
 import { ABSENT_RID, getJson, useFixtureServer } from './support/index.js';
 

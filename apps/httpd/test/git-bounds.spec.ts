@@ -1,6 +1,6 @@
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import type { Oid } from '@forge-httpd/storage';
 import { GitProcesses } from '../src/platform/git-processes.service.js';
 import { getBytes, getJson, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';

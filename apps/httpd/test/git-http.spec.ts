@@ -3,10 +3,10 @@ import { request as httpRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import { keyPairFromSeed } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import type { ScratchCommit } from '@forge-httpd/builder/scratch';
 import { ABSENT_RID, getBytes, makeTempDir, removeTempDir, runGitClient, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
-import { repositoryByName } from '@forge-httpd/tools';
+import { repositoryByName } from '@forge-httpd/builder';
 import type { RangeDiffResponse } from '@forge-httpd/api-types';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import type { ScratchCommit } from '@forge-httpd/builder/scratch';
 import { getJson, metricValue, type ScratchServer, stalledClient, startScratchServer, waitForMetric } from './support/index.js';
 
 // Long answers (a range over a whole history, a listing without a page size) hold their commit

@@ -2,11 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TreeStats } from '@forge-httpd/api-types';
 import { type Oid, openGitRepository, readGitProcessCounts } from '@forge-httpd/storage';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import type { HistoryStats } from '../src/git-content/git-content-cache.js';
 import { HistoryStatsCounter } from '../src/tree/history-stats.js';
 import { HISTORY_STATS_FILE, readKeptHistories } from '../src/tree/history-stats-file.js';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import type { ScratchCommit } from '@forge-httpd/builder/scratch';
 import { buildScratchHome, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 // stats/tree counts the history of a commit; after the head moved on (a push), the commits

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Rid } from '@forge-httpd/identity';
 import { ABSENT_RID, buildFixtureHome, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
-import { repositoryByName } from '@forge-httpd/tools';
+import { repositoryByName } from '@forge-httpd/builder';
 
 // What a hostile or broken client does below the routes: every answer is our JSON error with
 // CORS headers, and a private repository's 404 takes the absent repository's path.

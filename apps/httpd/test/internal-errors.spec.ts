@@ -1,5 +1,5 @@
 import { updateRefs, writeObject } from '@forge-httpd/storage/write';
-import { repositoryByName } from '@forge-httpd/tools';
+import { repositoryByName } from '@forge-httpd/builder';
 import { getJson, useFixtureServer } from './support/index.js';
 
 const fixture = useFixtureServer();

@@ -13,7 +13,7 @@ import {
   recordSeedingPolicy,
   sampleCommits,
   updateIdentity,
-} from '@forge-httpd/tools';
+} from '@forge-httpd/builder';
 import { getJson, makeTempDir, removeTempDir, SettleClock, startTestServer, type TestServer } from './support/index.js';
 
 /**

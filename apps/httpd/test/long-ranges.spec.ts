@@ -1,9 +1,8 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import type { Commit, CommitDetail, RangeDiffResponse } from '@forge-httpd/api-types';
-import { repositoryByName } from '@forge-httpd/tools';
-import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { repositoryByName } from '@forge-httpd/builder';
+import { execGit, type ScratchCommit } from '@forge-httpd/builder/scratch';
 import { getJson, getUndecoded, type ScratchServer, startScratchServer } from './support/index.js';
 
 const T = 1_700_000_000;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { pushCommits, repositoryByName, type BuiltHome } from '@forge-httpd/tools';
+import { pushCommits, repositoryByName, type BuiltHome } from '@forge-httpd/builder';
 import type { Commit } from '@forge-httpd/api-types';
 import { buildFixtureHome, makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
 import { findNginx, type RunningNginx, startNginx } from './support/nginx.js';

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ControlSocketMode, startControlSocket } from '@forge-httpd/tools';
+import { type ControlSocketMode, startControlSocket } from '@forge-httpd/builder';
 import { expectGolden, getJson, type JsonResponse, tempSocketPath, useFixtureServer } from './support/index.js';
 
 const socketPath = tempSocketPath('node');

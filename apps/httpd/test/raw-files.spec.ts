@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { crc32, deflateSync } from 'node:zlib';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import type { Oid } from '@forge-httpd/storage';
-import type { ScratchChange, ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import type { ScratchChange, ScratchCommit } from '@forge-httpd/builder/scratch';
 import { ABSENT_RID, getBytes, readZipEntries, type ScratchServer, startScratchServer, type TestServer } from './support/index.js';
 
 const T = 1_700_000_000;

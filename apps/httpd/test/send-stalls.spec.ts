@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import { repositoryByName } from '@forge-httpd/tools';
-import type { ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { repositoryByName } from '@forge-httpd/builder';
+import type { ScratchCommit } from '@forge-httpd/builder/scratch';
 import { getJson, metricValue, noiseText, type ScratchServer, startScratchServer, waitForMetric } from './support/index.js';
 
 // Clients that stop reading an answer: they are cut off once no byte was taken for the send

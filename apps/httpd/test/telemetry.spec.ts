@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createIssue } from '@forge-httpd/cob/write';
-import { type BuiltHome, peerByAlias, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, peerByAlias, repositoryByName } from '@forge-httpd/builder';
 import { buildFixtureHome, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 const TREE_ROUTE = '/api/v1/repos/:rid/tree/:sha/*';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Rid } from '@forge-httpd/identity';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import { warmUp } from '../src/warm-up/warm-up.js';
 import { VISITED_REPOSITORIES_FILE, VisitedRepositories } from '../src/warm-up/visited-repositories.js';
 import { ABSENT_RID, buildFixtureHome, getJson, makeTempDir, removeTempDir, startTestServer } from './support/index.js';

@@ -1,4 +1,4 @@
-import { setWebProfile } from '@forge-httpd/tools';
+import { setWebProfile } from '@forge-httpd/builder';
 import { warmUp } from '../src/warm-up/warm-up.js';
 import { useFixtureServer } from './support/index.js';
 

@@ -27,15 +27,6 @@ export class UnknownCobActionError extends CobApplyError {
   }
 }
 
-/** A change commit that cannot be loaded (no manifest, no signature, bad trailer…). */
-export class InvalidChangeError extends Error {
-  readonly code = 'COB_INVALID_CHANGE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidChangeError';
-  }
-}
-
 /** The issue, patch or job asked for does not exist (or is invalid, which looks the same). */
 export class CobNotFoundError extends Error {
   readonly code: string;

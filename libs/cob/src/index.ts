@@ -3,7 +3,7 @@
  * change DAGs. Writing changes as a node does is `@forge-httpd/cob/write` (builders, tests).
  */
 // Errors
-export { CobApplyError, CobNotFoundError, CobWriteError, InvalidChangeError, UnknownCobActionError } from './errors.js';
+export { CobApplyError, CobNotFoundError, CobWriteError, UnknownCobActionError } from './errors.js';
 // Changes and evaluation (docs/node-home.md §6)
 export type { Change } from './change.js';
 export { evaluateChanges } from './dag/evaluate-changes.js';
@@ -41,7 +41,6 @@ export type { IdentityAction } from './identity/identity-action.js';
 export type { IdentityRevision, IdentityState } from './identity/identity-state.js';
 export { viewIdentity } from './identity/identity-view.js';
 export type { Identity, IdentityRevisionView } from './identity/identity-view.js';
-export { loadIdentity } from './identity/load-identity.js';
 // Jobs (radicle-job 0.6)
 export { jobFolder } from './job/fold-job.js';
 export type { JobRun, JobState, RunStatus } from './job/fold-job.js';
@@ -51,7 +50,8 @@ export { viewJob } from './job/job-view.js';
 export type { Job, JobRunView } from './job/job-view.js';
 // Cached evaluation of a repository
 export { COB_STORE_BYTES_PER_LISTED_OBJECT, COB_STORE_BYTES_PER_OBJECT, CobStore } from './store/cob-store.js';
-export type { CachedObject, CobEvaluation, CobRejectionReport, CobStoreOptions, RootTime } from './store/cob-store.js';
+export type { CobEvaluation, CobRejectionReport, CobStoreOptions } from './store/cob-store.js';
+export type { CachedObject, RootTime } from './store/cached-object.js';
 export { CobSnapshot } from './store/cob-snapshot.js';
 export type { EvaluationScope, ListingFacts, PersistedEvaluation, PersistedEvaluations } from './store/persisted-evaluations.js';
 export { EVALUATION_FORMAT_VERSION, openSqliteEvaluations, sqliteEvaluationsFile } from './store/sqlite-evaluations.js';
@@ -59,4 +59,4 @@ export type { SqliteEvaluationsOptions } from './store/sqlite-evaluations.js';
 export type { CobCounts, IssueStatusFilter, ListingRange, PatchStatusFilter, PreparedListings, PrepareOptions } from './store/cob-snapshot.js';
 export { JOB_TYPE_NAME } from './store/cob-kinds.js';
 export type { CobKind, CobKinds, CobRepository } from './store/cob-kinds.js';
-export { loadIssues, loadPatches } from './store/load-cobs.js';
+export { loadIssues } from './store/load-cobs.js';

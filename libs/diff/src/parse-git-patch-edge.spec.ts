@@ -1,4 +1,4 @@
-import { gitDiff } from '../../../tools/src/diff-oracle/git-exec.js';
+import { gitDiff } from '@forge-httpd/builder/scratch';
 import { DiffFormatError } from './errors.js';
 import { formatGitPatch } from './format-git-patch.js';
 import { parseGitPatch } from './parse-git-patch.js';

@@ -1,4 +1,4 @@
-import { execGit } from '../../../tools/src/diff-oracle/git-exec.js';
+import { execGit } from '@forge-httpd/builder/scratch';
 import { parseGitPatch } from './parse-git-patch.js';
 import { parseNumstat } from './parse-numstat.js';
 import { resolveCutFiles } from './resolve-cut-files.js';

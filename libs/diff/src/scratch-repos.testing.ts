@@ -5,8 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gitDiff } from '../../../tools/src/diff-oracle/git-exec.js';
-import { writeScratchHistory, type ScratchChange, type ScratchCommit } from '../../../tools/src/diff-oracle/scratch-history.js';
+import { gitDiff, type ScratchChange, type ScratchCommit, writeScratchHistory } from '@forge-httpd/builder/scratch';
 import { parseGitPatch } from './parse-git-patch.js';
 import type { DiffContent, FileDiff } from './types.js';
 

@@ -23,7 +23,7 @@ import {
   sampleCommits,
   seedFromLabel,
   setWebProfile,
-} from '../builder/index.js';
+} from '@forge-httpd/builder';
 import { buildGitFixture, type GitSample } from './git-fixture.js';
 import { writePlainRepositories } from './plain-repositories.js';
 import { runCommand } from './processes.js';
@@ -77,7 +77,7 @@ export function ensureLargeHome(cacheRoot: string, scale: ScaleSpec): Promise<Be
 }
 
 /** The scale's large home: big repository, COB-heavy repository, many small repositories. */
-export async function buildLargeHome(dir: string, scale: ScaleSpec): Promise<BenchHome> {
+async function buildLargeHome(dir: string, scale: ScaleSpec): Promise<BenchHome> {
   const fixture = await buildGitFixture(path.join(dir, 'source', 'big.git'), { commits: scale.commits, files: scale.files, seed: 7 });
   const context = await benchContext(path.join(dir, 'home'));
   const big = await initRepository(context, { name: 'big', defaultBranch: 'master', history: { kind: 'import', from: fixture.gitDir } });

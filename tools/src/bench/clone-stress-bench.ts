@@ -18,7 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDemoHome, repositoryByName } from '../builder/index.js';
+import { buildDemoHome, repositoryByName } from '@forge-httpd/builder';
 import { benchCacheRoot, buildsToMeasure, startForge } from './forge-server.js';
 import { runCommand } from './processes.js';
 

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { commentIssue } from '@forge-httpd/cob/write';
 import { keyPairFromSeed, ridDirectoryName } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { seedFromLabel } from '../builder/seeds.js';
+import { seedFromLabel } from '@forge-httpd/builder';
 import { type BenchHome, buildTrackerHome, ensureBenchHome, TRACKER_PEERS } from './bench-homes.js';
 import { benchCacheRoot, buildsToMeasure, type ForgeServer, startForge } from './forge-server.js';
 import { runChecked, sleep } from './processes.js';

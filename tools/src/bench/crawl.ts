@@ -56,16 +56,6 @@ export interface CrawlServers {
   readonly cgit: CgitServer | null;
 }
 
-/** What the git CLI runs per page (documented in tools/bench/README.md). */
-export const CRAWL_GIT_READS: Readonly<Record<CrawlKind, string>> = {
-  commit: 'diff-tree -p --raw -M -C <sha> + cat-file --batch of the changed blobs',
-  diff: 'diff-tree -p --raw -M -C <parent> <sha> + cat-file --batch of the changed blobs + log <parent>..<sha>',
-  tree: 'ls-tree <sha>:<dir>',
-  blob: 'cat-file -p <sha>:<path> + log -1 <sha> -- <path>',
-  readme: 'cat-file -p <sha>:README.md + log -1 <sha> -- README.md',
-  history: 'log -n 30 --format=raw <sha>',
-};
-
 /**
  * Picks `count` distinct non-root commits of `branch`, spread evenly over the history, each
  * with a file it added or changed (merges included when they change a file against their

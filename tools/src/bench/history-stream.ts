@@ -1,4 +1,4 @@
-import { editLines, renderLines, type Lines } from './history-content.js';
+import { renderLines, type Lines } from './history-content.js';
 import type { Content, FileOp } from './history-tree.js';
 
 /** Where fast-import commands go; resolves when the consumer can take more (backpressure). */
@@ -79,5 +79,3 @@ export function largeJsonLines(size: number): Lines {
   lines.push('  {"id": -1}', ']');
   return lines;
 }
-
-export { editLines };

@@ -21,7 +21,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
-import { buildDemoHome, repositoryByName } from '../builder/index.js';
+import { buildDemoHome, repositoryByName } from '@forge-httpd/builder';
 import { type LoadResult, runWrk } from './wrk.js';
 
 /** One raw answer: status, headers (hop-by-hop ones dropped) and body bytes. */

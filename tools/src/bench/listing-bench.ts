@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { createNodeHome, seedFromLabel } from '../builder/index.js';
+import { createNodeHome, seedFromLabel } from '@forge-httpd/builder';
 import { writePlainRepositories } from './plain-repositories.js';
 
 const ROOT = process.cwd();

@@ -11,8 +11,7 @@ import Database from 'better-sqlite3';
 import { didFromNid, ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
 import { cobTypeName, type Oid } from '@forge-httpd/storage';
 import { insertRouting, insertSeedingPolicy, writeSignedRefsCommit } from '@forge-httpd/storage/write';
-import { encodeIdentityDocument, type HomeContext, sampleCommits, writeGeneratedHistory } from '../builder/index.js';
-import { documentBlobOid, writeIdentityRoot } from '../builder/identity-cob.js';
+import { documentBlobOid, encodeIdentityDocument, type HomeContext, sampleCommits, writeGeneratedHistory, writeIdentityRoot } from '@forge-httpd/builder';
 
 /**
  * Writes `count` repositories named `repo-00000`… (8 at a time) and records their seeding

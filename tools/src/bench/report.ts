@@ -215,7 +215,7 @@ function scaleVerdicts(rows: readonly ScaleRow[]): Verdict[] {
  * Relative growth of the mean RSS of the last quarter of the samples over the second quarter
  * (the first quarter is skipped: caches fill there). NaN with fewer than 8 samples.
  */
-export function rssGrowth(samples: ReadonlyArray<[number, number]>): number {
+function rssGrowth(samples: ReadonlyArray<[number, number]>): number {
   if (samples.length < 8) return NaN;
   const quarter = Math.floor(samples.length / 4);
   const mean = (part: ReadonlyArray<[number, number]>): number => part.reduce((s, [, b]) => s + b, 0) / part.length;
@@ -250,7 +250,7 @@ export async function writeResults(outRoot: string, results: BenchResults, text:
 }
 
 /** A horizontal bar chart of forge-httpd's req/s as a fraction of the ceiling, per route. */
-export function ratioChart(rows: readonly WarmRow[]): string {
+function ratioChart(rows: readonly WarmRow[]): string {
   const bars = rows.map((r) => ({ label: `${r.route} c${r.concurrency}`, value: r.forge.rps / r.ceiling.rps }));
   const width = 640;
   const rowHeight = 22;

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { spawnGit, useGitSpawnHelper } from '@forge-httpd/storage';
-import { buildNodeHome } from '../builder/index.js';
+import { buildNodeHome } from '@forge-httpd/builder';
 import { readRss } from './processes.js';
 
 const { values } = parseArgs({

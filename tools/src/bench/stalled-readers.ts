@@ -20,7 +20,7 @@ export interface StalledReadersResult {
 }
 
 /** Clients, each on its own page. */
-export const STALLED_READERS = 200;
+const STALLED_READERS = 200;
 /** Commits each page's range spans: hundreds of changed files on the generated history. */
 const RANGE_COMMITS = 200;
 

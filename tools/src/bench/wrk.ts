@@ -43,13 +43,13 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /** A wrk Lua script that cycles through the given request paths. */
-export function luaRotation(paths: readonly string[]): string {
+function luaRotation(paths: readonly string[]): string {
   const list = paths.map((p) => JSON.stringify(p)).join(',\n  ');
   return `local paths = {\n  ${list}\n}\nlocal i = 0\nrequest = function()\n  i = (i % #paths) + 1\n  return wrk.format("GET", paths[i])\nend\n`;
 }
 
 /** Extracts req/s, p50/p99 (ms), request and error counts from wrk's text report. */
-export function parseWrkOutput(text: string): Omit<LoadResult, 'concurrency' | 'seconds'> {
+function parseWrkOutput(text: string): Omit<LoadResult, 'concurrency' | 'seconds'> {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
   const requests = Number(/(\d+) requests in/.exec(text)?.[1] ?? 0);
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0);

@@ -4,7 +4,7 @@
  * submodules, type changes, whole-directory deletions, empty files, CRLF, missing final
  * newlines, non-UTF-8 lines and awkward paths, plus merges.
  */
-import type { ScratchChange, ScratchCommit } from './scratch-history.js';
+import type { ScratchChange, ScratchCommit } from '@forge-httpd/builder/scratch';
 
 type TextEntry = { kind: 'text'; lines: Buffer[]; eol: string; finalNewline: boolean; executable: boolean };
 type Entry = TextEntry | { kind: 'binary'; bytes: Buffer } | { kind: 'link'; target: string };

@@ -39,7 +39,7 @@ export function parseNumstat(output: Buffer): NumstatEntry[] {
  * @param files - parsed diff
  * @returns entries comparable with {@link parseNumstat}'s
  */
-export function expectedNumstat(files: readonly FileDiff[]): NumstatEntry[] {
+function expectedNumstat(files: readonly FileDiff[]): NumstatEntry[] {
   const entries: NumstatEntry[] = [];
   files.forEach((file, index) => {
     if (file.typeChange && file.status === 'added') return;

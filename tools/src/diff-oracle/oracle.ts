@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { formatGitPatch, parseGitPatch, type FileDiff } from '@forge-httpd/diff';
-import { EMPTY_TREE, execGit, gitDiff } from './git-exec.js';
+import { EMPTY_TREE, execGit, gitDiff } from '@forge-httpd/builder/scratch';
 import { compareNumstat, parseNumstat } from './numstat.js';
 
 /** What to compare. */

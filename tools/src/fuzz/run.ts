@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
 import fc from 'fast-check';
-import { buildNodeHome, repositoryByName } from '../builder/index.js';
+import { buildNodeHome, repositoryByName } from '@forge-httpd/builder';
 import { REPO_ROOT } from '../bench/forge-server.js';
 import { freePort, readRss, spawnServer, stopChild, waitForHttp } from '../bench/processes.js';
 import { findFuzzProblem, fuzzRequestArbitrary, type FuzzValues, type PrivateData, type RouteTemplate, sendFuzzRequest } from './fuzz-requests.js';

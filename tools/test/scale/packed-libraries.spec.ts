@@ -3,7 +3,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type BuiltHome, buildDemoHome, repositoryByName } from '../../src/builder/index.js';
+import { type BuiltHome, buildDemoHome, repositoryByName } from '@forge-httpd/builder';
 
 // What another Node tool does with our libraries: pack them, install the tarballs into an empty
 // project (better-sqlite3 builds from source there, like in the workspace) and run the example

@@ -9,10 +9,10 @@ import { RepositoryAccess } from '../repository-access/repository-access.service
 import { toBlob } from './blob.mapper.js';
 
 /** Largest blob served (docs/api.md "Limits"); larger ones answer 413. */
-export const BLOB_MAX_BYTES = 4_194_304;
+const BLOB_MAX_BYTES = 4_194_304;
 
 /** Readme names in the order of docs/api.md operation 18 (the last lower-case form repeats one). */
-export const README_CANDIDATES: readonly string[] = (() => {
+const README_CANDIDATES: readonly string[] = (() => {
   const names = ['README', 'README.md', 'README.markdown', 'README.txt', 'README.rst', 'README.org', 'Readme.md'];
   return [...names, ...names.map((name) => name.toLowerCase())];
 })();

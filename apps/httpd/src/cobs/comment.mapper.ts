@@ -14,7 +14,7 @@ export function toAuthor(nid: Nid, aliasOf: AliasLookup): Author {
 }
 
 /** `{name, content}` in that order. */
-export function toEmbeds(embeds: readonly CobEmbed[]): Embed[] {
+function toEmbeds(embeds: readonly CobEmbed[]): Embed[] {
   return embeds.map((embed) => ({ name: embed.name, content: embed.content }));
 }
 

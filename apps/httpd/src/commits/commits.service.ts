@@ -24,7 +24,7 @@ export interface CommitsQuery {
 const NUMSTAT_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Default page size of the commit list (docs/api.md "Limits"). */
-export const DEFAULT_COMMITS_PER_PAGE = 30;
+const DEFAULT_COMMITS_PER_PAGE = 30;
 
 /** A read the walk that follows repeats (`ReadOptions.sequential`). */
 const WALK_STEP: ReadOptions = { sequential: true };

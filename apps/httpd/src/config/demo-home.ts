@@ -23,7 +23,7 @@ export function demoCacheRoot(env: Readonly<Record<string, string | undefined>>,
 
 /**
  * Returns the demo node home for this version and flavour, generating it with the builder of
- * `@forge-httpd/tools` the first time (or when a previous generation was interrupted). The
+ * `@forge-httpd/builder` the first time (or when a previous generation was interrupted). The
  * home is built in a sibling directory and renamed into place, so a crash never leaves a
  * half-written home that looks complete.
  */
@@ -38,7 +38,7 @@ export async function ensureDemoHome(options: DemoHomeOptions): Promise<string> 
   await mkdir(options.cacheRoot, { recursive: true });
   await rm(building, { recursive: true, force: true });
   // Loaded lazily: the builder (and the COB write side) is only needed for the demo.
-  const { buildDemoHome } = await import('@forge-httpd/tools');
+  const { buildDemoHome } = await import('@forge-httpd/builder');
   await buildDemoHome(building, { flavour: options.flavour });
   await writeFile(join(building, COMPLETE_MARKER), `${new Date().toISOString()}\n`);
   await rm(home, { recursive: true, force: true });

@@ -31,7 +31,7 @@ export interface GitRequestHeaders {
  * thousands of refs stay far below it; without a cap a client could stream a gzip bomb into
  * git for the whole request timeout.
  */
-export const UPLOAD_PACK_BODY_LIMIT = 16 * 1024 * 1024;
+const UPLOAD_PACK_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** As `git http-backend` sends them: protocol answers are never cached. */
 const NO_CACHE = {

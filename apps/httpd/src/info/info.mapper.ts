@@ -1,7 +1,7 @@
 import type { ApiInfo, ApiV1Info, InfoLink, NodeStats, RootInfo } from '@forge-httpd/api-types';
 
 /** The compatible radicle-httpd API level (docs/decisions.md "Routes"). */
-export const API_VERSION = '6.1.0';
+const API_VERSION = '6.1.0';
 
 function link(href: string, rel: string): InfoLink {
   return { href, rel, type: 'GET' };

@@ -7,7 +7,7 @@ import { toNodeInfo, toRepoPolicy, toSeedingPolicy } from './node.mapper.js';
 import { StampedAnswers } from './stamped-answers.js';
 
 /** Timeout of each control-socket query (docs/api.md "Limits"). */
-export const SOCKET_QUERY_TIMEOUT_MS = 500;
+const SOCKET_QUERY_TIMEOUT_MS = 500;
 /** Our own bound around each query, in case the client outlives its timeout. */
 const SOCKET_QUERY_GUARD_MS = 750;
 

@@ -9,7 +9,7 @@ import { commonErrors, HEADERS, PARAMETERS, RESPONSES } from './openapi-componen
 import { componentSchemas, jsonSchemaOf, type JsonSchema } from './json-schemas.js';
 
 /** Path of the document itself. */
-export const OPENAPI_PATH = '/api/v1/openapi.json';
+const OPENAPI_PATH = '/api/v1/openapi.json';
 
 const DESCRIPTION = [
   'Read-only HTTP/JSON API over a Radicle-style node home: the routes of radicle-httpd (API level 6.1.0), what radicle-httpd 0.26/0.27 added, raw files, archives and git smart HTTP.',

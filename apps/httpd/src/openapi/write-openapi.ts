@@ -4,7 +4,7 @@ import { readServerVersion } from '../config/version.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 
 /** The checked-in copy, relative to the repository root. */
-export const OPENAPI_FILE = new URL('../../../../docs/openapi.json', import.meta.url);
+const OPENAPI_FILE = new URL('../../../../docs/openapi.json', import.meta.url);
 
 /** The document as written to the file (2-space JSON, final newline). */
 export function openApiFileText(): string {

@@ -7,7 +7,7 @@ import { type Observable, tap } from 'rxjs';
 export type CacheClass = 'immutable' | 'short' | 'activity' | 'no-cache';
 
 /** Exact Cache-Control values per class (docs/radicle-httpd.md §2.2). */
-export const CACHE_CONTROL_VALUES: Readonly<Record<CacheClass, string>> = {
+const CACHE_CONTROL_VALUES: Readonly<Record<CacheClass, string>> = {
   immutable: 'public, max-age=604800, immutable',
   short: 'public, max-age=600, must-revalidate',
   activity: 'public, max-age=3600, must-revalidate',
@@ -26,7 +26,7 @@ const CACHE_POLICY = Symbol('CACHE_POLICY');
 export const CacheControl = (policy: CachePolicy): MethodDecorator => SetMetadata(CACHE_POLICY, policy);
 
 /** Sets the Cache-Control header of `reply` to a class's value. */
-export function setCacheControl(reply: FastifyReply, cacheClass: CacheClass): void {
+function setCacheControl(reply: FastifyReply, cacheClass: CacheClass): void {
   reply.header('cache-control', CACHE_CONTROL_VALUES[cacheClass]);
 }
 

@@ -16,7 +16,7 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /** The raw HTTP/1.1 answer with our error body (closes the connection). */
-export function rawErrorResponse(status: number, extraHeaders: Readonly<Record<string, string>> = {}): string {
+function rawErrorResponse(status: number, extraHeaders: Readonly<Record<string, string>> = {}): string {
   const reason = REASONS[status] ?? 'Bad Request';
   const body = JSON.stringify({ error: reason, code: status });
   const headers = {
@@ -32,7 +32,7 @@ export function rawErrorResponse(status: number, extraHeaders: Readonly<Record<s
 }
 
 /** The status for a parser or timeout error (Node's `clientError` codes). */
-export function clientErrorStatus(error: { code?: unknown }): number {
+function clientErrorStatus(error: { code?: unknown }): number {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
   if (error.code === 'HPE_HEADER_OVERFLOW') return 431;
   return 400;

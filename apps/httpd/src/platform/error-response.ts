@@ -22,7 +22,7 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /** Seconds a client is asked to wait when every git server process is busy. */
-export const BUSY_RETRY_AFTER_SECONDS = 10;
+const BUSY_RETRY_AFTER_SECONDS = 10;
 
 /** What a 503 says is busy, by error code. */
 const BUSY_REASONS: Readonly<Record<string, string>> = {

@@ -32,7 +32,7 @@ export function loadNativeMemoryRelease(): { module: NativeMemoryRelease | null;
 }
 
 /** How often resident memory is looked at (one cheap read of the process's RSS). */
-export const RELEASE_CHECK_MS = 5_000;
+const RELEASE_CHECK_MS = 5_000;
 
 /**
  * Change of resident memory since the last release, up or down, that makes the next one worth

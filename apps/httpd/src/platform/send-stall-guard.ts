@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
  * How long an answer may wait without the client taking any of its bytes, in ms: then the
  * connection is closed (what nginx's `send_timeout` does, with its default).
  */
-export const SEND_STALL_TIMEOUT_MS = 60_000;
+const SEND_STALL_TIMEOUT_MS = 60_000;
 
 /** Longest time between two looks at the open connections, in ms. */
 const MAX_SWEEP_INTERVAL_MS = 5000;

@@ -8,7 +8,7 @@ import { RepositoryAccess } from '../repository-access/repository-access.service
 import { rawContentType } from './raw-content-type.js';
 
 /** Largest raw file served (radicle-httpd `raw.rs`: 10 MiB); larger ones answer 413. */
-export const RAW_MAX_BYTES = 10_485_760;
+const RAW_MAX_BYTES = 10_485_760;
 
 /** Commit- and blob-addressed bytes never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -2,7 +2,7 @@ import type { Rid } from '@forge-httpd/identity';
 import { type HeadCommitTime, type NodeHome, readHeadCommitTime, readHeadCommitTimeFromFiles, type RepositorySummary } from '@forge-httpd/storage';
 
 /** How long head times are trusted before a refresh starts (ms): pushes show within this. */
-export const ACTIVITY_REFRESH_MS = 2000;
+const ACTIVITY_REFRESH_MS = 2000;
 /** A refresh reads files for at most this long before yielding to requests (ms). */
 const SLICE_MS = 8;
 /** Heads that only git can read are resolved this many at a time. */

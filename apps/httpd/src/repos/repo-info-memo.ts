@@ -5,7 +5,7 @@ import { RefTreeStamper } from '@forge-httpd/storage';
 import { TurnMemo } from '../platform/turn-memo.js';
 
 /** Repository infos remembered at most (least recently used dropped first): ~1–3 KB each. */
-export const REPO_INFO_MEMO_CAPACITY = 4096;
+const REPO_INFO_MEMO_CAPACITY = 4096;
 
 /** A built repository info and whether every part of it could be read. */
 export interface BuiltRepoInfo {

@@ -12,7 +12,7 @@ import type {
 import { compareUtf8 } from '@forge-httpd/identity';
 
 /** A copy of `record` with keys in byte order. */
-export function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
   const keys = Object.keys(record).sort(compareUtf8);
   return Object.fromEntries(keys.map((key) => [key, record[key] as T]));
 }
@@ -74,7 +74,7 @@ export function toProjectMeta(parts: { head: string; counts: Pick<ProjectMeta, '
 }
 
 /** A tag entry: `commit`, then `tagger` and `message` for annotated tags (docs/radicle-httpd.md §4.1). */
-export function toRepoTag(tag: RepoTag): RepoTag {
+function toRepoTag(tag: RepoTag): RepoTag {
   const result: RepoTag = { commit: tag.commit };
   if (tag.tagger !== undefined) {
     result.tagger = { name: tag.tagger.name, email: tag.tagger.email, timestamp: tag.tagger.timestamp };

@@ -1,7 +1,7 @@
 import type { NodeDatabase } from '@forge-httpd/storage';
 
 /** How long a routing count may be reused for search ordering, in ms. */
-export const SEED_COUNT_TTL_MS = 1000;
+const SEED_COUNT_TTL_MS = 1000;
 
 /**
  * Seed counts (node.db `routing` rows per RID) for ordering search results, each read at most

@@ -20,7 +20,7 @@ export interface PrepareDemoHomeOptions {
 export async function prepareDemoHome(options: PrepareDemoHomeOptions): Promise<string> {
   const { version, logger } = options;
   // Only the demo needs the builder: loaded here, and its recipe version names the folder.
-  const { DEMO_RECIPE_VERSION } = await import('@forge-httpd/tools');
+  const { DEMO_RECIPE_VERSION } = await import('@forge-httpd/builder');
   const cacheRoot = demoCacheRoot(options.env, options.userHome);
   const demoVersion = `${version}-r${DEMO_RECIPE_VERSION}`;
   return ensureDemoHome({ cacheRoot, version: demoVersion, flavour: options.flavour, log: (message) => logger.info({ event: 'demo' }, message) });

@@ -1,13 +1,13 @@
 import { UsageError } from '../config/usage-error.js';
 
 /** pino's levels, most verbose last; `silent` logs nothing. */
-export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 /** A `--log-level` value. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The level when neither `--log-level` nor `FORGE_LOG_LEVEL` is given. */
-export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 
 /**
  * Reads `--log-level`, else `FORGE_LOG_LEVEL`, else {@link DEFAULT_LOG_LEVEL}.

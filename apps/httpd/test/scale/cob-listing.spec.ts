@@ -3,7 +3,7 @@ import { CobStore } from '@forge-httpd/cob';
 import { commentIssue, writeChange } from '@forge-httpd/cob/write';
 import { type Oid, openGitRepository } from '@forge-httpd/storage';
 import { repackRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
-import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/builder';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from '../support/index.js';
 
 const ISSUES = 2000;

@@ -11,7 +11,7 @@ import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/builder';
 import { descendantProcesses, eventually, startBusyLoops } from '../support/faults.js';
 import { makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from '../support/index.js';
 

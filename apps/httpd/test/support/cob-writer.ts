@@ -1,6 +1,6 @@
 import type { CobWriteContext } from '@forge-httpd/cob/write';
 import type { GitSignature } from '@forge-httpd/storage';
-import { type BuiltHome, type BuiltRepository, buildNodeHome, type HistoryTip, peerByAlias, pushCommits } from '@forge-httpd/tools';
+import { type BuiltHome, type BuiltRepository, buildNodeHome, type HistoryTip, peerByAlias, pushCommits } from '@forge-httpd/builder';
 
 /** Writes COB changes and pushes commits as the peers of a built home, on its first repository. */
 export interface CobWriter {

@@ -1,6 +1,6 @@
 import { ridFromOid, type Rid } from '@forge-httpd/identity';
 import type { Flavour } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome, type NodeHomeSpec } from '@forge-httpd/tools';
+import { type BuiltHome, buildNodeHome, type NodeHomeSpec } from '@forge-httpd/builder';
 
 /** A well-formed RID that no fixture repository has. */
 export const ABSENT_RID: Rid = ridFromOid('0123456789abcdef0123456789abcdef01234567');
@@ -15,7 +15,7 @@ export const FIXTURE_TIME = 1700000000;
  * `gamma-alpha` and `Alphabet` (search order), `secret` (private, pinned), `blocked` (policy
  * block, pinned) and one pinned RID that is not in storage.
  */
-export function fixtureHomeSpec(home: string, flavour: Flavour = 'forge'): NodeHomeSpec {
+function fixtureHomeSpec(home: string, flavour: Flavour = 'forge'): NodeHomeSpec {
   return {
     home,
     seed: '5eed'.padEnd(64, '0'),

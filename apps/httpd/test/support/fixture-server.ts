@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Did, Nid, Rid } from '@forge-httpd/identity';
 import type { Flavour } from '@forge-httpd/storage';
-import { type BuiltHome, repositoryByName } from '@forge-httpd/tools';
+import { type BuiltHome, repositoryByName } from '@forge-httpd/builder';
 import { buildFixtureHome } from './fixture-home.js';
 import { makeTempDir, removeTempDir } from './temp-dir.js';
 import { startTestServer, type TestServer } from './test-server.js';

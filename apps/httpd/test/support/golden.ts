@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
 
 /** The text a golden file holds for a body: 2-space JSON, key order as sent, final newline. */
-export function goldenText(body: unknown): string {
+function goldenText(body: unknown): string {
   return `${JSON.stringify(body, null, 2)}\n`;
 }
 

@@ -1,9 +1,9 @@
 // Shared e2e test support: real server on an ephemeral port, HTTP helpers, golden files.
-export { expectGolden, goldenText } from './golden.js';
+export { expectGolden } from './golden.js';
 export { type BytesResponse, type ExplorerCheck, getBytes, getJson, getUndecoded, type JsonResponse, rawRequest, type UndecodedResponse } from './http.js';
 export { makeTempDir, removeTempDir, tempSocketPath } from './temp-dir.js';
 export { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
-export { ABSENT_RID, buildFixtureHome, FIXTURE_TIME, fixtureHomeSpec } from './fixture-home.js';
+export { ABSENT_RID, buildFixtureHome, FIXTURE_TIME } from './fixture-home.js';
 export { type FixtureContext, useFixtureServer } from './fixture-server.js';
 export { type ScratchServer, startScratchServer } from './scratch-server.js';
 export { type GitClientOutput, runGitClient } from './git-client.js';

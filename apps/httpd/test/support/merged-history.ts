@@ -1,4 +1,4 @@
-import type { ScratchChange, ScratchCommit } from '../../../../tools/src/diff-oracle/scratch-history.js';
+import type { ScratchChange, ScratchCommit } from '@forge-httpd/builder/scratch';
 
 /** How {@link mergedHistory} varies from one test's history to another's. */
 export interface MergedHistoryOptions {

@@ -7,7 +7,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The nginx site shipped in deploy/ (the TLS variant operators install). */
-export const NGINX_SITE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'deploy', 'nginx', 'forge-httpd.conf');
+const NGINX_SITE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'deploy', 'nginx', 'forge-httpd.conf');
 
 /** The nginx binary on PATH or in the sbin directories Debian installs it to, or null. */
 export function findNginx(): string | null {
@@ -28,7 +28,7 @@ export function findNginx(): string | null {
  * The plain-HTTP copy of the shipped site: the `BEGIN TLS`…`END TLS` parts removed, the
  * `# PLAIN: ` lines enabled, and the upstream, listen address and cache directory replaced.
  */
-export function plainHttpSite(site: string, options: { listenPort: number; upstreamPort: number; cacheDir: string }): string {
+function plainHttpSite(site: string, options: { listenPort: number; upstreamPort: number; cacheDir: string }): string {
   const plain = site.replace(/^[ \t]*# BEGIN TLS\n[\s\S]*?^[ \t]*# END TLS\n/gm, '').replace(/^([ \t]*)# PLAIN: /gm, '$1');
   // Checked before the test's own values go in: a random port or temp folder may contain "443".
   const cachePath = '/var/cache/nginx/forge-httpd';
@@ -40,7 +40,7 @@ export function plainHttpSite(site: string, options: { listenPort: number; upstr
 }
 
 /** A free loopback TCP port (closed again; nginx binds it right after). */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

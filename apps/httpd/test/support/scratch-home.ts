@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { type BuiltHome, buildNodeHome } from '@forge-httpd/tools';
-import { type ScratchCommit, writeScratchHistory } from '../../../../tools/src/diff-oracle/scratch-history.js';
+import { type BuiltHome, buildNodeHome } from '@forge-httpd/builder';
+import { type ScratchCommit, writeScratchHistory } from '@forge-httpd/builder/scratch';
 
 /**
  * A node home under `dir` with one repository, `name`, imported from a history written with

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Oid } from '@forge-httpd/storage';
-import { type BuiltHome, buildNodeHome } from '@forge-httpd/tools';
-import { type ScratchCommit, writeScratchHistory } from '../../../../tools/src/diff-oracle/scratch-history.js';
+import { type BuiltHome, buildNodeHome } from '@forge-httpd/builder';
+import { type ScratchCommit, writeScratchHistory } from '@forge-httpd/builder/scratch';
 import { makeTempDir, removeTempDir } from './temp-dir.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 

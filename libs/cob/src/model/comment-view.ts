@@ -22,7 +22,7 @@ export interface CommentView<L> {
 }
 
 /** Snapshots one comment. */
-export function viewComment<L>(id: Oid, comment: Comment<L>): CommentView<L> {
+function viewComment<L>(id: Oid, comment: Comment<L>): CommentView<L> {
   const first = comment.edits[0] as Edit;
   const last = comment.edits[comment.edits.length - 1] as Edit;
   return {

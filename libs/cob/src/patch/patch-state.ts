@@ -86,10 +86,3 @@ export function liveRevisions(patch: PatchState): Revision[] {
 export function rootRevision(patch: PatchState): Revision | undefined {
   return liveRevisions(patch).find((revision) => revision.author === patch.author);
 }
-
-/** The last live revision by the patch author (radicle `Patch::latest`). */
-export function latestRevision(patch: PatchState): Revision | undefined {
-  return liveRevisions(patch)
-    .filter((revision) => revision.author === patch.author)
-    .pop();
-}

@@ -30,7 +30,7 @@ export function parseChangeTrailers(message: string): ChangeTrailers | null {
 }
 
 /** Token/value pairs of the message's trailer block (none when the block is not all trailers). */
-export function messageTrailers(message: string): [string, string][] {
+function messageTrailers(message: string): [string, string][] {
   const paragraphs = message.replace(/\s+$/, '').split(/\n[ \t]*\n/);
   // The subject paragraph never counts as trailers.
   if (paragraphs.length < 2) return [];

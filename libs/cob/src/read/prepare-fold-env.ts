@@ -121,7 +121,7 @@ async function resolveReachability(args: {
  * Reads and parses the document at a commit (cached).
  * @returns the document with its blob id, or the reason it is unusable
  */
-export function docAt({ git, commit, caches }: { git: GitRepository; commit: Oid; caches: FactCaches }): Promise<DocResult> {
+function docAt({ git, commit, caches }: { git: GitRepository; commit: Oid; caches: FactCaches }): Promise<DocResult> {
   let pending = caches.docs.get(commit);
   if (pending === undefined) {
     pending = readDoc(git, commit);

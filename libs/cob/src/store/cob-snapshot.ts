@@ -7,9 +7,9 @@ import type { Oid } from '@forge-httpd/storage';
 import type { Issue } from '../issue/issue-view.js';
 import type { Job } from '../job/job-view.js';
 import type { Patch } from '../patch/patch-view.js';
-import type { CobRefIndex } from '../read/cob-ref-index.js';
-import type { CobKind, CobRepository } from './cob-kinds.js';
-import type { CachedObject, CobStore, ListingMemo } from './cob-store.js';
+import type { CobRefChanges, CobRefIndex } from '../read/cob-ref-index.js';
+import type { CachedObject, ListingMemo, RootTime } from './cached-object.js';
+import type { CobKind, CobKinds, CobRepository } from './cob-kinds.js';
 import type { ListingFacts } from './persisted-evaluations.js';
 import { compareNewestFirst } from './listing-order.js';
 import { firstIndexAfter, SortedChangesError, withChanges } from './sorted-changes.js';
@@ -59,10 +59,25 @@ export interface PreparedListings {
   readonly complete: boolean;
 }
 
+/**
+ * What a snapshot asks of the store that made it (CobStore): evaluations by tips, listings
+ * kept across snapshots, and how the ref index changed between two listings.
+ */
+interface SnapshotStore {
+  readonly kinds: CobKinds;
+  readonly listings: Map<string, ListingMemo>;
+  object<V>(args: { kind: CobKind<V>; id: Oid; repo: CobRepository; index: CobRefIndex }): Promise<CachedObject<V>>;
+  valueOf<V>(args: { kind: CobKind<V>; entry: CachedObject<V>; repo: CobRepository; index: CobRefIndex }): Promise<V | null>;
+  newestFirst(kind: CobKind<unknown>, repo: CobRepository, index: CobRefIndex): Promise<readonly RootTime[]>;
+  changesBetween(from: CobRefIndex, to: CobRefIndex): CobRefChanges | undefined;
+  forgetOrder(kind: CobKind<unknown>): void;
+  preloadPersisted(kind: CobKind<unknown>, repo: CobRepository): void;
+}
+
 /** A consistent view of a repository's COBs (one `for-each-ref`). */
 export class CobSnapshot {
   constructor(
-    private readonly store: CobStore,
+    private readonly store: SnapshotStore,
     private readonly repo: CobRepository,
     private readonly index: CobRefIndex,
   ) {}

@@ -13,41 +13,12 @@ import type { ChangeRejection } from '../dag/evaluate-changes.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
 import { COB_REF_PREFIX, type CobRefChanges, type CobRefIndex, updateCobRefIndex } from '../read/cob-ref-index.js';
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
+import type { CachedObject, ListingMemo, RootTime } from './cached-object.js';
 import { type CobKind, cobKinds, type CobKinds, type CobRepository, JOB_TYPE_NAME } from './cob-kinds.js';
 import { CobSnapshot } from './cob-snapshot.js';
 import { compareNewestFirst } from './listing-order.js';
 import { RefIndexHistory } from './ref-index-history.js';
-import { type EvaluationScope, type ListingFacts, NO_CONSULTED_REFS, type PersistedEvaluations } from './persisted-evaluations.js';
-
-/** A cached evaluation of one object. */
-export interface CachedObject<V> {
-  readonly id: Oid;
-  readonly tipsKey: string;
-  /** Refs consulted (name → oid, null when absent). */
-  readonly deps: ReadonlyMap<string, Oid | null>;
-  /** What listings sort and filter by; null when the object is invalid or of a kind never listed (jobs). */
-  readonly listed: ListingFacts | null;
-  /**
-   * The view, null when the object is invalid (missing or rejected root). Undefined once the
-   * view was persisted and let go: {@link CobStore.valueOf} reads it back.
-   */
-  value: V | null | undefined;
-}
-
-/** An object id with its root change's time: what listings are sorted by. */
-export interface RootTime {
-  readonly id: Oid;
-  /** Committer time of the root commit (the object id), in seconds. */
-  readonly time: number;
-}
-
-/** Derived listings of one COB kind. */
-export interface ListingMemo {
-  readonly entries: readonly CachedObject<unknown>[];
-  /** The last ref index these entries were found current for. */
-  index: CobRefIndex;
-  readonly derived: Map<string, unknown>;
-}
+import { type EvaluationScope, NO_CONSULTED_REFS, type PersistedEvaluations } from './persisted-evaluations.js';
 
 /** A change dropped while evaluating one object of a repository. */
 export interface CobRejectionReport extends ChangeRejection {

@@ -1,6 +1,5 @@
 import type { Flavour } from '@forge-httpd/storage';
 import type { Issue } from '../issue/issue-view.js';
-import type { Patch } from '../patch/patch-view.js';
 import type { CobRepository } from './cob-kinds.js';
 import { CobStore } from './cob-store.js';
 
@@ -11,12 +10,4 @@ import { CobStore } from './cob-store.js';
  */
 export async function loadIssues(repo: CobRepository, options: { flavour: Flavour }): Promise<readonly Issue[]> {
   return (await new CobStore(options.flavour).snapshot(repo)).issues();
-}
-
-/**
- * Evaluates every patch of a repository once (see {@link loadIssues}).
- * @returns valid patches, newest first
- */
-export async function loadPatches(repo: CobRepository, options: { flavour: Flavour }): Promise<readonly Patch[]> {
-  return (await new CobStore(options.flavour).snapshot(repo)).patches();
 }

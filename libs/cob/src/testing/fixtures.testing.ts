@@ -44,7 +44,7 @@ export function change(fields: {
 }
 
 /** The resource every test change names by default. */
-export const RESOURCE = 'f'.repeat(40) as Oid;
+const RESOURCE = 'f'.repeat(40) as Oid;
 
 /** An identity document with the given delegates. */
 export function doc(delegates: Nid[], threshold = 1): IdentityDoc {

@@ -57,7 +57,7 @@ export interface OpenGitRepositoryOptions {
  * The shortest line of history whose whole walk is cut in two: below a few thousand commits
  * the walk takes git tens of milliseconds, and a second process start would eat the gain.
  */
-export const SPLIT_WALKS_FROM_LEVEL = 4096;
+const SPLIT_WALKS_FROM_LEVEL = 4096;
 
 /**
  * Commits read by first-page walks ({@link CommitWalker}), process-wide, keyed by repository

@@ -19,7 +19,7 @@ import { listStorageEntries, ridOfEntry } from './storage-entries.js';
  * stores included;
  * their git processes are bounded separately (`live-process-limit.ts`).
  */
-export const DEFAULT_MAX_OPEN_REPOSITORIES = 1024;
+const DEFAULT_MAX_OPEN_REPOSITORIES = 1024;
 
 /**
  * The node's `storage/` directory: one bare git repository per RID (docs/node-home.md §1, §3).

@@ -8,7 +8,7 @@ import { diff } from './diff.js';
 const person = { name: z.string(), email: z.string() };
 
 /** A commit header: list items of `/commits`, `lastCommit` of trees and blobs, `commits` of a diff. */
-export const commitHeader = z.object({
+const commitHeader = z.object({
   id: z.string(),
   author: z.object(person),
   summary: z.string(),

@@ -15,7 +15,7 @@ const hunkLine = z.union([
 ]);
 
 /** One file's content change; extra keys (our `tooLarge`) are ignored. */
-export const diffContent = z.discriminatedUnion('type', [
+const diffContent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('plain'),
     stats: z.object({ additions: z.number(), deletions: z.number() }),

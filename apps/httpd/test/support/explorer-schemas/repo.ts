@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { author } from './shared.js';
 
 /** The key of the project payload for a flavour. */
-export function projectKey(flavour: string): string {
+function projectKey(flavour: string): string {
   return `xyz.${flavour}.project`;
 }
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 export const author = z.object({ id: z.string(), alias: z.string().optional() });
 
 /** Scope of an `allow` policy. */
-export const seedingScope = z.enum(['followed', 'all']);
+const seedingScope = z.enum(['followed', 'all']);
 
 /** A repository's seeding policy: `{policy: "block"}` or `{policy: "allow", scope}`. */
 export const seedingPolicy = z.union([z.object({ policy: z.literal('block') }), z.object({ policy: z.literal('allow'), scope: seedingScope })]);

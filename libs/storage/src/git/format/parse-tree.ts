@@ -37,7 +37,7 @@ export function parseTree(data: Buffer): TreeEntry[] {
  * @param mode - the octal mode text
  * @returns the kind of object the entry points to
  */
-export function kindOfMode(mode: string): TreeEntryKind {
+function kindOfMode(mode: string): TreeEntryKind {
   if (mode === '40000' || mode === '040000') return 'tree';
   if (mode === '160000') return 'commit';
   return 'blob';

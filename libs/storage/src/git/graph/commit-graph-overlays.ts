@@ -31,9 +31,9 @@ import { runGit } from '../processes/run-git.js';
 import { statQuiet } from '../objects/stat-stamp.js';
 
 /** Packed objects below which a repository gets no commit-graph of ours. */
-export const DEFAULT_COMMIT_GRAPH_MIN_OBJECTS = 5_000;
+const DEFAULT_COMMIT_GRAPH_MIN_OBJECTS = 5_000;
 /** How old our commit-graph must be before a newer pack makes us write it again. */
-export const DEFAULT_COMMIT_GRAPH_REFRESH_MS = 10 * 60_000;
+const DEFAULT_COMMIT_GRAPH_REFRESH_MS = 10 * 60_000;
 
 const GRAPH_FILE = path.join('info', 'commit-graph');
 /** `git commit-graph write` with Bloom filters: 1.6 s for 50,000 commits here. */

@@ -20,7 +20,7 @@ const OID_HEX = 40;
 const LINES_PER_CLOCK_LOOK = 256;
 
 /** Why {@link readCommitChanges} stopped early: the history is larger than the caller can hold. */
-export class CommitChangesOverLimitError extends Error {
+class CommitChangesOverLimitError extends Error {
   readonly code = 'COMMIT_CHANGES_OVER_LIMIT';
 }
 

@@ -36,7 +36,7 @@ export const longWalks = new Semaphore(LONG_WALK_SLOTS);
  * Long walks that may wait for a slot; one more is refused ({@link RangeWalkBusyError}, 503).
  * Unbounded, a flood's queued walks went on for seconds after its clients had left.
  */
-export const MAX_WAITING_LONG_WALKS = 8;
+const MAX_WAITING_LONG_WALKS = 8;
 
 /** Commits of a long range read per chunk (~80 KB of JSON each on a range page). */
 export const RANGE_CHUNK_COMMITS = 256;

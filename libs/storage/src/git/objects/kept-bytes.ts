@@ -9,7 +9,7 @@
  */
 
 /** Sizes up to this share Node's pool; larger ones get memory of their own. */
-export const POOLED_MAX_BYTES = 4096;
+const POOLED_MAX_BYTES = 4096;
 
 /** `size` uninitialised bytes, of their own above {@link POOLED_MAX_BYTES}. */
 export function keptBytes(size: number): Buffer {

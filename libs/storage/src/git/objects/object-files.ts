@@ -80,7 +80,7 @@ const MAX_PACKS = 32;
 const PACK_INDEX_NAME = /^pack-[0-9a-f]{40}\.idx$/;
 
 /** Repositories whose pack files stay open at once (one descriptor per pack, and one per big index). */
-export const openPacksLimit = new LiveProcessLimit(32);
+const openPacksLimit = new LiveProcessLimit(32);
 
 /**
  * Delta bases rebuilt recently, process-wide: neighbouring objects of a chain share bases,
@@ -392,7 +392,7 @@ export function withObjectFiles<T>(gitDir: string, use: (read: (oid: Oid) => Sto
  * cost git's core and a round trip. When the thread is the bottleneck (many requests at once),
  * the other core should do the inflating.
  */
-export class ThreadLoad {
+class ThreadLoad {
   private last = performance.eventLoopUtilization();
   private checkedAt = performance.now();
   private busy = false;

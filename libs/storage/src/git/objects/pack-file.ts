@@ -13,8 +13,8 @@ export const PACK_COMMIT = 1;
 export const PACK_TREE = 2;
 export const PACK_BLOB = 3;
 export const PACK_TAG = 4;
-export const PACK_OFS_DELTA = 6;
-export const PACK_REF_DELTA = 7;
+const PACK_OFS_DELTA = 6;
+const PACK_REF_DELTA = 7;
 
 /** One entry's header: what follows it and where its zlib data starts. */
 export interface PackEntry {

@@ -35,7 +35,7 @@ export const DEFAULT_IDLE_MS = 30_000;
  * object's size before its content and, for some damaged objects, writes fewer bytes than it
  * announced and then waits for the next request: without this bound the read would never end.
  */
-export const DEFAULT_STALL_MS = 10_000;
+const DEFAULT_STALL_MS = 10_000;
 const MAX_ATTEMPTS = 2;
 
 /**

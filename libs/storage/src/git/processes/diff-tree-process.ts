@@ -22,7 +22,7 @@ import { RawRecordBlobIds } from './raw-record-blob-ids.js';
 import { spawnGit } from './spawn-git.js';
 
 /** Diff processes kept alive process-wide (least recently used idle ones stopped first). */
-export const diffTreeProcessLimit = new LiveProcessLimit(8);
+const diffTreeProcessLimit = new LiveProcessLimit(8);
 
 interface Session {
   readonly child: GitChildProcess;

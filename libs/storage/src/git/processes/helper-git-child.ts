@@ -112,7 +112,7 @@ export class HelperGitChild extends EventEmitter implements GitChildProcess {
  * connection's header and then must read nothing more (git reads the rest), so nothing may
  * follow the header on the wire until the helper has handed the connection to git.
  */
-export class GatedStdin extends Writable {
+class GatedStdin extends Writable {
   private isOpen = false;
   private readonly held: (() => void)[] = [];
 

@@ -5,7 +5,7 @@ import { Semaphore } from '../limits/semaphore.js';
 import { spawnGit } from './spawn-git.js';
 
 /** Process-wide bound on concurrently running short-lived git subprocesses. */
-export const gitSpawnLimiter = new Semaphore(4);
+const gitSpawnLimiter = new Semaphore(4);
 
 const STDERR_LIMIT = 4096;
 const DEFAULT_TIMEOUT_MS = 60_000;

@@ -61,7 +61,7 @@ export async function updateCanonicalHead(options: { gitDir: string; delegates: 
 }
 
 /** Resolves a ref (symbolic refs followed) to an oid, or null when absent. */
-export async function resolveRef(gitDir: string, name: string): Promise<Oid | null> {
+async function resolveRef(gitDir: string, name: string): Promise<Oid | null> {
   const out = await runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', name], {
     gitDir,
     okExitCodes: [0, 1],

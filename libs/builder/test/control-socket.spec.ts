@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ControlSocketClient } from '@forge-httpd/storage';
-import { createNodeHome, readNodeConfig, seedFromHex, startControlSocket, type ControlSocketMode, type ControlSocketServer } from '@forge-httpd/tools';
+import { createNodeHome, readNodeConfig, seedFromHex, startControlSocket, type ControlSocketMode, type ControlSocketServer } from '@forge-httpd/builder';
 
 /** Sends one request line and collects everything until the server closes or `timeoutMs` passes. */
 function request(socketPath: string, line: string, timeoutMs = 300): Promise<{ text: string; closed: boolean }> {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Entry point of the node-home builder CLI (`node tools/dist/builder/cli.js --help`).
+ * Entry point of the node-home builder CLI (`node libs/builder/dist/cli.js --help`).
  */
 import { runCli } from './cli-commands.js';
 

@@ -8,7 +8,7 @@ export function writeBlob(gitDir: string, content: string | Uint8Array): Promise
 }
 
 /** Writes a tree from its entries (any order) and returns its id. */
-export function writeTree(gitDir: string, entries: readonly TreeEntryInput[]): Promise<Oid> {
+function writeTree(gitDir: string, entries: readonly TreeEntryInput[]): Promise<Oid> {
   return writeObject(gitDir, 'tree', serializeTree(entries));
 }
 

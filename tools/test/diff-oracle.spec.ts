@@ -1,14 +1,25 @@
-import { generateHistory } from '../../../tools/src/diff-oracle/generate-history.js';
-import { runDiffOracle } from '../../../tools/src/diff-oracle/oracle.js';
-import { useScratchRepos } from './scratch-repos.testing.js';
+// The diff library against git itself: every commit of a varied generated history diffed by
+// git, parsed, formatted back and compared byte for byte (the oracle of tools/src/diff-oracle).
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeScratchHistory } from '@forge-httpd/builder/scratch';
+import { generateHistory } from '../src/diff-oracle/generate-history.js';
+import { runDiffOracle } from '../src/diff-oracle/oracle.js';
 
 const COMMITS = 150;
-const scratch = useScratchRepos();
+let root: string;
 let gitDir: string;
 
 beforeAll(async () => {
-  ({ gitDir } = await scratch.history(generateHistory(COMMITS, 7)));
+  root = await mkdtemp(path.join(os.tmpdir(), 'forge-'));
+  gitDir = path.join(root, 'repo.git');
+  await writeScratchHistory(gitDir, generateHistory(COMMITS, 7));
 }, 60_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 describe('diff oracle', () => {
   it('reproduces git byte for byte and matches --numstat on a varied generated history', async () => {

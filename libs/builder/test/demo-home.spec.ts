@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { buildDemoHome, repositoryByName, type BuiltHome } from '@forge-httpd/tools';
+import { buildDemoHome, repositoryByName, type BuiltHome } from '@forge-httpd/builder';
 
 function git(gitDir: string, ...args: string[]): string {
   return execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8' }).trim();

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { didFromNid, verifySignature, type Nid } from '@forge-httpd/identity';
-import { buildNodeHome, repositoryByName, type BuiltHome, type NodeHomeSpec } from '@forge-httpd/tools';
+import { buildNodeHome, repositoryByName, type BuiltHome, type NodeHomeSpec } from '@forge-httpd/builder';
 
 function git(gitDir: string, ...args: string[]): string {
   return execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8' }).trim();

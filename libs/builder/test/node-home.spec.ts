@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { decodeOpenSshPrivateKey, readNodePublicKey } from '@forge-httpd/identity';
 import { parseProfileConfig } from '@forge-httpd/storage';
-import { createNodeHome, seedFromHex, type HomeContext } from '@forge-httpd/tools';
+import { createNodeHome, seedFromHex, type HomeContext } from '@forge-httpd/builder';
 
 function hasSshKeygen(): boolean {
   try {

@@ -27,6 +27,7 @@ export type { GeneratedCommit, GeneratedHistory, HistoryTip } from './generated-
 export { sampleChange, sampleCommits } from './sample-history.js';
 export type { SampleAuthor } from './sample-history.js';
 export { encodeIdentityDocument } from './identity-document.js';
+export { documentBlobOid, writeIdentityRoot } from './identity-cob.js';
 export type { CanonicalRefsPayload, IdentityDocumentSpec, ProjectPayload, Visibility } from './identity-document.js';
 export { createFixedClock } from './clock.js';
 export type { FixedClock } from './clock.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildHeartwoodHome, type HeartwoodHome } from '@forge-httpd/tools';
+import { buildHeartwoodHome, type HeartwoodHome } from '@forge-httpd/builder';
 
 const ALICE = 'z6MknSLrJoTcukLrE435hVNQT4JUhbvWLX4kUzqkEStBU8Vi';
 const BOB = 'z6Mkt67GdsW7715MEfRuP4pSZxJRJh6kj6Y48WRqVv4N1tRk';

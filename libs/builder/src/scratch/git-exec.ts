@@ -40,7 +40,7 @@ export function execGit(exec: GitExec): Promise<Buffer> {
 }
 
 /** The diff format the server asks git for: the oracle checks exactly what is served. */
-export const SERVER_DIFF_ARGS: readonly string[] = DIFF_TREE_OPTIONS;
+const SERVER_DIFF_ARGS: readonly string[] = DIFF_TREE_OPTIONS;
 
 /** git's empty tree, diffed against for root commits. */
 export const EMPTY_TREE = EMPTY_TREE_OID;

@@ -8,7 +8,7 @@ import { openHomeContext } from './open-home.js';
 import { seedFromHex } from './seeds.js';
 
 /** Usage text of the builder CLI. */
-export const USAGE = `Usage: forge-node-home <command> [options]
+const USAGE = `Usage: forge-node-home <command> [options]
 
 Commands:
   init    --home DIR --seed HEX --alias A [--flavour forge|radicle] [--time SECONDS]
