@@ -4,6 +4,7 @@ import {
   COB_STORE_BYTES_PER_OBJECT,
   CobSnapshot,
   CobStore,
+  ManifestCache,
   openSqliteEvaluations,
   type PersistedEvaluations,
 } from '@forge-httpd/cob';
@@ -50,6 +51,8 @@ export class CobStoreService implements OnModuleDestroy {
   private readonly logger = new Logger('cob');
   /** In recency order (least recently viewed first), with each store's weight when last weighed. */
   private readonly stores = new Map<string, { readonly store: CobStore; bytes: number }>();
+  /** Decoded COB manifests, shared by every repository's store (one blob per type serves them all). */
+  private readonly manifests = new ManifestCache();
   private storeBytes = 0;
   private readonly maxStoreBytes: number;
   private persisted: (PersistedEvaluations & { close(): void }) | null | undefined;
@@ -137,6 +140,7 @@ export class CobStoreService implements OnModuleDestroy {
     // The RID only: a store must not keep the repository object alive after storage forgot it.
     const rid = repository.rid;
     const store = new CobStore(this.config.flavour, {
+      manifests: this.manifests,
       onRejected: (report) => this.rejections.record(report),
       onEvaluated: (evaluation) => {
         this.evaluations.record(evaluation);

@@ -96,7 +96,7 @@ export class ActivityTimes {
 
   private readFromFiles(rid: Rid): void {
     const previous = this.times.get(rid) ?? undefined;
-    const current = readHeadCommitTimeFromFiles(this.home.storage.gitDirOf(rid), previous);
+    const current = readHeadCommitTimeFromFiles(this.home.storage.gitDirOf(rid), this.home.runtime, previous);
     if (current === undefined) {
       this.enqueueGitRead(rid);
       return;

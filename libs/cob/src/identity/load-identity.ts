@@ -10,6 +10,7 @@ import { evaluateChanges } from '../dag/evaluate-changes.js';
 import { CobApplyError } from '../errors.js';
 import { parseIdentityDoc, type IdentityDoc } from '../model/identity-doc.js';
 import { readCobRefIndex } from '../read/cob-ref-index.js';
+import { ManifestCache } from '../read/load-change.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
 import { docAt, newFactCaches } from '../read/prepare-fold-env.js';
 import type { CobRepository } from '../store/cob-kinds.js';
@@ -24,11 +25,12 @@ export async function loadIdentity(repo: CobRepository, options: { flavour: Flav
   const typeName = cobTypeName(options.flavour, 'id');
   const ridOid = oidHexFromRid(repo.rid) as Oid;
   const caches = newFactCaches();
+  const manifests = new ManifestCache();
   const index = await readCobRefIndex(repo.git);
   for (const [id, tips] of index.objects.get(typeName) ?? []) {
     const root = await docAt({ git: repo.git, commit: id, caches });
     if (!('blob' in root) || root.blob !== ridOid) continue;
-    const changes = await loadObjectChanges({ git: repo.git, tips, typeName, cache: new Map() });
+    const changes = await loadObjectChanges({ git: repo.git, tips, typeName, cache: new Map(), manifests });
     const blobs = await revisionBlobs(repo.git, changes);
     const result = evaluateChanges({
       rootId: id,

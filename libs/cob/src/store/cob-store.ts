@@ -6,11 +6,12 @@
  *
  * With a persisted place, memory keeps of each issue and patch only what listings sort and
  * filter by: a view is let go once it is written there, and read back for the pages that show
- * it (a 12,000-object tracker's views took ~14 MB of heap; tools/bench/README.md, "Issue and
- * patch views read back per page").
+ * it (a big tracker's views took much of the heap; tools/bench/README.md, "Issue and patch
+ * views read back per page").
  */
 import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
 import type { ChangeRejection } from '../dag/evaluate-changes.js';
+import { ManifestCache } from '../read/load-change.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
 import { COB_REF_PREFIX, type CobRefChanges, type CobRefIndex, updateCobRefIndex } from '../read/cob-ref-index.js';
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
@@ -61,6 +62,8 @@ export interface CobRejectionReport extends ChangeRejection {
 
 /** Options of a {@link CobStore}. */
 export interface CobStoreOptions {
+  /** Decoded manifests, shared by the stores of every repository (default: one of its own). */
+  readonly manifests?: ManifestCache;
   /**
    * Told of each dropped change when an object is evaluated (again after its tips move: dedupe
    * by object if you log).
@@ -103,6 +106,7 @@ interface EvaluationInput<V> {
 /** Per-repository COB caches; create one per repository and reuse it across requests. */
 export class CobStore {
   readonly kinds: CobKinds;
+  private readonly manifests: ManifestCache;
   private readonly facts: FactCaches = newFactCaches();
   private readonly objects = new Map<string, CachedObject<unknown>>();
   /** Entries of `objects` holding a view (not let go, not invalid): what the store weighs most. */
@@ -136,6 +140,7 @@ export class CobStore {
     private readonly options: CobStoreOptions = {},
   ) {
     this.kinds = cobKinds(flavour);
+    this.manifests = options.manifests ?? new ManifestCache();
   }
 
   /**
@@ -260,8 +265,8 @@ export class CobStore {
   }
 
   /**
-   * What the store holds, estimated from counts (measured on the bench tracker: 26,009 refs
-   * indexed ~9.9 MB, 12,000 evaluated issues and patches ~19 MB): for callers that bound
+   * What the store holds, estimated from counts (per ref indexed and per object evaluated,
+   * calibrated on the bench tracker): for callers that bound
    * many stores together. Refs weigh from the last listing, objects from the entries held
    * (evaluated or persisted), and their views from the views not let go.
    */
@@ -374,9 +379,9 @@ export class CobStore {
   private async evaluate<V>(args: EvaluationInput<V>): Promise<CachedObject<V>> {
     const { kind, id, repo, index, tips, tipsKey } = args;
     const started = performance.now();
-    // Loaded changes are not kept: an object whose tips moved re-reads its few changes (0.1 ms
-    // each through cat-file), while keeping every change of 12,000 objects cost ~25 MB.
-    const changes = await loadObjectChanges({ git: repo.git, tips, typeName: kind.typeName, cache: new Map() });
+    // Loaded changes are not kept: an object whose tips moved re-reads its few changes cheaply
+    // through cat-file, while keeping every change of a big tracker costs much memory.
+    const changes = await loadObjectChanges({ git: repo.git, tips, typeName: kind.typeName, cache: new Map(), manifests: this.manifests });
     const { env, deps } = await prepareFoldEnv({
       git: repo.git,
       changes,

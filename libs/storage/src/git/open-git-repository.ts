@@ -1,4 +1,3 @@
-import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { compareUtf8 } from '@forge-httpd/identity';
 import type { BatchAnswer } from './processes/batch-response-parser.js';
 import { CatFileProcess, DEFAULT_IDLE_MS } from './processes/cat-file-process.js';
@@ -32,7 +31,7 @@ import { halfwayAncestorInGraph } from './graph/graph-halfway.js';
 import type { OidList } from './objects/oid-list.js';
 import { LastCommitIndex, type LastCommitFile } from './history/last-commit-index.js';
 import { listRefFiles, listSortedRefFiles, PackedRefsFile } from './objects/loose-files.js';
-import { ObjectFiles, threadLoad } from './objects/object-files.js';
+import { ObjectFiles } from './objects/object-files.js';
 import { isAncestor, mergeBase } from './graph/merge-base.js';
 import { InvalidOidError, isOid, type Oid } from './objects/oid.js';
 import { parseCommit } from './format/parse-commit.js';
@@ -42,33 +41,38 @@ import { checkRefName, isValidRefPrefix } from './objects/ref-name.js';
 import { type RefListing, RefListingCache } from './refs/ref-listing-cache.js';
 import { ReadRate } from './limits/read-rate.js';
 import type { IndexBudget } from './limits/index-budget.js';
-import { processReachabilityBudget, ReachabilityIndex } from './graph/reachability-index.js';
+import { ReachabilityIndex } from './graph/reachability-index.js';
 import { countReachableInGraph, isAncestorInGraph } from './graph/graph-containment.js';
 import { commitTimesInGraph, historyInGraph } from './graph/graph-history.js';
 import { RepositoryCommitGraph } from './graph/repository-commit-graph.js';
 import { listRefs, listRefsContaining, readSymbolicRef } from './refs/refs.js';
 import { splitTreePath } from './format/tree-path.js';
 import type { ChunkedReadOptions, CommitRange } from './history/commit-range.js';
-import { type HeldCommitIds, processHeldCommitIds } from './history/held-commit-ids.js';
-import { IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, walkCommitsUntil, walkNear } from './history/walk-commits-until.js';
+import type { HeldCommitIds } from './history/held-commit-ids.js';
+import { IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, walkCommitsUntil, walkNear, type WalkBounds } from './history/walk-commits-until.js';
+import type { GitTarget } from './processes/git-processes.js';
+import type { StorageRuntime } from './storage-runtime.js';
+import type { WalkedCommits } from './history/walked-commits.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
+  /** The processes, limits, budgets and caches this repository shares with the others of the process. */
+  readonly runtime: StorageRuntime;
   /** Stop the cat-file process after this long without requests (default 30 s). */
   readonly idleMs?: number;
   /** Receives one line per unexpected exit of the cat-file process (default: dropped). */
   readonly log?: (message: string) => void;
   /** The clock ref stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
   readonly now?: () => number;
-  /** The commit budget this repository's branch reachability index shares (default: one per process). */
+  /** The commit budget this repository's branch reachability index shares (default: the runtime's). */
   readonly reachability?: IndexBudget;
-  /** The byte budget this repository's last-commit-per-path index shares (default: one per process). */
+  /** The byte budget this repository's last-commit-per-path index shares (default: the runtime's). */
   readonly lastCommits?: IndexBudget;
   /** Where that index is kept across restarts (default: it is not). */
   readonly lastCommitFile?: LastCommitFile | null;
-  /** Whether the event loop is too busy for reads in process (default: the process-wide {@link threadLoad}). */
+  /** Whether the event loop is too busy for reads in process (default: the runtime's). */
   readonly threadLoad?: { isBusy(): boolean };
-  /** The bound this repository's long answers count their commit ids against (default: one per process). */
+  /** The bound this repository's long answers count their commit ids against (default: the runtime's). */
   readonly heldCommitIds?: HeldCommitIds;
   /**
    * Whole-history walks of commits whose longest line of history is at least this long are cut
@@ -92,22 +96,9 @@ export const BUSY_READS_FOR_A_PROCESS = 32;
 export const SPLIT_WALKS_FROM_LEVEL = 4096;
 
 /**
- * Commits read by first-page walks, process-wide, keyed by repository and id: paging through
- * a history walks the commits of the pages before it again (page n of 30 walks 30·(n+1)
- * commits), and the pages of neighbouring commits overlap. Only walks whose start the
- * repository itself holds (checked first) use it: the parents of a commit a repository holds
- * are there too (the node's storage is never shallow), and a commit's id fixes its content.
- */
-const walkedCommits = new BoundedCache<string, GitCommit>({
-  maxWeight: 8 * 1024 * 1024,
-  weigh: (commit) => 512 + 3 * commit.rawMessage.length + commit.headers.reduce((sum, header) => sum + 2 * header.value.length, 0),
-});
-
-/**
- * The commit with its raw message in a buffer of its own, for {@link walkedCommits}: a read's
- * bytes are a view of a larger buffer (an inflate chunk, a shared pool slab), which a held view
- * keeps whole. Measured at full bench scale: 5,976 held commits kept 93 MB of 16 KiB chunks
- * while the cache counted its 8 MiB bound.
+ * The commit with its raw message in a buffer of its own, for the walked commits cache
+ * (history/walked-commits.ts): a read's bytes are a view of a larger buffer (an inflate chunk,
+ * a shared pool slab), which a held view keeps whole, far past what the cache counts.
  */
 function withOwnMessage(commit: GitCommit): GitCommit {
   const own = Buffer.allocUnsafeSlow(commit.rawMessage.length);
@@ -125,23 +116,27 @@ const MAX_TAG_DEPTH = 16;
  * @param options - idle timeout of the cat-file process, where its crashes are logged, the settle clock
  * @returns the repository
  */
-export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
+export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions): GitRepository {
+  const { runtime } = options;
+  const processes = runtime.processes;
+  const at: GitTarget = { gitDir, processes };
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  const reachability = options.reachability ?? processReachabilityBudget();
+  const reachability = options.reachability ?? runtime.budgets.reachability;
   return new CliGitRepository(
     gitDir,
-    new CatFileProcess(gitDir, { idleMs, log: options.log }),
+    new CatFileProcess(gitDir, { processes, idleMs, log: options.log }),
     {
-      whole: new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
-      withoutMoves: new DiffTreeProcess(gitDir, { args: [...DIFF_TREE_OPTIONS.slice(1), WITHOUT_MOVES], idleMs }),
+      whole: new DiffTreeProcess(gitDir, { processes, args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+      withoutMoves: new DiffTreeProcess(gitDir, { processes, args: [...DIFF_TREE_OPTIONS.slice(1), WITHOUT_MOVES], idleMs }),
     },
-    new ReachabilityIndex(gitDir, reachability),
-    new RepositoryCommitGraph(gitDir, reachability),
-    new LastCommitIndex(gitDir, options.lastCommits, options.lastCommitFile ?? null),
-    new ObjectFiles(gitDir, { idleMs }),
-    options.threadLoad ?? threadLoad,
-    options.heldCommitIds ?? processHeldCommitIds,
+    new ReachabilityIndex(at, reachability),
+    new RepositoryCommitGraph(gitDir, reachability, processes.overlays),
+    new LastCommitIndex(at, options.lastCommits ?? runtime.budgets.lastCommits, options.lastCommitFile ?? null),
+    new ObjectFiles(gitDir, { reads: runtime.objects, idleMs }),
+    options.threadLoad ?? runtime.objects.threadLoad,
+    { longWalks: runtime.history.longWalks, heldCommitIds: options.heldCommitIds ?? runtime.history.heldCommitIds },
     options.splitWalksFromLevel ?? SPLIT_WALKS_FROM_LEVEL,
+    { at, walkedCommits: runtime.history.walkedCommits },
     options.now,
   );
 }
@@ -163,8 +158,10 @@ class CliGitRepository implements GitRepository {
     private readonly lastCommits: LastCommitIndex,
     private readonly objectFiles: ObjectFiles,
     private readonly load: { isBusy(): boolean },
-    private readonly heldIds: HeldCommitIds,
+    private readonly walks: WalkBounds,
     private readonly splitWalksFromLevel: number,
+    /** The repository with the processes its git commands run under; the runtime's walked commits. */
+    private readonly shared: { readonly at: GitTarget; readonly walkedCommits: WalkedCommits },
     now?: () => number,
   ) {
     this.refListings = new RefListingCache(gitDir, (prefix) => this.listRefsNow(prefix), now);
@@ -307,7 +304,7 @@ class CliGitRepository implements GitRepository {
    */
   private async listRefsNow(prefix: string): Promise<RefListing> {
     const listed = listSortedRefFiles(this.gitDir, prefix, this.refFiles);
-    return listed !== undefined ? { entries: listed, selfContained: true } : listRefs(this.gitDir, prefix);
+    return listed !== undefined ? { entries: listed, selfContained: true } : listRefs(this.shared.at, prefix);
   }
 
   async listRefs(prefix: string): Promise<readonly RefEntry[]> {
@@ -349,18 +346,18 @@ class CliGitRepository implements GitRepository {
     return commits.slice(skip);
   }
 
-  /** A step of a first-page walk: from {@link walkedCommits}, else read (in process when it can). */
+  /** A step of a first-page walk: from the runtime's walked commits, else read (in process when it can). */
   private async readWalkedCommit(oid: Oid): Promise<GitCommit | null> {
     const key = `${this.gitDir}\0${oid}`;
-    const held = walkedCommits.get(key);
+    const held = this.shared.walkedCommits.get(key);
     if (held !== undefined) return held;
     const commit = await this.readCommit(oid, SEQUENTIAL);
-    if (commit !== null) walkedCommits.set(key, withOwnMessage(commit));
+    if (commit !== null) this.shared.walkedCommits.set(key, withOwnMessage(commit));
     return commit;
   }
 
   async listCommitOids(options: WalkCommitsOptions): Promise<OidList> {
-    return this.listCommitOidsInGraph(options) ?? walkCommitOids(this.gitDir, options);
+    return this.listCommitOidsInGraph(options) ?? walkCommitOids(this.shared.at, options);
   }
 
   /**
@@ -375,34 +372,34 @@ class CliGitRepository implements GitRepository {
   }
 
   readCommitsInChunks(oids: OidList, options: Pick<ChunkedReadOptions, 'signal'> = {}): AsyncIterable<readonly GitCommit[]> {
-    return readInChunks(this, oids, { signal: options.signal });
+    return readInChunks(this, oids, this.walks.longWalks, { signal: options.signal });
   }
 
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {
-    return walkCommitsUntil(this, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.heldIds);
+    return walkCommitsUntil(this, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.walks);
   }
 
   openCommitRange(range: { from: Oid; stop: Oid }): Promise<CommitRange> {
-    return openCommitRange(this, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.heldIds);
+    return openCommitRange(this, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.walks);
   }
 
   holdCommitIds(ids: OidList): () => void {
-    return this.heldIds.hold(ids);
+    return this.walks.heldCommitIds.hold(ids);
   }
 
   async countCommits(from: Oid): Promise<number> {
     checkOid(from);
-    return this.commitGraph.answer((graph) => countReachableInGraph(graph, from)) ?? countCommits(this.gitDir, from);
+    return this.commitGraph.answer((graph) => countReachableInGraph(graph, from)) ?? countCommits(this.shared.at, from);
   }
 
   async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
     const segments = splitTreePath(options.path);
-    if (segments === null || segments.length === 0) return lastCommitTouching(this.gitDir, options);
+    if (segments === null || segments.length === 0) return lastCommitTouching(this.shared.at, options);
     // From memory once the history of `from` is indexed (in the background); git until then.
     const answer = this.lastCommits.lastCommitTouching(checkOid(options.from), segments.join('/'));
     if (answer !== undefined) return answer;
     try {
-      return await lastCommitTouching(this.gitDir, options);
+      return await lastCommitTouching(this.shared.at, options);
     } finally {
       // The index reads the history once this answer is in: started with the question, its
       // processes and their output shared the answer's cores and event loop (on heartwood's
@@ -427,23 +424,23 @@ class CliGitRepository implements GitRepository {
     // Every commit's author is read from its object: git's time grows with the history, so a
     // long one is cut in two walks that run on both cores (graph-halfway.ts).
     const halfway = exclude.length === 0 ? this.commitGraph.answer((graph) => halfwayAncestorInGraph(graph, from, this.splitWalksFromLevel)) : null;
-    if (halfway === null) return listContributors(this.gitDir, from, exclude);
-    const halves = await Promise.all([listContributors(this.gitDir, from, [halfway]), listContributors(this.gitDir, halfway)]);
+    if (halfway === null) return listContributors(this.shared.at, from, exclude);
+    const halves = await Promise.all([listContributors(this.shared.at, from, [halfway]), listContributors(this.shared.at, halfway)]);
     return distinctContributors(halves.flat());
   }
 
   async commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
     checkOid(from);
     const times = this.commitGraph.answer((graph) => commitTimesInGraph(graph, from));
-    return times === null ? commitTimes(this.gitDir, { from, sinceExclusive }) : times.filter((time) => time > sinceExclusive);
+    return times === null ? commitTimes(this.shared.at, { from, sinceExclusive }) : times.filter((time) => time > sinceExclusive);
   }
 
   commitTimesOf(oids: readonly Oid[]): Promise<Map<Oid, number>> {
-    return commitTimesOf(this.gitDir, oids);
+    return commitTimesOf(this.shared.at, oids);
   }
 
   mergeBase(a: Oid, b: Oid): Promise<Oid | null> {
-    return mergeBase(this.gitDir, [a, b]);
+    return mergeBase(this.shared.at, [a, b]);
   }
 
   async isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {
@@ -451,7 +448,7 @@ class CliGitRepository implements GitRepository {
     checkOid(descendant);
     // Collaborative objects ask this for every merge they record: the commit-graph answers
     // without a process when it holds both commits.
-    return this.commitGraph.answer((graph) => isAncestorInGraph(graph, ancestor, descendant)) ?? isAncestor(this.gitDir, { ancestor, descendant });
+    return this.commitGraph.answer((graph) => isAncestorInGraph(graph, ancestor, descendant)) ?? isAncestor(this.shared.at, { ancestor, descendant });
   }
 
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
@@ -466,7 +463,7 @@ class CliGitRepository implements GitRepository {
       // walk start once the answer is in. Every spawn blocks the event loop for a time that
       // grows with the server's resident size, so the first page waits for one process, not
       // three, and shares no core with the walk.
-      const names = await listRefsContaining(this.gitDir, commit, prefixes);
+      const names = await listRefsContaining(this.shared.at, commit, prefixes);
       setImmediate(() => {
         if (!this.closed)
           void this.refTips(prefixes).then(
@@ -479,7 +476,7 @@ class CliGitRepository implements GitRepository {
     // The stat-stamped listings and the in-memory index answer without a process; git
     // (`for-each-ref --contains`) only when the index cannot (many tips, a huge history).
     const refs = await this.refTips(prefixes);
-    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.gitDir, commit, prefixes);
+    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.shared.at, commit, prefixes);
   }
 
   /**
@@ -520,7 +517,7 @@ class CliGitRepository implements GitRepository {
       const assembled = moves.plan === null ? null : await this.diffWithoutMoves(range, options.maxBytes, moves.plan);
       if (assembled !== null) return { patch: assembled, truncated: false };
     }
-    return diffPatch(this.gitDir, options);
+    return diffPatch(this.shared.at, options);
   }
 
   /** git's whole output for a diff of many exact moves (exact-moves.ts); null: git is asked as for anything unusual. */
@@ -532,7 +529,7 @@ class CliGitRepository implements GitRepository {
   }
 
   diffNumstat(options: DiffNumstatOptions): Promise<DiffPatch> {
-    return diffNumstat(this.gitDir, options);
+    return diffNumstat(this.shared.at, options);
   }
 
   async close(): Promise<void> {

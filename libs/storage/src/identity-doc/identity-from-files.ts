@@ -2,15 +2,15 @@
  * Reads a repository's current identity document straight from its files, without a git
  * process: `refs/rad/id` (loose or in `packed-refs`) and the objects of the revision, loose or
  * packed (commit → tree → `embeds/` → `radicle.json`). The storage index loads thousands of
- * repositories this way at ~0.1 ms each, where one `git cat-file` process costs ~3 ms to
- * start. Reads are synchronous on purpose: five small files cost ~50 µs, far less than the
- * thread-pool round trips of asynchronous reads; callers run them in short time-boxed slices
+ * repositories this way, each far cheaper than starting one `git cat-file` process. Reads are
+ * synchronous on purpose: a few small files cost far less than the thread-pool round trips of asynchronous reads; callers run them in short time-boxed slices
  * so the event loop is never held for long. Anything this reader does not handle (symbolic or
  * odd refs, objects the in-process reader leaves to git, unreadable files) answers `undefined`,
  * and the caller asks git instead, whose answer is authoritative.
  */
 import { readRefFile } from '../git/objects/loose-files.js';
 import { type StoredObject, withObjectFiles } from '../git/objects/object-files.js';
+import type { ObjectReads } from '../git/objects/object-reads.js';
 import type { Oid } from '../git/objects/oid.js';
 import { parseCommit } from '../git/format/parse-commit.js';
 import { parseTree } from '../git/format/parse-tree.js';
@@ -39,8 +39,8 @@ function treeEntry(read: ReadObject, tree: Oid, name: string): { kind: string; o
  * @returns the document, or undefined when an object on the way is left to git (ask git)
  * @throws IdentityDocumentError when the document blob is found but malformed
  */
-export function readIdentityDocumentFromFiles(gitDir: string, head: Oid): IdentityDocument | undefined {
-  return withObjectFiles(gitDir, (read) => readIdentityDocumentWith(read, head));
+export function readIdentityDocumentFromFiles(gitDir: string, objects: ObjectReads, head: Oid): IdentityDocument | undefined {
+  return withObjectFiles(gitDir, objects, (read) => readIdentityDocumentWith(read, head));
 }
 
 function readIdentityDocumentWith(read: ReadObject, head: Oid): IdentityDocument | undefined {

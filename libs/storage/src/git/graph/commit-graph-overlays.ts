@@ -25,7 +25,8 @@ import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { graphHasChangedPaths } from './commit-graph-file.js';
 import { GitCommandError } from '../errors.js';
-import { addOverlayObjectDirectory, removeOverlayObjectDirectory, type OverlayPlacement } from '../objects/overlay-object-directories.js';
+import type { OverlayPlacement } from '../objects/overlay-object-directories.js';
+import type { GitProcesses } from '../processes/git-processes.js';
 import { PACK_INDEX_HEADER_BYTES, readPackIndexFanout } from '../objects/pack-index.js';
 import { runGit } from '../processes/run-git.js';
 import { statQuiet } from '../objects/stat-stamp.js';
@@ -43,6 +44,8 @@ const WRITE_TIMEOUT_MS = 10 * 60_000;
 export interface CommitGraphOverlaysOptions {
   /** A directory of ours (created when needed): one subdirectory per repository. */
   readonly root: string;
+  /** The processes that write the graphs, and whose git processes read them (their overlays). */
+  readonly processes: GitProcesses;
   /** Packed objects a repository needs to get a commit-graph of ours (default 5,000). */
   readonly minObjects?: number;
   /** See {@link DEFAULT_COMMIT_GRAPH_REFRESH_MS}. */
@@ -126,7 +129,7 @@ export class CommitGraphOverlays {
     this.closed = true;
     this.queue.length = 0;
     await this.idle();
-    for (const [gitDir, objectDir] of this.inUse) removeOverlayObjectDirectory(gitDir, objectDir);
+    for (const [gitDir, objectDir] of this.inUse) this.options.processes.overlays.remove(gitDir, objectDir);
     this.inUse.clear();
   }
 
@@ -166,6 +169,7 @@ export class CommitGraphOverlays {
     if (!this.use(candidate)) return;
     await runGit({
       gitDir,
+      processes: this.options.processes,
       args: ['commit-graph', 'write', '--reachable', '--changed-paths', `--object-dir=${objectDir}`],
       background: true,
       timeoutMs: WRITE_TIMEOUT_MS,
@@ -174,14 +178,14 @@ export class CommitGraphOverlays {
   }
 
   private use({ gitDir, objectDir, placement }: Candidate): boolean {
-    if (!addOverlayObjectDirectory(gitDir, objectDir, placement)) return false;
+    if (!this.options.processes.overlays.add(gitDir, objectDir, placement)) return false;
     this.inUse.set(gitDir, objectDir);
     return true;
   }
 
   private stopUsing(gitDir: string, objectDir: string): void {
     if (!this.inUse.delete(gitDir)) return;
-    removeOverlayObjectDirectory(gitDir, objectDir);
+    this.options.processes.overlays.remove(gitDir, objectDir);
   }
 }
 

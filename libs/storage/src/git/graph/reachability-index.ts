@@ -12,7 +12,8 @@
 import type { CommitGraph } from './commit-graph-file.js';
 import { refsContainingInGraph } from './graph-containment.js';
 import { MAX_MASK_TIPS, reachabilityMasks } from './graph-reachability.js';
-import { IndexBudget, type BudgetedIndex } from '../limits/index-budget.js';
+import type { BudgetedIndex, IndexBudget } from '../limits/index-budget.js';
+import type { GitTarget } from '../processes/git-processes.js';
 import { runGit } from '../processes/run-git.js';
 import { isOid, type Oid } from '../objects/oid.js';
 import { INDEX_SLICE_MS, ThreadSlices } from '../limits/thread-slices.js';
@@ -36,13 +37,6 @@ interface GraphIndex {
 /** Budget units (commits of a listing-built index, ~80 bytes each) a graph index's masks weigh. */
 const GRAPH_MASKS_PER_UNIT = 20;
 
-const sharedBudget = new IndexBudget(DEFAULT_REACHABILITY_BUDGET);
-
-/** The budget reachability indexes (and commit-graphs held for them) share when given none. */
-export function processReachabilityBudget(): IndexBudget {
-  return sharedBudget;
-}
-
 /** Lines parsed between two looks at the clock. */
 const SLICE_CHECK_LINES = 256;
 
@@ -55,13 +49,13 @@ export class ReachabilityIndex implements BudgetedIndex {
   private tooLarge: string | null = null;
 
   /**
-   * @param gitDir - repository
+   * @param at - repository, and the processes its `rev-list` runs under
    * @param budget - shared by the indexes of every repository (default: process-wide)
    * @param options - how long parsing holds the thread at a time (default {@link INDEX_SLICE_MS})
    */
   constructor(
-    private readonly gitDir: string,
-    private readonly budget: IndexBudget = sharedBudget,
+    private readonly at: GitTarget,
+    private readonly budget: IndexBudget,
     private readonly options: { readonly sliceMs?: number } = {},
   ) {}
 
@@ -154,7 +148,7 @@ export class ReachabilityIndex implements BudgetedIndex {
   }
 
   private async walk(key: string, tips: readonly Oid[]): Promise<Index | null> {
-    const { stdout } = await runGit({ gitDir: this.gitDir, args: ['rev-list', '--topo-order', '--parents', '--end-of-options', ...tips] });
+    const { stdout } = await runGit({ ...this.at, args: ['rev-list', '--topo-order', '--parents', '--end-of-options', ...tips] });
     // ~82 bytes of output per single-parent commit: a cheap bound before parsing.
     if (stdout.length / 82 > this.budget.limit) {
       this.tooLarge = key;

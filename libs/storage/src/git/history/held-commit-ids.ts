@@ -43,6 +43,3 @@ export class HeldCommitIds {
     };
   }
 }
-
-/** The bound every repository shares unless it is given one (`OpenGitRepositoryOptions.heldCommitIds`). */
-export const processHeldCommitIds = new HeldCommitIds();

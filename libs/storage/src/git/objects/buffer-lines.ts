@@ -14,8 +14,7 @@ const NEWLINE = 0x0a;
 const OID_HEX_LENGTH = 40;
 
 /** 1 for the bytes of lower-case hex digits. */
-const LOWER_HEX = new Uint8Array(256);
-for (const digit of '0123456789abcdef') LOWER_HEX[digit.charCodeAt(0)] = 1;
+const LOWER_HEX: Readonly<Uint8Array> = Uint8Array.from({ length: 256 }, (_, code) => ('0123456789abcdef'.includes(String.fromCharCode(code)) ? 1 : 0));
 
 /**
  * Calls `onLine` with the byte range of every line of `buffer` (without its newline; a last

@@ -13,7 +13,7 @@ import { isOid, type Oid, ZERO_OID } from '../objects/oid.js';
 
 const NUL = 0;
 /** Sides that are not blobs: a submodule's commit (160000) and, with `-t`, a tree (040000). */
-const NOT_BLOB_MODES = new Set(['160000', '040000']);
+const NOT_BLOB_MODES: ReadonlySet<string> = new Set(['160000', '040000']);
 
 /** Reads raw records from the output of one diff as it arrives. */
 export class RawRecordBlobIds {

@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HelperGitChild } from './helper-git-child.js';
-import { runSpawnHelper, type SpawnHelperArguments } from './spawn-helper-program.js';
+import { SPAWN_HELPER_PROGRAM, type SpawnHelperArguments } from './spawn-helper-program.js';
 import type { HelperMessage, ServerMessage } from './spawn-helper-protocol.js';
 
 /** How long the helper may take to start listening before the server gives up on it. */
@@ -54,7 +54,8 @@ export class GitSpawnHelper {
     const folder = mkdtempSync(join(tmpdir(), 'forge-httpd-spawn-'));
     const options: SpawnHelperArguments = { folder, socketPath: join(folder, 's'), secret: randomBytes(16).toString('hex'), headerLength: 32 + 16 + 1 };
     // The options (with the secret) come as the first IPC message: a command line is public.
-    const program = `process.once('message', (options) => (${runSpawnHelper.toString()})(require('node:net'), require('node:child_process'), require('node:fs'), options))`;
+    const functions = SPAWN_HELPER_PROGRAM.map((program) => program.toString()).join('\n');
+    const program = `${functions}\nprocess.once('message', (options) => runSpawnHelper(require('node:net'), require('node:child_process'), require('node:fs'), options))`;
     // No inherited NODE_OPTIONS (a profiler flag or heap size meant for the server).
     const child = spawn(process.execPath, ['-e', program], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
     child.send(options);
