@@ -23,9 +23,8 @@ export const MAX_COB_STORES = 1024;
 
 /**
  * Part of the COB stores' share of the memory budget that start-up work may fill: persisted
- * objects loaded before `ready` (measured: 12,000 objects, ~0.5 s of start-up, answer the first
- * issue listing of their repository in milliseconds afterwards) and the background pass after
- * it. The rest is left to the ref indexes and to the repositories visitors open.
+ * objects loaded before `ready` (a short start-up step after which the first issue listing of
+ * their repository is answered at once) and the background pass after it. The rest is left to the ref indexes and to the repositories visitors open.
  */
 const WARM_UP_SHARE = 3 / 4;
 
@@ -206,7 +205,7 @@ export class CobStoreService implements OnModuleDestroy {
   /**
    * Aliases of one answer's authors, from the node's databases as this answer first finds them
    * (remembered across requests while neither database changes: an issue list asked for them
-   * two queries an author each time, ~12 % of its cost).
+   * two queries an author each time, a noticeable part of its cost).
    */
   private aliasLookup(): AliasLookup {
     let facts: NodeFacts | undefined;

@@ -26,18 +26,14 @@ export type CobsAheadStep = 'start' | 'repository' | 'object';
  * and none started for `quietMs`, or after `maxWaitMs` anyway.
  *
  * - `repository` and `object`: 20 ms of quiet (a visitor's page and the requests it makes next
- *   go first; measured: stepping in every gap between the requests of one client cut
- *   `/api/v1/node` at concurrency 1 on the full bench home to 913 req/s while the pass ran,
- *   ~3,000 without). An object's step also goes after 250 ms at the latest (a clone or a slow
+ *   go first; stepping in every gap between the requests of one client cut its throughput to
+ *   a fraction while the pass ran). An object's step also goes after 250 ms at the latest (a clone or a slow
  *   download in flight for minutes does not hold the pass); a repository's only in a quiet
  *   moment, since its first step may hold the thread for tens of milliseconds.
  * - `start`: 500 ms of quiet, or 2 s after `ready` at the latest. Visitors who arrive as a
  *   restarted server comes up (browsers retrying, a monitor) otherwise met the pass's first
- *   steps: right after `ready` on the full bench home, a first `/commits?parent=` page took
- *   7–18 ms (median 14.6, one of 98) with the pass running and 6.3–11 ms (median 8.3) without.
- *   Its first steps are the busiest (a CPU profile showed the thread 110 ms without a pause
- *   around the 10,000-issue tracker's first step: its 26,009 refs parsed and indexed, ~45 ms,
- *   and a collection), and a step in hand is finished even when a request arrives meanwhile.
+ *   steps, which are the busiest (a big tracker's first step parses and indexes all its refs
+ *   and is followed by a collection), and a step in hand is finished even when a request arrives meanwhile.
  *   The bound keeps a server that is never quiet for half a second (a monitor, a crawler)
  *   evaluating ahead all the same.
  */

@@ -4,15 +4,13 @@
  *
  * git answers history questions (branch containment, `rev-list`, the last commit touching a
  * path) from a repository's commit-graph file when there is one, and parses every commit
- * otherwise: on a 50,000-commit history `for-each-ref --contains` took ~200 ms without one and
- * ~17 ms with one, the last commit touching a path untouched for long 300 ms against 49 ms with
- * changed-path Bloom filters (tools/bench/README.md, "Commit-graphs of our own"). A node's
+ * otherwise, several times slower on a long history, and slower again without changed-path
+ * Bloom filters (tools/bench/README.md, "Commit-graphs of our own"). A node's
  * storage has one only after `git gc` ran there, which Radicle's `gc --auto` after a fetch does
  * only past its thresholds, so a freshly seeded repository has none. And the graph `git gc`
- * writes has no Bloom filters unless one was first written with them: on the bench's
- * 50,000-commit history, with such a graph, the last commit touching a path 673 commits back took
- * 8.1 ms, against 3.2 ms through ours (tools/bench/README.md, "Bloom filters where the storage's
- * graph has none").
+ * writes has no Bloom filters unless one was first written with them, so the last commit
+ * touching a path is found faster through ours (tools/bench/README.md, "Bloom filters where the
+ * storage's graph has none").
  *
  * The storage stays read-only: the file is written into a directory of ours (one per
  * repository, under the server's cache directory), which every git process on that repository
@@ -37,7 +35,7 @@ export const DEFAULT_COMMIT_GRAPH_MIN_OBJECTS = 5_000;
 export const DEFAULT_COMMIT_GRAPH_REFRESH_MS = 10 * 60_000;
 
 const GRAPH_FILE = path.join('info', 'commit-graph');
-/** `git commit-graph write` with Bloom filters: 1.6 s for 50,000 commits here. */
+/** `git commit-graph write` with Bloom filters takes seconds on a long history; this bounds a stuck one. */
 const WRITE_TIMEOUT_MS = 10 * 60_000;
 
 /** Options of {@link CommitGraphOverlays}. */
@@ -95,9 +93,8 @@ export class CommitGraphOverlays {
    * @param gitDir - its git directory
    * @param when - `opened` (default): a repository whose storage has a graph without Bloom
    *   filters gets ours written only by the `pass`. That write reads every commit's changes
-   *   (~2 s of git's CPU on 50,000 commits); on a first open it ran beside the repository's
-   *   first pages, and the first issue listing of the bench's 10,000-issue tracker took 287–515
-   *   ms against 229–290. Without any graph, containment and walks need one at once.
+   *   (seconds of git's CPU on a long history); on a first open it ran beside the repository's
+   *   first pages and slowed them. Without any graph, containment and walks need one at once.
    */
   consider(name: string, gitDir: string, when: 'opened' | 'pass' = 'opened'): void {
     if (!this.usable || this.closed) return;

@@ -17,8 +17,8 @@ import type { GitTarget } from '../processes/git-processes.js';
  * early. With `since`/`until` the filter is applied here on the committer time printed by
  * `rev-list --timestamp` (read from the commit-graph when present; git's own `--since` stops
  * at the first older commit and so misses commits after clock skew): the walk still ends
- * once `skip + maxCount` commits matched, but reads the whole history when few match
- * (~40 ms per 20k commits with a commit-graph, see tmp/notes-git.md).
+ * once `skip + maxCount` commits matched, but reads the whole history when few match (cheap
+ * with a commit-graph).
  * @param at - repository, and the processes git runs under
  * @param options - start, exclusions, pagination and committer-time bounds
  * @returns commit ids
@@ -112,8 +112,8 @@ export async function commitTimes(at: GitTarget, { from, sinceExclusive }: { fro
 
 /**
  * Committer times of many given commits at once (`rev-list --no-walk --timestamp --stdin`:
- * one process, read from the commit-graph when present; 10,000 commits in 10-40 ms, where
- * reading them here costs 180-280 ms). Nothing is walked.
+ * one process, read from the commit-graph when present, several times faster than reading
+ * them here). Nothing is walked.
  * @param at - repository, and the processes git runs under
  * @param oids - commit ids
  * @returns each id that names a commit → its committer time in seconds; ids that are absent

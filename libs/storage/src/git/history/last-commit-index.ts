@@ -162,8 +162,8 @@ export class LastCommitIndex implements BudgetedIndex {
   }
 
   /**
-   * Takes the kept file's commits when this index holds none yet: ~100 ms of this thread, in
-   * slices, for 50,000 commits, where reading them from git took seconds. A file that does not
+   * Takes the kept file's commits when this index holds none yet: a fraction of what reading
+   * them from git costs, in slices of this thread. A file that does not
    * check out, or does not fit the budget, is left to be written over.
    */
   private async restore(): Promise<void> {

@@ -48,7 +48,7 @@ export interface WalkBounds {
  */
 export const MAX_WAITING_LONG_WALKS = 8;
 
-/** Commits of a long range read per chunk (~80 KB of JSON each on a range page). */
+/** Commits of a long range read per chunk (a few tens of KB of JSON each on a range page). */
 export const RANGE_CHUNK_COMMITS = 256;
 
 /** What {@link openCommitRange} reads through. */

@@ -15,9 +15,8 @@ const START_TIMEOUT_MS = 10_000;
  * Starts git processes for a server from a small separate Node process.
  *
  * Why: Node 20 starts a process by forking the whole server first, and the fork blocks the
- * event loop for a time that grows with the server's resident memory (measured ~3.6 ms at
- * 47 MB, ~49 ms at 324 MB; tools/bench/README.md). A helper of ~40 MB forks quickly, and
- * on another core. git's stdio are Unix socket connections the server opens to the helper,
+ * event loop for a time that grows with the server's resident memory (tools/bench/README.md).
+ * A small helper forks quickly, and on another core. git's stdio are Unix socket connections the server opens to the helper,
  * so the data goes straight between git and the server; the helper only starts, signals
  * and reports exits. Every spawn's connections carry a random secret and a spawn id, and
  * the socket lives in a folder only this user can enter.

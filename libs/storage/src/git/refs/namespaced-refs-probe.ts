@@ -74,8 +74,8 @@ const SCAN_CHUNK_BYTES = 64 * 1024;
  * Whether the file holds one of `needles` (Latin-1), read a chunk at a time: false when the
  * file is absent, undefined when it cannot be read.
  *
- * Why: a big tracker's `packed-refs` (4.5 MB on the bench's) read whole became a 4.5 MB buffer
- * and a 4.5 MB string for one search (tools/bench/README.md, "Native memory in a miss flood").
+ * Why: a big tracker's `packed-refs` read whole became a buffer and a string of megabytes for
+ * one search (tools/bench/README.md, "Native memory in a miss flood").
  * @param chunkBytes - bytes per read (tests use few); at least the longest needle
  */
 export function fileIncludesAny(file: string, needles: readonly string[], chunkBytes = SCAN_CHUNK_BYTES): boolean | undefined {
