@@ -9,6 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { openGitRepository, readGitProcessCounts, type GitRepository, type Oid } from '@forge-httpd/storage';
 import { buildGitFixture, type GitFixture } from '../src/bench/git-fixture.js';
+import { StorageRuntime } from '@forge-httpd/storage';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 let fixture: GitFixture;
@@ -19,7 +22,7 @@ const git = (args: readonly string[]): string => execFileSync('git', ['-C', fixt
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'forge-oracle-'));
   fixture = await buildGitFixture(path.join(tmp, 'big.git'), { commits: 300, files: 60, seed: 7 });
-  repo = openGitRepository(fixture.gitDir);
+  repo = openGitRepository(fixture.gitDir, { runtime });
 }, 120_000);
 afterAll(async () => {
   await repo.close();

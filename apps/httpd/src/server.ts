@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type NodeHome, openNodeHome, useGitSpawnHelper } from '@forge-httpd/storage';
+import { type NodeHome, openNodeHome, StorageRuntime } from '@forge-httpd/storage';
 import { createApp, sendStallGuardOf } from './app.factory.js';
 import { removeStaleSocket } from './config/stale-socket.js';
 import type { ListenAddress } from './config/listen-address.js';
@@ -89,6 +89,8 @@ export interface StartServerOptions {
   heldCommitIdBytes?: number;
   /** Byte bound of rendered answers kept (default: the memory budget's share; 0 keeps none, e.g. to test what is behind it). */
   responseCacheBytes?: number;
+  /** The storage runtime (processes, limits, caches) the server reads with (default: a new one). */
+  runtime?: StorageRuntime;
 }
 
 /** Where, in the cache directory, commit-graphs are kept for repositories that have none. */
@@ -132,9 +134,12 @@ function registryOf(
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
   const bounds = divideMemoryBudget(config.memoryBudgetMiB);
+  // The process's one runtime (the command line starts one server per process).
+  const runtime = options.runtime ?? new StorageRuntime();
   // Started while the server is small: every git process after this forks from the helper.
-  const releaseSpawnHelper = await useGitSpawnHelper(options.log);
+  const releaseSpawnHelper = await runtime.processes.useSpawnHelper(options.log);
   const home = await openNodeHome({
+    runtime,
     home: config.home,
     flavour: config.flavour,
     socketPath: config.socketPath,

@@ -7,6 +7,9 @@ import { type Oid, openGitRepository } from '@forge-httpd/storage';
 import { serializeCommit, writeObject } from '@forge-httpd/storage/write';
 import { buildHeartwoodHome, HEARTWOOD_TEST_TIME, type HeartwoodHome } from '@forge-httpd/builder';
 import { expectGolden, getJson, startTestServer } from './support/index.js';
+import { StorageRuntime } from '@forge-httpd/storage';
+
+const runtime = new StorageRuntime();
 
 // docs/node-home.md Appendix A: ids printed by heartwood's CLI transcripts (radicle flavour).
 const VECTORS = {
@@ -60,7 +63,7 @@ describe('COB writes on the heartwood recipe home reproduce the Appendix A ids',
   });
 
   it('opens the "First change" patch with the golden id', async () => {
-    const git = openGitRepository(built.repo.gitDir);
+    const git = openGitRepository(built.repo.gitDir, { runtime });
     const parent = await git.readCommit(MASTER);
     await git.close();
     const person = { name: 'radicle', email: 'radicle@localhost', time: HEARTWOOD_TEST_TIME, offset: '+0000' };

@@ -5,6 +5,9 @@ import type { ServerConfig } from '../src/config/server-config.js';
 import { GitContentCache } from '../src/git-content/git-content-cache.js';
 import { GitContentService } from '../src/git-content/git-content.service.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
+import { StorageRuntime } from '@forge-httpd/storage';
+
+const runtime = new StorageRuntime();
 
 // A diff's blobs are read while git still writes the patches (issue 14): git's raw records come
 // first, and on a 450-file commit the blob reads (25-32 ms) followed a 40 ms diff.
@@ -68,7 +71,7 @@ describe('a diff page reads its blobs early', () => {
     const range = twoCommits(gitDir);
     // No blob cache: every page reads its blobs.
     const service = contentService(0);
-    const repository = openGitRepository(gitDir);
+    const repository = openGitRepository(gitDir, { runtime });
     try {
       // Twice each: the long-lived diff process answers the second (the first may be spawned git's).
       const early = recorded(repository, { early: true });
@@ -96,7 +99,7 @@ describe('a diff page reuses the blobs pages before it prepared', () => {
   it('reads neither header nor content of a blob it has ready, and answers the same', async () => {
     const gitDir = join(tmp as string, 'reuse.git');
     const range = twoCommits(gitDir);
-    const repository = openGitRepository(gitDir);
+    const repository = openGitRepository(gitDir, { runtime });
     try {
       const expected = await contentService(0).loadDiff(repository, range);
       const service = contentService(128);

@@ -8,6 +8,9 @@ import { HistoryStatsCounter } from '../src/tree/history-stats.js';
 import { HISTORY_STATS_FILE, readKeptHistories } from '../src/tree/history-stats-file.js';
 import type { ScratchCommit } from '@forge-httpd/builder/scratch';
 import { buildScratchHome, getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import { StorageRuntime } from '@forge-httpd/storage';
+
+const runtime = new StorageRuntime();
 
 // stats/tree counts the history of a commit; after the head moved on (a push), the commits
 // added since the head counted before are read, not the whole history. Every answer must be
@@ -84,7 +87,7 @@ describe('counted histories kept in the cache directory', () => {
 
   /** Counts with a fresh counter over the kept file, and how many git commands that started. */
   async function countAfterRestart(index: number): Promise<{ stats: HistoryStats; commands: number }> {
-    const git = openGitRepository(repositoryByName(built, 'counted').gitDir);
+    const git = openGitRepository(repositoryByName(built, 'counted').gitDir, { runtime });
     try {
       const before = readGitProcessCounts().command.spawned;
       const stats = await new HistoryStatsCounter(file()).count(rid(), git, ids[index] as Oid);
@@ -95,7 +98,7 @@ describe('counted histories kept in the cache directory', () => {
   }
 
   it('answers a kept head after a restart without reading its history again', async () => {
-    const git = openGitRepository(repositoryByName(built, 'counted').gitDir);
+    const git = openGitRepository(repositoryByName(built, 'counted').gitDir, { runtime });
     const first = new HistoryStatsCounter(file());
     const counted = await first.count(rid(), git, ids[8] as Oid);
     await git.close();

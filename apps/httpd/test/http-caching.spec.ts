@@ -11,6 +11,9 @@ import { createApp } from '../src/app.factory.js';
 import { ServerConfig } from '../src/config/server-config.js';
 import { HttpCaching } from '../src/response-cache/http-caching.js';
 import { getUndecoded as raw, makeTempDir, removeTempDir, SettleClock } from './support/index.js';
+import { StorageRuntime } from '@forge-httpd/storage';
+
+const runtime = new StorageRuntime();
 
 const T = 1_700_000_000;
 const CORS_VARY = 'origin, access-control-request-method, access-control-request-headers';
@@ -41,7 +44,7 @@ async function serve(homeDir: string, responseCacheBytes?: number): Promise<{ ur
     listen: { kind: 'tcp', host: '127.0.0.1', port: 0 },
     version: '0.0.0-test',
   });
-  const home: NodeHome = await openNodeHome({ home: homeDir, flavour: 'forge', socketPath: config.socketPath, log: () => undefined, now: clock.now });
+  const home: NodeHome = await openNodeHome({ runtime, home: homeDir, flavour: 'forge', socketPath: config.socketPath, log: () => undefined, now: clock.now });
   const app: NestFastifyApplication = await createApp({ config, home, logger: false, responseCacheBytes });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };

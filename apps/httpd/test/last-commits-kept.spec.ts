@@ -1,7 +1,7 @@
 import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Rid, ridDirectoryName } from '@forge-httpd/identity';
-import { type Oid, readGitProcessCounts, Storage } from '@forge-httpd/storage';
+import { type Oid, readGitProcessCounts, Storage, StorageRuntime } from '@forge-httpd/storage';
 import { commitChangesSize, storedCounts } from '@forge-httpd/storage/testing';
 import { type BuiltHome, buildNodeHome, repositoryByName } from '@forge-httpd/builder';
 import { type ScratchCommit, writeScratchHistory } from '@forge-httpd/builder/scratch';
@@ -157,7 +157,7 @@ describe('last-commit indexes kept in the cache directory', () => {
     const files = join(dir, 'budgeted');
     const head = history[history.length - 1] as Oid;
     const rids = [rid(), repositoryByName(built, 'second').rid];
-    const writer = new Storage(join(built.home, 'storage'), 'forge', { lastCommitDir: files, lastCommitMinCommits: 1 });
+    const writer = new Storage(join(built.home, 'storage'), 'forge', { runtime: new StorageRuntime(), lastCommitDir: files, lastCommitMinCommits: 1 });
     for (const each of rids) await (await writer.openRepository(each))?.git.indexHistory(head);
     await writer.close();
     const fileOf = (each: Rid): string => join(files, `${ridDirectoryName(each)}.bin`);
@@ -172,6 +172,7 @@ describe('last-commit indexes kept in the cache directory', () => {
     const size = commitChangesSize(counts!);
 
     const reader = new Storage(join(built.home, 'storage'), 'forge', {
+      runtime: new StorageRuntime(),
       lastCommitDir: files,
       lastCommitMinCommits: 1,
       lastCommitBytes: Math.floor(size * 1.5),

@@ -26,7 +26,7 @@ import {
   startJobRun,
 } from '@forge-httpd/cob/write';
 import { didFromNid } from '@forge-httpd/identity';
-import { type Flavour, type GitRepository, type Oid, openGitRepository } from '@forge-httpd/storage';
+import { type Flavour, type GitRepository, type Oid, openGitRepository, StorageRuntime } from '@forge-httpd/storage';
 import { repackRepository, serializeCommit, serializeTree, type TreeEntryInput, updateRefs, writeObject } from '@forge-httpd/storage/write';
 import { namespacedRef, type BuiltRepository } from './built-repository.js';
 import type { FixedClock } from './clock.js';
@@ -296,7 +296,7 @@ async function firstParent(repo: BuiltRepository, commit: Oid): Promise<Oid | nu
 }
 
 async function withGit<T>(repo: BuiltRepository, run: (git: GitRepository) => Promise<T>): Promise<T> {
-  const git = openGitRepository(repo.gitDir);
+  const git = openGitRepository(repo.gitDir, { runtime: new StorageRuntime() });
   try {
     return await run(git);
   } finally {

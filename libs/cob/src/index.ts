@@ -8,7 +8,7 @@ export { CobApplyError, CobNotFoundError, CobWriteError, UnknownCobActionError }
 export type { Change } from './change.js';
 export { evaluateChanges } from './dag/evaluate-changes.js';
 export type { ApplyContext, ChangeRejection, CobFolder, Evaluation } from './dag/evaluate-changes.js';
-export { loadChange } from './read/load-change.js';
+export { loadChange, ManifestCache } from './read/load-change.js';
 export type { CobRefIndex } from './read/cob-ref-index.js';
 // Shared model
 export type { FoldEnv } from './model/fold-env.js';

@@ -43,13 +43,16 @@ export function signBytes(keyPair: KeyPair, message: Uint8Array): Uint8Array {
 
 // DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410): the raw 32 bytes follow.
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-// Signers are few (the peers of a node); bound the memo anyway.
+// Process-wide on purpose (one of the documented exceptions, tools/test/house/module-state.spec.ts):
+// a memo of a pure function (public key bytes → node:crypto key) for free functions called by
+// every library above; the same answer for every caller, so sharing it couples nothing. Signers
+// are few (the peers of a node); the memo is bounded anyway.
 const verifyingKeys = new BoundedCache<string, KeyObject>({ maxEntries: 10_000 });
 
 /**
  * Verifies a plain Ed25519 signature. Verification goes through node:crypto (OpenSSL), not
- * noble: measured 2,000 verifications in ~0.35 s against ~2.4 s with noble's sync API, and a
- * cold issue listing verifies one signature per change.
+ * noble: several times faster than noble's sync API, and a cold issue listing verifies one
+ * signature per change.
  * @param publicKey - 32-byte public key
  * @param message - the signed bytes
  * @param signature - 64-byte signature
@@ -67,7 +70,7 @@ export function verifySignature(publicKey: Uint8Array, message: Uint8Array, sign
 /**
  * {@link verifySignature} on one of libuv's worker threads (node:crypto's callback form): the
  * event loop goes on meanwhile, and many checks started together use the other cores. A
- * first listing of a big tracker checks one signature per change (~0.17 ms each here).
+ * first listing of a big tracker checks one signature per change.
  * @returns true when valid; false for invalid or malformed input (never rejects)
  */
 export function verifySignatureOffThread(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean> {

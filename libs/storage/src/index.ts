@@ -38,11 +38,14 @@ export { RANGE_CHUNK_COMMITS } from './git/history/walk-commits-until.js';
 export { Semaphore } from './git/limits/semaphore.js';
 export type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry, TreeEntryKind } from './git/format/git-objects.js';
 export { isValidRefName, isValidRefPrefix } from './git/objects/ref-name.js';
-export { mayHaveNamespacedRefs } from './git/refs/namespaced-refs-probe.js';
+export { NamespacedRefsProbe } from './git/refs/namespaced-refs-probe.js';
 export { readGitProcessCounts } from './git/processes/git-process-counts.js';
 export { warmUpCommitGraphCode } from './git/graph/graph-warm-up.js';
 export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/processes/git-process-counts.js';
-export { spawnGit, type SpawnGitOptions, useGitSpawnHelper } from './git/processes/spawn-git.js';
+export { GitProcesses, type GitTarget, type SpawnGitOptions } from './git/processes/git-processes.js';
+export { StorageRuntime } from './git/storage-runtime.js';
+export type { HistoryShares, IndexBudgets } from './git/storage-runtime.js';
+
 export type { GitChildProcess } from './git/processes/git-child-process.js';
 // end git
 // git server processes (libs/storage/src/serve)

@@ -17,7 +17,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { spawnGit, useGitSpawnHelper } from '@forge-httpd/storage';
+import { GitProcesses } from '@forge-httpd/storage';
+
+// The benchmark's own processes: its spawns go through their helper while one is in use.
+const processes = new GitProcesses();
 import { buildNodeHome } from '@forge-httpd/builder';
 import { readRss } from './processes.js';
 
@@ -43,7 +46,7 @@ interface Row {
 /** One git process: how long `spawnGit` blocked, and spawn → close. */
 function oneSpawn(gitDir: string): Promise<{ blockMs: number; latencyMs: number }> {
   const start = performance.now();
-  const child = spawnGit(gitDir, ['rev-parse', 'HEAD']);
+  const child = processes.spawn(gitDir, ['rev-parse', 'HEAD']);
   const blockMs = performance.now() - start;
   child.stdout.resume();
   child.stderr.resume();
@@ -100,7 +103,7 @@ try {
     const rss = Math.round(((await readRss(process.pid)) ?? 0) / 1024 / 1024);
     for (const concurrency of concurrencies) {
       for (const mode of ['direct', 'helper'] as const) {
-        const release = mode === 'helper' ? await useGitSpawnHelper((line) => console.error(line)) : () => undefined;
+        const release = mode === 'helper' ? await processes.useSpawnHelper((line) => console.error(line)) : () => undefined;
         try {
           await measure(gitDir, concurrency); // warms up both paths (module loads, first connections)
           const row = await measure(gitDir, concurrency);

@@ -4,6 +4,7 @@ import {
   COB_STORE_BYTES_PER_OBJECT,
   CobSnapshot,
   CobStore,
+  ManifestCache,
   openSqliteEvaluations,
   type PersistedEvaluations,
 } from '@forge-httpd/cob';
@@ -22,9 +23,8 @@ export const MAX_COB_STORES = 1024;
 
 /**
  * Part of the COB stores' share of the memory budget that start-up work may fill: persisted
- * objects loaded before `ready` (measured: 12,000 objects, ~0.5 s of start-up, answer the first
- * issue listing of their repository in milliseconds afterwards) and the background pass after
- * it. The rest is left to the ref indexes and to the repositories visitors open.
+ * objects loaded before `ready` (a short start-up step after which the first issue listing of
+ * their repository is answered at once) and the background pass after it. The rest is left to the ref indexes and to the repositories visitors open.
  */
 const WARM_UP_SHARE = 3 / 4;
 
@@ -50,6 +50,8 @@ export class CobStoreService implements OnModuleDestroy {
   private readonly logger = new Logger('cob');
   /** In recency order (least recently viewed first), with each store's weight when last weighed. */
   private readonly stores = new Map<string, { readonly store: CobStore; bytes: number }>();
+  /** Decoded COB manifests, shared by every repository's store (one blob per type serves them all). */
+  private readonly manifests = new ManifestCache();
   private storeBytes = 0;
   private readonly maxStoreBytes: number;
   private persisted: (PersistedEvaluations & { close(): void }) | null | undefined;
@@ -137,6 +139,7 @@ export class CobStoreService implements OnModuleDestroy {
     // The RID only: a store must not keep the repository object alive after storage forgot it.
     const rid = repository.rid;
     const store = new CobStore(this.config.flavour, {
+      manifests: this.manifests,
       onRejected: (report) => this.rejections.record(report),
       onEvaluated: (evaluation) => {
         this.evaluations.record(evaluation);
@@ -202,7 +205,7 @@ export class CobStoreService implements OnModuleDestroy {
   /**
    * Aliases of one answer's authors, from the node's databases as this answer first finds them
    * (remembered across requests while neither database changes: an issue list asked for them
-   * two queries an author each time, ~12 % of its cost).
+   * two queries an author each time, a noticeable part of its cost).
    */
   private aliasLookup(): AliasLookup {
     let facts: NodeFacts | undefined;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { GitServerPool, type GitServerPoolOptions } from '@forge-httpd/storage';
-import { GIT_SERVER_LIMITS } from './tokens.js';
+import { GitServerPool, type GitServerPoolOptions, type NodeHome } from '@forge-httpd/storage';
+import { GIT_SERVER_LIMITS, NODE_HOME } from './tokens.js';
 
 /** Bounds of the git server processes (clone, fetch, archive); past the cap 503 + `retry-after`. */
 export type GitServerLimits = Pick<GitServerPoolOptions, 'maxProcesses' | 'timeoutMs'>;
@@ -14,8 +14,9 @@ export class GitProcesses implements OnApplicationShutdown {
   private readonly logger = new Logger('forge-httpd');
   readonly pool: GitServerPool;
 
-  constructor(@Inject(GIT_SERVER_LIMITS) limits: GitServerLimits) {
-    this.pool = new GitServerPool({ ...limits, log: (message) => this.logger.warn(message) });
+  constructor(@Inject(GIT_SERVER_LIMITS) limits: GitServerLimits, @Inject(NODE_HOME) home: NodeHome) {
+    // The home's runtime: server processes start through the same spawn helper and read the same overlays.
+    this.pool = new GitServerPool({ ...limits, processes: home.runtime.processes, log: (message) => this.logger.warn(message) });
   }
 
   onApplicationShutdown(): void {

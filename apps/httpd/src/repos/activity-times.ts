@@ -10,8 +10,8 @@ const GIT_READS_AT_ONCE = 4;
 
 /**
  * The head commit time of every indexed repository, for `/repos?sort=activity`. Times come from
- * the repositories' files (a HEAD, a ref and a loose commit: ~30 µs, and only the two ref files
- * when the head did not move); heads that only git can read (packed objects) are read through
+ * the repositories' files (a HEAD, a ref and a loose commit, and only the two ref files when
+ * the head did not move); heads that only git can read (packed objects) are read through
  * git in the background, a few at a time. A refresh runs at most every
  * {@link ACTIVITY_REFRESH_MS}, in short slices, while requests keep using the last times: the
  * ordering stays a memoised sort, like `sort=rid`.
@@ -53,8 +53,8 @@ export class ActivityTimes {
   }
 
   /**
-   * Reads every head time before anyone asks (a first listing by activity of 10,000
-   * repositories waited 0.8-1.1 s for it), stepping to each next slice only when `pace`
+   * Reads every head time before anyone asks (a first listing by activity of many
+   * repositories waited long for it), stepping to each next slice only when `pace`
    * allows; a request that needs the times meanwhile makes it go on at full speed. Nothing
    * when times were read already or a refresh runs.
    * @returns the number of repositories read, 0 when nothing was done
@@ -96,7 +96,7 @@ export class ActivityTimes {
 
   private readFromFiles(rid: Rid): void {
     const previous = this.times.get(rid) ?? undefined;
-    const current = readHeadCommitTimeFromFiles(this.home.storage.gitDirOf(rid), previous);
+    const current = readHeadCommitTimeFromFiles(this.home.storage.gitDirOf(rid), this.home.runtime, previous);
     if (current === undefined) {
       this.enqueueGitRead(rid);
       return;

@@ -116,7 +116,7 @@ export async function evaluateCobsAhead(options: CobsAheadOptions): Promise<Cobs
       // Most repositories of a node have no issue or patch: they cost a look at their ref
       // files, not an opening or a git process for a ref listing.
       const gitDir = options.home.storage.gitDirOf(summary.rid);
-      if (!mayHaveIssuesOrPatches(gitDir, options.home.flavour)) continue;
+      if (!mayHaveIssuesOrPatches(options.home.runtime.namespacedRefs, gitDir, options.home.flavour)) continue;
       // The same gate as every request: what is not public (any more) is never read.
       const repository = await access.tryOpenPublic(summary.rid);
       if (repository === null) continue;

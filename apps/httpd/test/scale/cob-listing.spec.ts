@@ -5,6 +5,9 @@ import { type Oid, openGitRepository } from '@forge-httpd/storage';
 import { repackRepository, type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
 import { type BuiltHome, buildNodeHome, peerByAlias } from '@forge-httpd/builder';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from '../support/index.js';
+import { StorageRuntime } from '@forge-httpd/storage';
+
+const runtime = new StorageRuntime();
 
 const ISSUES = 2000;
 let dir: string;
@@ -93,7 +96,7 @@ describe(`a repository with ${ISSUES} issues`, () => {
 
   it('re-evaluates only the objects whose tips moved', async () => {
     const store = new CobStore('forge');
-    const git = openGitRepository(repo().gitDir);
+    const git = openGitRepository(repo().gitDir, { runtime });
     try {
       const handle = { rid: repo().rid, git, remote: async () => null };
       const before = await (await store.snapshot(handle)).issues();
@@ -116,7 +119,7 @@ describe(`a repository with ${ISSUES} issues`, () => {
 
   it('works a listing out whole when what it kept does not hold the entries that changed', async () => {
     const store = new CobStore('forge');
-    const git = openGitRepository(repo().gitDir);
+    const git = openGitRepository(repo().gitDir, { runtime });
     try {
       const handle = { rid: repo().rid, git, remote: async () => null };
       const before = await (await store.snapshot(handle)).issues('all');
@@ -146,7 +149,7 @@ describe(`a repository with ${ISSUES} issues`, () => {
     let evaluations = 0;
     const store = new CobStore('forge', { onEvaluated: () => void (evaluations += 1) });
     const reference = new CobStore('forge');
-    const git = openGitRepository(repo().gitDir);
+    const git = openGitRepository(repo().gitDir, { runtime });
     try {
       const handle = { rid: repo().rid, git, remote: async () => null };
       const whole = await (await reference.snapshot(handle)).issues('all');

@@ -33,8 +33,15 @@ export const COB_REF_PREFIX = 'refs/namespaces/';
 /** Most changed refs an index is updated by; past it the listing is indexed whole. */
 const MAX_UPDATED_REFS = 256;
 
-/** The namespaces each index's COB refs live in (to gather an object's tips again). */
-const namespacesOf = new WeakMap<CobRefIndex, ReadonlySet<string>>();
+/** An index built here, with the namespaces its COB refs live in (to gather an object's tips again). */
+interface NamespacedIndex extends CobRefIndex {
+  readonly namespaces: ReadonlySet<string>;
+}
+
+/** The namespaces of an index built here; undefined for one built elsewhere. */
+function namespacesOf(index: CobRefIndex): ReadonlySet<string> | undefined {
+  return (index as Partial<NamespacedIndex>).namespaces;
+}
 
 /** How an index differs from the one it was updated from. */
 export interface CobRefChanges {
@@ -65,7 +72,7 @@ export function updateCobRefIndex(
   previous?: { readonly entries: readonly RefEntry[]; readonly index: CobRefIndex },
 ): { readonly index: CobRefIndex; readonly changes: CobRefChanges | null } {
   const changed = previous === undefined ? undefined : changedNames(previous.entries, entries);
-  const before = previous === undefined ? undefined : namespacesOf.get(previous.index);
+  const before = previous === undefined ? undefined : namespacesOf(previous.index);
   if (previous !== undefined && changed !== undefined && before !== undefined) return updated(previous.index, before, changed);
   const objects = new Map<string, Map<Oid, Oid[]>>();
   const refs = new Map<string, Oid>();
@@ -83,8 +90,7 @@ export function updateCobRefIndex(
     byId.set(id, tips);
   }
   for (const byId of objects.values()) for (const tips of byId.values()) tips.sort(compareOids);
-  const index = { objects, refs };
-  namespacesOf.set(index, namespaces);
+  const index: NamespacedIndex = { objects, refs, namespaces };
   return { index, changes: null };
 }
 
@@ -177,7 +183,6 @@ function updated(
     if (byId.size === 0) objects.delete(type);
     else objects.set(type, byId);
   }
-  const next = { objects, refs };
-  namespacesOf.set(next, allNamespaces);
+  const next: NamespacedIndex = { objects, refs, namespaces: allNamespaces };
   return { index: next, changes: { refs: new Set(changed.map(({ name }) => name)), objects: touched } };
 }

@@ -7,8 +7,13 @@ import { initBareRepository, serializeCommit, serializeTree, updateRefs, writeOb
 import { alice, bob } from '../testing/fixtures.testing.js';
 import { writeChange } from '../write/write-change.js';
 import { readCobRefIndex } from './cob-ref-index.js';
-import { loadChange } from './load-change.js';
+import { loadChange, ManifestCache } from './load-change.js';
+
+const manifests = new ManifestCache();
 import { loadObjectChanges } from './load-object-changes.js';
+import { StorageRuntime } from '@forge-httpd/storage';
+
+const runtime = new StorageRuntime();
 
 let dir: string;
 let git: GitRepository;
@@ -18,7 +23,7 @@ const RELATED = 'b'.repeat(40) as Oid;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'forge-'));
   await initBareRepository(dir);
-  git = openGitRepository(dir);
+  git = openGitRepository(dir, { runtime });
 });
 afterAll(async () => {
   await git.close();
@@ -79,7 +84,7 @@ describe('loadChange', () => {
         { type: 'label', labels: [] },
       ],
     });
-    const change = await loadChange(git, id);
+    const change = await loadChange(git, id, manifests);
     expect(change).toMatchObject({
       id,
       parents: [root],
@@ -97,7 +102,7 @@ describe('loadChange', () => {
   });
 
   it('loads a change whose signature does not verify, marked invalid', async () => {
-    expect((await loadChange(git, await write({ badSignature: true })))?.signatureValid).toBe(false);
+    expect((await loadChange(git, await write({ badSignature: true }), manifests))?.signatureValid).toBe(false);
   });
 
   it('accepts the legacy manifest key and ignores PGP signatures', async () => {
@@ -109,7 +114,7 @@ describe('loadChange', () => {
         { name: 'gpgsig', value: armor },
       ],
     });
-    expect(await loadChange(git, legacy)).toMatchObject({ typeName: 'xyz.radicle.issue', author: bob.nid, signatureValid: false });
+    expect(await loadChange(git, legacy, manifests)).toMatchObject({ typeName: 'xyz.radicle.issue', author: bob.nid, signatureValid: false });
   });
 
   it.each<[string, Parameters<typeof craft>[0]]>([
@@ -121,7 +126,7 @@ describe('loadChange', () => {
     ['a malformed related oid', { message: 'm\n\nRad-Related: 1234\n' }],
     ['no action blob', { actionName: 'x' }],
   ])('cannot load a change with %s', async (_name, args) => {
-    expect(await loadChange(git, await craft(args))).toBeNull();
+    expect(await loadChange(git, await craft(args), manifests)).toBeNull();
   });
 });
 
@@ -138,7 +143,7 @@ describe('loading an object', () => {
     const index = await readCobRefIndex(git);
     const tips = index.objects.get('xyz.radicle.issue')?.get(root) ?? [];
     expect(tips).toEqual([a, behind].sort());
-    const loaded = await loadObjectChanges({ git, tips, typeName: 'xyz.radicle.issue', cache: new Map() });
+    const loaded = await loadObjectChanges({ git, tips, typeName: 'xyz.radicle.issue', cache: new Map(), manifests });
     expect(loaded.map((change) => change.id).sort()).toEqual([root, a, behind].sort());
   });
 });

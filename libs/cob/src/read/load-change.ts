@@ -17,10 +17,11 @@ const BULK = { bulk: true } as const;
  * Loads a change commit.
  * @param git - the repository
  * @param id - the commit id
+ * @param manifests - decoded manifests shared by the loads of every repository
  * @returns the change, or null when the commit is missing, unsigned, doubly signed, has more
  *   than one resource, a malformed trailer, no valid manifest or no action blob
  */
-export async function loadChange(git: GitRepository, id: Oid): Promise<Change | null> {
+export async function loadChange(git: GitRepository, id: Oid, manifests: ManifestCache): Promise<Change | null> {
   // Changes are loaded by the thousand: git's process reads them on another core.
   const commit = await git.readCommit(id, BULK);
   if (commit === null) return null;
@@ -31,7 +32,7 @@ export async function loadChange(git: GitRepository, id: Oid): Promise<Change | 
   const signatureValid = verifySignatureOffThread(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature);
   const tree = await git.readTree(commit.tree, BULK);
   if (tree === null) return null;
-  const [typeName, actions] = await Promise.all([readManifest(git, tree), readActions(git, tree)]);
+  const [typeName, actions] = await Promise.all([manifests.typeNameOf(git, tree), readActions(git, tree)]);
   if (typeName === null || actions.length === 0) return null;
   const resource = trailers.resources[0] ?? null;
   const excluded = new Set<string>([...trailers.related, ...(resource === null ? [] : [resource])]);
@@ -60,14 +61,19 @@ function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature:
   }
 }
 
-// Every change of a type shares one manifest blob: remember a few decoded ones by blob id.
-const manifests = new BoundedCache<Oid, string | null>({ maxEntries: 1000 });
+/**
+ * Decoded manifests by blob id. Every change of a type shares one manifest blob, in every
+ * repository, so one cache serves all the loads of a process (the server keeps one).
+ */
+export class ManifestCache {
+  private readonly manifests = new BoundedCache<Oid, string | null>({ maxEntries: 1000 });
 
-/** Manifest `typeName` (or legacy `typename`); null when missing or invalid. */
-async function readManifest(git: GitRepository, tree: readonly TreeEntry[]): Promise<string | null> {
-  const entry = tree.find((e) => e.name === 'manifest');
-  if (entry === undefined || entry.kind !== 'blob') return null;
-  return manifests.getOrLoad(entry.oid, async () => parseManifest(decodeJson(await git.readBlob(entry.oid, BULK))));
+  /** Manifest `typeName` (or legacy `typename`) of a change's tree; null when missing or invalid. */
+  async typeNameOf(git: GitRepository, tree: readonly TreeEntry[]): Promise<string | null> {
+    const entry = tree.find((e) => e.name === 'manifest');
+    if (entry === undefined || entry.kind !== 'blob') return null;
+    return this.manifests.getOrLoad(entry.oid, async () => parseManifest(decodeJson(await git.readBlob(entry.oid, BULK))));
+  }
 }
 
 function parseManifest(parsed: unknown): string | null {

@@ -1,6 +1,6 @@
 import type { GitRepository, Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
-import { loadChange } from './load-change.js';
+import { loadChange, type ManifestCache } from './load-change.js';
 
 /** Loaded changes by commit id (null = unloadable); commits are immutable, so this never goes stale. */
 export type ChangeCache = Map<Oid, Promise<Change | null>>;
@@ -13,16 +13,23 @@ export type ChangeCache = Map<Oid, Promise<Change | null>>;
  * @param args.tips - the object's ref tips
  * @param args.typeName - the expected manifest type
  * @param args.cache - shared change cache
+ * @param args.manifests - decoded manifests, shared by every repository's loads
  * @returns every loaded change
  */
-export async function loadObjectChanges(args: { git: GitRepository; tips: readonly Oid[]; typeName: string; cache: ChangeCache }): Promise<Change[]> {
-  const { git, typeName, cache } = args;
+export async function loadObjectChanges(args: {
+  git: GitRepository;
+  tips: readonly Oid[];
+  typeName: string;
+  cache: ChangeCache;
+  manifests: ManifestCache;
+}): Promise<Change[]> {
+  const { git, typeName, cache, manifests } = args;
   const seen = new Set<Oid>();
   const loaded: Change[] = [];
   let frontier = [...new Set(args.tips)];
   while (frontier.length > 0) {
     frontier.forEach((id) => seen.add(id));
-    const changes = await Promise.all(frontier.map((id) => cachedChange({ git, id, cache })));
+    const changes = await Promise.all(frontier.map((id) => cachedChange({ git, id, cache, manifests })));
     const next: Oid[] = [];
     for (const change of changes) {
       if (change === null || change.typeName !== typeName) continue;
@@ -34,10 +41,10 @@ export async function loadObjectChanges(args: { git: GitRepository; tips: readon
   return loaded;
 }
 
-function cachedChange({ git, id, cache }: { git: GitRepository; id: Oid; cache: ChangeCache }): Promise<Change | null> {
+function cachedChange({ git, id, cache, manifests }: { git: GitRepository; id: Oid; cache: ChangeCache; manifests: ManifestCache }): Promise<Change | null> {
   let pending = cache.get(id);
   if (pending === undefined) {
-    pending = loadChange(git, id);
+    pending = loadChange(git, id, manifests);
     cache.set(id, pending);
     // A failed read (e.g. git died) must not poison the cache.
     pending.catch(() => cache.delete(id));

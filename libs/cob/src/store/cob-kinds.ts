@@ -2,7 +2,7 @@
  * The COB types the store evaluates, each as: type name, fold, and view.
  */
 import type { Nid } from '@forge-httpd/identity';
-import { cobTypeName, type Flavour, type Oid, payloadId, type StoredRepository } from '@forge-httpd/storage';
+import { cobTypeName, type Flavour, FLAVOURS, type Oid, payloadId, type StoredRepository } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { type ChangeRejection, evaluateChanges } from '../dag/evaluate-changes.js';
 import { issueFolder } from '../issue/fold-issue.js';
@@ -54,16 +54,8 @@ export interface CobKinds {
 
 /** The kinds for a flavour (type names `xyz.<flavour>.issue|patch`, job unchanged); one object per flavour. */
 export function cobKinds(flavour: Flavour): CobKinds {
-  let kinds = kindsByFlavour.get(flavour);
-  if (kinds === undefined) {
-    kinds = buildCobKinds(flavour);
-    kindsByFlavour.set(flavour, kinds);
-  }
-  return kinds;
+  return KINDS_BY_FLAVOUR.get(flavour) as CobKinds;
 }
-
-// Shared: every repository's store uses them (a copy per store cost ~0.5 KB each).
-const kindsByFlavour = new Map<Flavour, CobKinds>();
 
 function buildCobKinds(flavour: Flavour): CobKinds {
   return {
@@ -104,7 +96,7 @@ async function evaluatePatch({ id, changes, env, onReject }: EvaluateInput): Pro
  * point at the revision (docs/radicle-httpd.md §6.5), as the signed refs are now, each author's
  * looked up once. Looked up when shown rather than evaluated with the patch: a node signs its
  * refs again after every change it writes, so an author's comment anywhere had every patch of
- * theirs evaluated again (400 on the bench tracker, ~140 ms before its next repository page).
+ * theirs evaluated again.
  */
 async function presentPatches(patches: readonly Patch[], repo: CobRepository): Promise<Patch[]> {
   const authors = new Set(patches.flatMap((patch) => patch.revisions.map((revision) => revision.author)));
@@ -127,8 +119,7 @@ async function presentPatches(patches: readonly Patch[], repo: CobRepository): P
 /**
  * Ref names by target of one peer's signed refs. The storage layer hands out the same map
  * while the peer's signed refs are unchanged, so this is built once per peer and sigrefs
- * commit, not scanned per revision (measured: scanning ~2,400 refs per patch took ~0.7 s of
- * a 2,000-patch listing).
+ * commit, not scanned per revision (a scan per patch made big listings slow).
  */
 function namesByTarget(refs: ReadonlyMap<string, Oid>): ReadonlyMap<Oid, readonly string[]> {
   let index = refIndexes.get(refs);
@@ -146,4 +137,11 @@ function namesByTarget(refs: ReadonlyMap<string, Oid>): ReadonlyMap<Oid, readonl
   return index;
 }
 
+// Process-wide on purpose (one of the documented exceptions, tools/test/house/module-state.spec.ts):
+// a side table keyed by the identity of a map the storage layer hands to every store and request
+// alike; an entry lives exactly as long as that map and holds nothing else, so no runtime object
+// could own it better.
 const refIndexes = new WeakMap<ReadonlyMap<string, Oid>, ReadonlyMap<Oid, readonly string[]>>();
+
+// Built once for every flavour, as the module loads: every repository's store shares them.
+const KINDS_BY_FLAVOUR: ReadonlyMap<Flavour, CobKinds> = new Map(FLAVOURS.map((flavour) => [flavour, buildCobKinds(flavour)]));

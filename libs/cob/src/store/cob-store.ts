@@ -10,6 +10,7 @@
  */
 import type { Flavour, Oid, RefEntry } from '@forge-httpd/storage';
 import type { ChangeRejection } from '../dag/evaluate-changes.js';
+import { ManifestCache } from '../read/load-change.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
 import { COB_REF_PREFIX, type CobRefChanges, type CobRefIndex, updateCobRefIndex } from '../read/cob-ref-index.js';
 import { type FactCaches, newFactCaches, prepareFoldEnv } from '../read/prepare-fold-env.js';
@@ -31,6 +32,8 @@ export interface CobRejectionReport extends ChangeRejection {
 
 /** Options of a {@link CobStore}. */
 export interface CobStoreOptions {
+  /** Decoded manifests, shared by the stores of every repository (default: one of its own). */
+  readonly manifests?: ManifestCache;
   /**
    * Told of each dropped change when an object is evaluated (again after its tips move: dedupe
    * by object if you log).
@@ -73,6 +76,7 @@ interface EvaluationInput<V> {
 /** Per-repository COB caches; create one per repository and reuse it across requests. */
 export class CobStore {
   readonly kinds: CobKinds;
+  private readonly manifests: ManifestCache;
   private readonly facts: FactCaches = newFactCaches();
   private readonly objects = new Map<string, CachedObject<unknown>>();
   /** Entries of `objects` holding a view (not let go, not invalid): what the store weighs most. */
@@ -106,6 +110,7 @@ export class CobStore {
     private readonly options: CobStoreOptions = {},
   ) {
     this.kinds = cobKinds(flavour);
+    this.manifests = options.manifests ?? new ManifestCache();
   }
 
   /**
@@ -345,8 +350,8 @@ export class CobStore {
     const { kind, id, repo, index, tips, tipsKey } = args;
     const started = performance.now();
     // Loaded changes are not kept: an object whose tips moved re-reads its few changes cheaply
-    // through cat-file, while keeping every change of a big tracker would cost tens of MB.
-    const changes = await loadObjectChanges({ git: repo.git, tips, typeName: kind.typeName, cache: new Map() });
+    // through cat-file, while keeping every change of a big tracker costs much memory.
+    const changes = await loadObjectChanges({ git: repo.git, tips, typeName: kind.typeName, cache: new Map(), manifests: this.manifests });
     const { env, deps } = await prepareFoldEnv({
       git: repo.git,
       changes,

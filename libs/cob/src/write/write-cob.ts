@@ -4,7 +4,7 @@
  * refs (docs/node-home.md §6, §10.2 "Issues/patches afterwards").
  */
 import type { KeyPair } from '@forge-httpd/identity';
-import { type Flavour, type GitRepository, type Oid, openGitRepository, resolveStoredRef } from '@forge-httpd/storage';
+import { type Flavour, type GitRepository, type Oid, openGitRepository, resolveStoredRef, StorageRuntime } from '@forge-httpd/storage';
 import { type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
 import type { Change } from '../change.js';
 import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
@@ -14,7 +14,7 @@ import { jobFolder } from '../job/fold-job.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import { patchFolder } from '../patch/fold-patch.js';
 import { readCobRefIndex } from '../read/cob-ref-index.js';
-import { loadChange } from '../read/load-change.js';
+import { loadChange, ManifestCache } from '../read/load-change.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
 import { newFactCaches, prepareFoldEnv, type RefLookup } from '../read/prepare-fold-env.js';
 import { cobKinds } from '../store/cob-kinds.js';
@@ -34,6 +34,8 @@ export interface CobWriteContext {
   readonly signRefs?: boolean;
   /** Skip the acceptance check, to write history a node would reject (tests). */
   readonly force?: boolean;
+  /** The storage runtime the repository is read with (default: one of its own, for a one-off write). */
+  readonly runtime?: StorageRuntime;
   /** Write a signature that does not verify (forged changes in tests; implies nothing else). */
   readonly badSignature?: boolean;
   /**
@@ -90,7 +92,7 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
     const typeName = kinds[request.kind].typeName;
     // Listing every namespace costs O(refs); with the tips given, nothing is listed.
     const tips = request.tips ?? (await readCobRefIndex(git)).objects.get(typeName)?.get(request.id) ?? [];
-    const changes = await loadObjectChanges({ git, tips, typeName, cache: new Map() });
+    const changes = await loadObjectChanges({ git, tips, typeName, cache: new Map(), manifests: new ManifestCache() });
     const { env } = await prepareFoldEnv({ git, changes, refs: refLookup(git), caches: newFactCaches(), projectPayloadId: kinds.projectPayloadId });
     const evaluation = evaluateChanges({ rootId: request.id, changes, folder: folderFor(request.kind, env) });
     if (evaluation === null) throw new CobWriteError(`no valid ${request.kind} ${request.id}`);
@@ -103,7 +105,7 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
 }
 
 async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, resource: Oid) => Promise<T>): Promise<T> {
-  const git = openGitRepository(context.gitDir);
+  const git = openGitRepository(context.gitDir, { runtime: context.runtime ?? new StorageRuntime() });
   try {
     const resource = context.resource ?? (await git.resolveRef('refs/rad/id'));
     if (resource === null) throw new CobWriteError('repository has no identity head (refs/rad/id)');
@@ -114,7 +116,7 @@ async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, re
 }
 
 async function changeEnv(context: CobWriteContext, { git, id }: { git: GitRepository; id: Oid }): Promise<{ change: Change; env: FoldEnv }> {
-  const change = await loadChange(git, id);
+  const change = await loadChange(git, id, new ManifestCache());
   if (change === null) throw new CobWriteError(`written change ${id} cannot be loaded`);
   const { env } = await prepareFoldEnv({
     git,

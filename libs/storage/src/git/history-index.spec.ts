@@ -4,11 +4,16 @@ import { buildTrickyHistory, TRICKY_PATHS } from './history/history-index.testin
 import type { Oid } from './objects/oid.js';
 import { BUSY_READS_FOR_A_PROCESS, openGitRepository } from './open-git-repository.js';
 import { readGitProcessCounts } from './processes/git-process-counts.js';
-import { longWalks, openCommitRange, readInChunks, walkCommitsUntil } from './history/walk-commits-until.js';
+import { openCommitRange, readInChunks, walkCommitsUntil, type WalkBounds } from './history/walk-commits-until.js';
 import { waitUntil } from '../wait-until.testing.js';
 import { OidList } from './objects/oid-list.js';
 import { HeldCommitIds } from './history/held-commit-ids.js';
 import { RangeWalkBusyError } from './errors.js';
+import { StorageRuntime } from './storage-runtime.js';
+
+const runtime = new StorageRuntime();
+const longWalks = runtime.history.longWalks;
+const walkBounds = (heldCommitIds: HeldCommitIds = runtime.history.heldCommitIds): WalkBounds => ({ longWalks, heldCommitIds });
 
 let tmp: string;
 
@@ -32,7 +37,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
 
   beforeAll(async () => {
     ({ gitDir, commits } = await buildTrickyHistory(tmp, { seed, commits: 90 }));
-    repo = openGitRepository(gitDir);
+    repo = openGitRepository(gitDir, { runtime });
   });
   afterAll(() => repo.close());
 
@@ -48,7 +53,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
         expect(listed.map((commit) => commit.oid)).toEqual(expected);
         // Past the cat-file walk's limit rev-list goes on from where it stopped.
         if (at % 12 !== 0) continue;
-        const continued = await walkCommitsUntil(repo, { from, stop: stop as Oid }, 3);
+        const continued = await walkCommitsUntil(repo, { from, stop: stop as Oid }, 3, walkBounds());
         expect(continued.map((commit) => commit.oid)).toEqual(expected);
       }
     }
@@ -56,7 +61,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
 
   it('lists first pages of history as `rev-list --skip --max-count` does, walked without a process', async () => {
     // Repacked by git (newest objects whole), every commit is read from the files.
-    const packed = openGitRepository(gitDir, { threadLoad: { isBusy: () => false } });
+    const packed = openGitRepository(gitDir, { runtime, threadLoad: { isBusy: () => false } });
     gitRaw(gitDir, ['repack', '-a', '-d', '-q']);
     try {
       const spawned = (): number => Object.values(readGitProcessCounts()).reduce((sum, kind) => sum + kind.spawned, 0);
@@ -83,7 +88,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const from = commits[commits.length - 1] as Oid;
     const expected = revList(gitDir, ['--max-count=30', from]);
     // Other reads of a busy thread go to cat-file; a walk's steps would each be a round trip.
-    const busy = openGitRepository(gitDir, { threadLoad: { isBusy: () => true } });
+    const busy = openGitRepository(gitDir, { runtime, threadLoad: { isBusy: () => true } });
     try {
       const before = spawned();
       expect((await busy.walkCommits({ from, maxCount: 30 })).map((commit) => commit.oid)).toEqual(expected);
@@ -98,7 +103,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
 
   it('starts a cat-file for a busy thread only once a repository is read a lot', async () => {
     const catFiles = (): number => readGitProcessCounts()['cat-file'].spawned;
-    const busy = openGitRepository(gitDir, { threadLoad: { isBusy: () => true } });
+    const busy = openGitRepository(gitDir, { runtime, threadLoad: { isBusy: () => true } });
     try {
       const before = catFiles();
       // A listed repository's few reads (its head, its identity) stay in process.
@@ -131,7 +136,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     };
     const from = commits[commits.length - 1] as Oid;
     const never = '0'.repeat(40) as Oid;
-    const lists = await Promise.all(Array.from({ length: 6 }, () => walkCommitsUntil(counted, { from, stop: never }, 3)));
+    const lists = await Promise.all(Array.from({ length: 6 }, () => walkCommitsUntil(counted, { from, stop: never }, 3, walkBounds())));
     expect(most).toBe(2);
     for (const list of lists) expect(list.map((commit) => commit.oid)).toEqual(revList(gitDir, [from]));
   });
@@ -151,12 +156,12 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
       },
       listCommitOids: (options: Parameters<GitRepository['listCommitOids']>[0]) => repo.listCommitOids(options),
     };
-    const range = await openCommitRange(counted, { from, stop: '0'.repeat(40) as Oid }, 3);
+    const range = await openCommitRange(counted, { from, stop: '0'.repeat(40) as Oid }, 3, walkBounds());
     expect(range.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 3));
     expect(range.rest.toArray()).toEqual(expected.slice(3));
     const afterOpen = reads;
     const seen: string[] = range.first.map((commit) => commit.oid);
-    for await (const chunk of readInChunks(counted, range.rest, { size: 10 })) {
+    for await (const chunk of readInChunks(counted, range.rest, longWalks, { size: 10 })) {
       expect(chunk.length).toBeLessThanOrEqual(10);
       expect(longWalks.pending).toBe(0);
       seen.push(...chunk.map((commit) => commit.oid));
@@ -164,9 +169,9 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     }
     expect(seen).toEqual(expected.slice(0, 23));
     expect(reads - afterOpen).toBe(20);
-    const whole = await openCommitRange(repo, { from, stop: expected[40] as Oid }, 3);
+    const whole = await openCommitRange(repo, { from, stop: expected[40] as Oid }, 3, walkBounds());
     expect([...whole.first.map((commit) => commit.oid), ...whole.rest.toArray()]).toEqual(expected.slice(0, 40));
-    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3);
+    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3, walkBounds());
     expect(near.rest.length).toBe(0);
     expect(near.first.map((commit) => commit.oid)).toEqual(expected.slice(0, 2));
     for (const opened of [range, whole, near]) opened.release();
@@ -176,30 +181,30 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const from = commits[commits.length - 1] as Oid;
     const never = '0'.repeat(40) as Oid;
     const expected = revList(gitDir, [from]);
-    const probe = await openCommitRange(repo, { from, stop: never }, 3, new HeldCommitIds());
+    const probe = await openCommitRange(repo, { from, stop: never }, 3, walkBounds(new HeldCommitIds()));
     const oneRange = probe.rest.retainedBytes;
     expect(oneRange).toBeGreaterThanOrEqual((expected.length - 3) * 20);
     // Room for one long range, not two.
     const held = new HeldCommitIds(oneRange + 20);
-    const first = await openCommitRange(repo, { from, stop: never }, 3, held);
+    const first = await openCommitRange(repo, { from, stop: never }, 3, walkBounds(held));
     expect(held.bytes).toBe(oneRange);
-    await expect(openCommitRange(repo, { from, stop: never }, 3, held)).rejects.toBeInstanceOf(RangeWalkBusyError);
-    await expect(walkCommitsUntil(repo, { from, stop: never }, 3, held)).rejects.toBeInstanceOf(RangeWalkBusyError);
+    await expect(openCommitRange(repo, { from, stop: never }, 3, walkBounds(held))).rejects.toBeInstanceOf(RangeWalkBusyError);
+    await expect(walkCommitsUntil(repo, { from, stop: never }, 3, walkBounds(held))).rejects.toBeInstanceOf(RangeWalkBusyError);
     // A near range holds no ids: it is never refused.
-    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3, held);
+    const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3, walkBounds(held));
     expect(near.first).toHaveLength(2);
     near.release();
     first.release();
     first.release();
     expect(held.bytes).toBe(0);
-    const listed = await walkCommitsUntil(repo, { from, stop: never }, 3, held);
+    const listed = await walkCommitsUntil(repo, { from, stop: never }, 3, walkBounds(held));
     expect(listed.map((commit) => commit.oid)).toEqual(expected);
     expect(held.bytes).toBe(0);
     // A history longer than the whole bound is still let in when nothing else is held.
     const tiny = new HeldCommitIds(1);
-    const alone = await openCommitRange(repo, { from, stop: never }, 3, tiny);
+    const alone = await openCommitRange(repo, { from, stop: never }, 3, walkBounds(tiny));
     expect(tiny.bytes).toBe(oneRange);
-    await expect(openCommitRange(repo, { from, stop: never }, 3, tiny)).rejects.toBeInstanceOf(RangeWalkBusyError);
+    await expect(openCommitRange(repo, { from, stop: never }, 3, walkBounds(tiny))).rejects.toBeInstanceOf(RangeWalkBusyError);
     alone.release();
     expect(tiny.bytes).toBe(0);
   });
@@ -217,7 +222,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const ended = new AbortController();
     // Both slots taken: the reader's next chunk waits for one.
     const held = await Promise.all([longWalks.acquire(), longWalks.acquire()]);
-    const chunks = readInChunks(counted, oids, { size: 10, signal: ended.signal });
+    const chunks = readInChunks(counted, oids, longWalks, { size: 10, signal: ended.signal });
     const next = chunks.next();
     await waitUntil(() => longWalks.pending === 3);
     ended.abort();
@@ -242,7 +247,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const from = commits[commits.length - 1] as Oid;
     const never = '0'.repeat(40) as Oid;
     const walks = Array.from({ length: 12 }, () =>
-      walkCommitsUntil(held, { from, stop: never }, 3).then(
+      walkCommitsUntil(held, { from, stop: never }, 3, walkBounds()).then(
         (list) => list.map((commit) => commit.oid),
         (error: unknown) => (error as { code?: string }).code,
       ),
@@ -278,7 +283,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
   });
 
   it('answers a first question through git, then reads the history into memory by itself', async () => {
-    const fresh = openGitRepository(gitDir);
+    const fresh = openGitRepository(gitDir, { runtime });
     try {
       const from = commits[commits.length - 2] as Oid;
       const expected = revList(gitDir, ['-1', from, '--', 'a'])[0] ?? null;
@@ -300,7 +305,7 @@ describe('first pages of history in two repositories', () => {
   it('lists a commit walked in one repository only from a repository that holds it', async () => {
     const one = await buildTrickyHistory(tmp, { seed: 11, commits: 30 });
     const other = await buildTrickyHistory(tmp, { seed: 12, commits: 30 });
-    const [first, second] = [openGitRepository(one.gitDir), openGitRepository(other.gitDir)];
+    const [first, second] = [openGitRepository(one.gitDir, { runtime }), openGitRepository(other.gitDir, { runtime })];
     try {
       const from = one.commits[one.commits.length - 1] as Oid;
       expect((await first.walkCommits({ from, maxCount: 10 })).map((commit) => commit.oid)).toEqual(revList(one.gitDir, ['--max-count=10', from]));

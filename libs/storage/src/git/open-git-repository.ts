@@ -2,21 +2,21 @@
  * Opening a repository: its files, processes, caches and indexes ({@link RepositoryContext}),
  * and one reader per kind of read over them, joined into one {@link GitRepository}.
  */
-import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { CatFileProcess, DEFAULT_IDLE_MS } from './processes/cat-file-process.js';
 import { DIFF_TREE_OPTIONS } from './history/diff-patch.js';
 import { DiffTreeProcess } from './processes/diff-tree-process.js';
 import { WITHOUT_MOVES } from './history/exact-moves.js';
-import type { GitCommit } from './format/git-objects.js';
 import type { GitRepository } from './git-repository.js';
 import { LastCommitIndex, type LastCommitFile } from './history/last-commit-index.js';
 import { PackedRefsFile } from './objects/loose-files.js';
-import { ObjectFiles, threadLoad } from './objects/object-files.js';
+import { ObjectFiles } from './objects/object-files.js';
 import { RefListingCache } from './refs/ref-listing-cache.js';
 import type { IndexBudget } from './limits/index-budget.js';
-import { processReachabilityBudget, ReachabilityIndex } from './graph/reachability-index.js';
+import { ReachabilityIndex } from './graph/reachability-index.js';
 import { RepositoryCommitGraph } from './graph/repository-commit-graph.js';
-import { type HeldCommitIds, processHeldCommitIds } from './history/held-commit-ids.js';
+import type { HeldCommitIds } from './history/held-commit-ids.js';
+import type { GitTarget } from './processes/git-processes.js';
+import type { StorageRuntime } from './storage-runtime.js';
 import type { RepositoryContext } from './repository-context.js';
 import { ObjectReader } from './processes/object-reader.js';
 import { listRefsUncached, RefReader } from './refs/ref-reader.js';
@@ -30,21 +30,23 @@ export { BUSY_READS_FOR_A_PROCESS } from './processes/object-reader.js';
 
 /** Tuning for {@link openGitRepository}. */
 export interface OpenGitRepositoryOptions {
+  /** The processes, limits, budgets and caches this repository shares with the others of the process. */
+  readonly runtime: StorageRuntime;
   /** Stop the cat-file process after this long without requests (default 30 s). */
   readonly idleMs?: number;
   /** Receives one line per unexpected exit of the cat-file process (default: dropped). */
   readonly log?: (message: string) => void;
   /** The clock ref stamps are judged by (default `Date.now`; tests move it ahead instead of waiting). */
   readonly now?: () => number;
-  /** The commit budget this repository's branch reachability index shares (default: one per process). */
+  /** The commit budget this repository's branch reachability index shares (default: the runtime's). */
   readonly reachability?: IndexBudget;
-  /** The byte budget this repository's last-commit-per-path index shares (default: one per process). */
+  /** The byte budget this repository's last-commit-per-path index shares (default: the runtime's). */
   readonly lastCommits?: IndexBudget;
   /** Where that index is kept across restarts (default: it is not). */
   readonly lastCommitFile?: LastCommitFile | null;
-  /** Whether the event loop is too busy for reads in process (default: the process-wide {@link threadLoad}). */
+  /** Whether the event loop is too busy for reads in process (default: the runtime's). */
   readonly threadLoad?: { isBusy(): boolean };
-  /** The bound this repository's long answers count their commit ids against (default: one per process). */
+  /** The bound this repository's long answers count their commit ids against (default: the runtime's). */
   readonly heldCommitIds?: HeldCommitIds;
   /**
    * Whole-history walks of commits whose longest line of history is at least this long are cut
@@ -60,18 +62,6 @@ export interface OpenGitRepositoryOptions {
 const SPLIT_WALKS_FROM_LEVEL = 4096;
 
 /**
- * Commits read by first-page walks ({@link CommitWalker}), process-wide, keyed by repository
- * and id: paging through a history walks the commits of the pages before it again (page n of
- * 30 walks 30·(n+1) commits), and the pages of neighbouring commits overlap. Only walks whose start the
- * repository itself holds (checked first) use it: the parents of a commit a repository holds
- * are there too (the node's storage is never shallow), and a commit's id fixes its content.
- */
-const walkedCommits = new BoundedCache<string, GitCommit>({
-  maxWeight: 8 * 1024 * 1024,
-  weigh: (commit) => 512 + 3 * commit.rawMessage.length + commit.headers.reduce((sum, header) => sum + 2 * header.value.length, 0),
-});
-
-/**
  * Opens a repository for reading, from its files in process and through git where they do not
  * answer. Cheap: no process starts until the first read. Keep one instance per repository and
  * reuse it; call `close()` when done.
@@ -79,13 +69,17 @@ const walkedCommits = new BoundedCache<string, GitCommit>({
  * @param options - idle timeout of the cat-file process, where its crashes are logged, the settle clock
  * @returns the repository
  */
-export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions = {}): GitRepository {
+export function openGitRepository(gitDir: string, options: OpenGitRepositoryOptions): GitRepository {
   const context = openRepositoryContext(gitDir, options);
   const objects = new ObjectReader(context);
+  const { history } = options.runtime;
   return joinReaders(context, {
     objects,
     refs: new RefReader(context),
-    walks: new CommitWalker(context, objects, { heldIds: options.heldCommitIds ?? processHeldCommitIds, walkedCommits }),
+    walks: new CommitWalker(context, objects, {
+      bounds: { longWalks: history.longWalks, heldCommitIds: options.heldCommitIds ?? history.heldCommitIds },
+      walkedCommits: history.walkedCommits,
+    }),
     history: new HistoryQueries(context, options.splitWalksFromLevel ?? SPLIT_WALKS_FROM_LEVEL),
     graph: new GraphQueries(context, objects),
     diffs: new DiffReader(context),
@@ -94,23 +88,27 @@ export function openGitRepository(gitDir: string, options: OpenGitRepositoryOpti
 
 /** The parts of a repository its readers share; nothing starts until a read needs it. */
 function openRepositoryContext(gitDir: string, options: OpenGitRepositoryOptions): RepositoryContext {
+  const { runtime } = options;
+  const processes = runtime.processes;
+  const at: GitTarget = { gitDir, processes };
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  const reachability = options.reachability ?? processReachabilityBudget();
+  const reachability = options.reachability ?? runtime.budgets.reachability;
   const refFiles = new PackedRefsFile(gitDir, options.now);
   return {
     gitDir,
-    catFile: new CatFileProcess(gitDir, { idleMs, log: options.log }),
+    at,
+    catFile: new CatFileProcess(gitDir, { processes, idleMs, log: options.log }),
     diffTree: {
-      whole: new DiffTreeProcess(gitDir, { args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
-      withoutMoves: new DiffTreeProcess(gitDir, { args: [...DIFF_TREE_OPTIONS.slice(1), WITHOUT_MOVES], idleMs }),
+      whole: new DiffTreeProcess(gitDir, { processes, args: DIFF_TREE_OPTIONS.slice(1), idleMs }),
+      withoutMoves: new DiffTreeProcess(gitDir, { processes, args: [...DIFF_TREE_OPTIONS.slice(1), WITHOUT_MOVES], idleMs }),
     },
-    reachability: new ReachabilityIndex(gitDir, reachability),
-    commitGraph: new RepositoryCommitGraph(gitDir, reachability),
-    lastCommits: new LastCommitIndex(gitDir, options.lastCommits, options.lastCommitFile ?? null),
-    objectFiles: new ObjectFiles(gitDir, { idleMs }),
-    refListings: new RefListingCache(gitDir, (prefix) => listRefsUncached(gitDir, refFiles, prefix), options.now),
+    reachability: new ReachabilityIndex(at, reachability),
+    commitGraph: new RepositoryCommitGraph(gitDir, reachability, processes.overlays),
+    lastCommits: new LastCommitIndex(at, options.lastCommits ?? runtime.budgets.lastCommits, options.lastCommitFile ?? null),
+    objectFiles: new ObjectFiles(gitDir, { reads: runtime.objects, idleMs }),
+    refListings: new RefListingCache(gitDir, (prefix) => listRefsUncached(at, refFiles, prefix), options.now),
     refFiles,
-    load: options.threadLoad ?? threadLoad,
+    load: options.threadLoad ?? runtime.objects.threadLoad,
     closed: false,
   };
 }

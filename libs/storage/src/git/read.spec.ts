@@ -5,6 +5,9 @@ import { git, makeTempDir, removeTempDir } from './write/git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { openGitRepository } from './open-git-repository.js';
 import type { Oid } from './objects/oid.js';
+import { StorageRuntime } from './storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 const setups: Record<string, { fixture: Fixture; repo: GitRepository }> = {};
@@ -13,7 +16,7 @@ beforeAll(async () => {
   tmp = await makeTempDir();
   for (const packed of [false, true]) {
     const fixture = await buildFixture(tmp, packed);
-    setups[packed ? 'packed' : 'loose'] = { fixture, repo: openGitRepository(fixture.gitDir) };
+    setups[packed ? 'packed' : 'loose'] = { fixture, repo: openGitRepository(fixture.gitDir, { runtime }) };
   }
 });
 afterAll(async () => {

@@ -12,9 +12,12 @@ import type { PackedRefsFile } from './objects/loose-files.js';
 import type { ReachabilityIndex } from './graph/reachability-index.js';
 import type { RefListingCache } from './refs/ref-listing-cache.js';
 import type { RepositoryCommitGraph } from './graph/repository-commit-graph.js';
+import type { GitTarget } from './processes/git-processes.js';
 
 export interface RepositoryContext {
   readonly gitDir: string;
+  /** The repository with the git processes of the runtime it was opened with: what git commands run against. */
+  readonly at: GitTarget;
   /** The pack and loose object files, read in process. */
   readonly objectFiles: ObjectFiles;
   /** Loose refs and `packed-refs`, read in process. */

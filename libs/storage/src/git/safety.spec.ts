@@ -7,6 +7,9 @@ import type { GitRepository } from './git-repository.js';
 import { initBareRepository } from './write/init-bare-repository.js';
 import { openGitRepository } from './open-git-repository.js';
 import type { Oid } from './objects/oid.js';
+import { StorageRuntime } from './storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 let fixture: Fixture;
@@ -23,7 +26,7 @@ beforeAll(async () => {
   process.env['GIT_OBJECT_DIRECTORY'] = path.join(decoyDir, 'objects');
   process.env['GIT_NAMESPACE'] = 'decoy';
   process.env['GIT_DIR'] = decoyDir;
-  repo = openGitRepository(fixture.gitDir);
+  repo = openGitRepository(fixture.gitDir, { runtime });
 });
 afterAll(async () => {
   for (const name of INHERITED) delete process.env[name];

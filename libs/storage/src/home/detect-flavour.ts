@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sortRids } from '@forge-httpd/identity';
+import { GitProcesses } from '../git/processes/git-processes.js';
 import { runGit } from '../git/processes/run-git.js';
 import type { Flavour } from './flavour.js';
 import { listStorageEntries } from './storage-entries.js';
@@ -23,21 +24,21 @@ export interface FlavourDetection {
  * @param home - the node home directory
  * @returns the flavour, or null when no repository tells (empty storage, unreadable repositories)
  */
-export async function detectFlavour(home: string): Promise<FlavourDetection> {
+export async function detectFlavour(home: string, processes: GitProcesses = new GitProcesses()): Promise<FlavourDetection> {
   const entries = await listStorageEntries(path.join(home, 'storage'));
   const rids = sortRids(entries?.keys() ?? []).slice(0, SAMPLE);
   for (const rid of rids) {
-    const typeName = await identityTypeName(entries?.get(rid) as string);
+    const typeName = await identityTypeName(entries?.get(rid) as string, processes);
     const flavour = typeName === 'xyz.radicle.id' ? 'radicle' : typeName === 'xyz.forge.id' ? 'forge' : null;
     if (flavour !== null) return { flavour, reason: `the identity of ${rid} is an ${typeName} object` };
   }
   return { flavour: null, reason: rids.length === 0 ? 'the storage holds no repository' : 'no repository tells its identity type' };
 }
 
-async function identityTypeName(gitDir: string): Promise<string | null> {
+async function identityTypeName(gitDir: string, processes: GitProcesses): Promise<string | null> {
   try {
     // A constant revision expression: nothing here comes from a request.
-    const { stdout } = await runGit({ gitDir, args: ['cat-file', 'blob', 'refs/rad/id:manifest'] });
+    const { stdout } = await runGit({ gitDir, processes, args: ['cat-file', 'blob', 'refs/rad/id:manifest'] });
     const manifest = JSON.parse(stdout.toString('utf8')) as { typeName?: unknown };
     return typeof manifest.typeName === 'string' ? manifest.typeName : null;
   } catch {

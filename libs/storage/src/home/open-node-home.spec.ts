@@ -8,6 +8,9 @@ import { resolveAlias } from '../db/resolve-alias.js';
 import { insertFollowPolicy, insertNode, insertRouting, insertSeedingPolicy } from '../db/row-writers.js';
 import { testKeyPair, writeTestHome } from './node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from './open-node-home.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const ALICE = testKeyPair(1);
 const BOB = testKeyPair(2);
@@ -48,7 +51,7 @@ describe('openNodeHome', () => {
     insertFollowPolicy(policiesDb, { nid: BOB.nid, alias: 'bobby' });
     insertFollowPolicy(policiesDb, { nid: CAROL.nid });
     policiesDb.close();
-    nodeHome = await openNodeHome({ home, flavour: 'forge', log: (message) => logged.push(message) });
+    nodeHome = await openNodeHome({ runtime, home, flavour: 'forge', log: (message) => logged.push(message) });
   });
   afterAll(async () => {
     await nodeHome.close();
@@ -122,11 +125,11 @@ describe('openNodeHome failures', () => {
   });
 
   it('fails with HOME_INVALID when the home or its public key is missing', async () => {
-    await expect(openNodeHome({ home: path.join(dir, 'none'), flavour: 'forge' })).rejects.toMatchObject({
+    await expect(openNodeHome({ runtime, home: path.join(dir, 'none'), flavour: 'forge' })).rejects.toMatchObject({
       code: 'HOME_INVALID',
     });
     await mkdir(path.join(dir, 'nokey'));
-    await expect(openNodeHome({ home: path.join(dir, 'nokey'), flavour: 'forge' })).rejects.toMatchObject({
+    await expect(openNodeHome({ runtime, home: path.join(dir, 'nokey'), flavour: 'forge' })).rejects.toMatchObject({
       code: 'HOME_INVALID',
     });
   });
@@ -139,13 +142,13 @@ describe('openNodeHome failures', () => {
     await writeTestHome({ home, keyPair: ALICE });
     await rm(path.join(home, 'config.json'));
     if (text !== null) await writeFile(path.join(home, 'config.json'), text);
-    await expect(openNodeHome({ home, flavour: 'forge' })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    await expect(openNodeHome({ runtime, home, flavour: 'forge' })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   });
 
   it('reads missing databases as empty', async () => {
     const home = path.join(dir, 'nodb');
     await writeTestHome({ home, keyPair: ALICE });
-    const nodeHome = await openNodeHome({ home, flavour: 'forge' });
+    const nodeHome = await openNodeHome({ runtime, home, flavour: 'forge' });
     expect(nodeHome.nodeDb.agent(ALICE.nid)).toBeNull();
     expect(nodeHome.nodeDb.inventory(ALICE.nid)).toEqual([]);
     expect(nodeHome.policiesDb.seedingPolicies()).toEqual([]);

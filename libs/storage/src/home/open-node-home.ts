@@ -11,6 +11,7 @@ import { ControlSocketClient } from '../socket/control-socket-client.js';
 import { HomeInvalidError } from './errors.js';
 import type { Flavour } from './flavour.js';
 import type { SweeperOptions } from './index-sweeper.js';
+import type { StorageRuntime } from '../git/storage-runtime.js';
 import { Storage } from './storage.js';
 import { StorageIndex } from './storage-index.js';
 
@@ -19,6 +20,8 @@ export interface OpenNodeHomeOptions {
   /** The node home directory (`RAD_HOME`-like). */
   home: string;
   flavour: Flavour;
+  /** The processes, limits, budgets and caches the home's reads share: one per process (see {@link StorageRuntime}). */
+  runtime: StorageRuntime;
   /** Control socket; default `<home>/node/control.sock` (the caller applies `RAD_SOCKET`). */
   socketPath?: string;
   /** Receives config.json, database and git reader problems found while serving. */
@@ -68,6 +71,8 @@ export interface NodeHome {
   /** `node.seedingPolicy` read at startup (never reloaded, docs/radicle-httpd.md §1). */
   readonly defaultSeedingPolicy: SeedingPolicy;
   readonly storage: Storage;
+  /** The runtime the home was opened with ({@link OpenNodeHomeOptions.runtime}). */
+  readonly runtime: StorageRuntime;
   /** Summaries of every repository, kept fresh in the background once `ready()` was called. */
   readonly storageIndex: StorageIndex;
   readonly nodeDb: NodeDatabase;
@@ -138,6 +143,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
   const policiesDb = new PoliciesDatabase(path.join(home, 'node', 'policies.db'), onDbError);
   const now = options.now ?? Date.now;
   const storage = new Storage(path.join(home, 'storage'), options.flavour, {
+    runtime: options.runtime,
     log: (message) => log(message),
     now,
     reachabilityCommits: options.reachabilityCommits,
@@ -157,6 +163,7 @@ export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHo
     profile,
     defaultSeedingPolicy: profile.seedingPolicy,
     storage,
+    runtime: options.runtime,
     storageIndex,
     nodeDb,
     policiesDb,

@@ -1,6 +1,7 @@
 import type { Did, Rid } from '@forge-httpd/identity';
 import type { Oid } from '../git/objects/oid.js';
 import type { IdentityDocument } from '../identity-doc/identity-document.js';
+import type { ObjectReads } from '../git/objects/object-reads.js';
 import { readIdentityRefFile, readIdentityDocumentFromFiles } from '../identity-doc/identity-from-files.js';
 import { parseProjectPayload, type ProjectPayload } from '../identity-doc/payloads.js';
 import type { StoredRepository } from '../repository/stored-repository.js';
@@ -33,6 +34,8 @@ export function isPublicSummary(summary: RepositorySummary): boolean {
 export interface SummaryLoad {
   rid: Rid;
   gitDir: string;
+  /** The runtime's in-process object reads (`StorageRuntime.objects`). */
+  objects: ObjectReads;
   flavour: Flavour;
   /** The summary loaded before: reused as is when `refs/rad/id` did not move. */
   previous?: RepositorySummary;
@@ -58,7 +61,7 @@ function failed(rid: Rid, error: unknown): RepositorySummary {
 }
 
 /**
- * The summary read from the repository's files alone (synchronous, ~50 µs): reuses `previous`
+ * The summary read from the repository's files alone (synchronous and cheap): reuses `previous`
  * when `refs/rad/id` did not move.
  * @returns the summary, or undefined when git must be asked ({@link loadRepositorySummary})
  */
@@ -68,7 +71,7 @@ export function readSummaryFromFiles(load: SummaryLoad): RepositorySummary | und
     if (head === undefined) return undefined;
     if (head === null) return failed(load.rid, new Error(NO_IDENTITY));
     if (load.previous?.identityHead === head && load.previous.document !== null) return load.previous;
-    const document = readIdentityDocumentFromFiles(load.gitDir, head);
+    const document = readIdentityDocumentFromFiles(load.gitDir, load.objects, head);
     return document === undefined ? undefined : summarize(load, head, document);
   } catch (error) {
     return failed(load.rid, error);

@@ -20,6 +20,9 @@ import { waitUntil } from '../wait-until.testing.js';
 import type { StoredRepository } from '../repository/stored-repository.js';
 import { loadRepositorySummary } from './repository-summary.js';
 import { Storage } from './storage.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 import { StorageIndex } from './storage-index.js';
 
 const [ALICE, BOB] = [1, 2].map(testKeyPair) as [KeyPair, KeyPair];
@@ -67,7 +70,7 @@ describe('StorageIndex', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'forge-'));
     home = path.join(dir, 'home');
     await writeTestHome({ home, keyPair: ALICE });
-    storage = new Storage(path.join(home, 'storage'), 'forge');
+    storage = new Storage(path.join(home, 'storage'), 'forge', { runtime });
   });
   afterEach(async () => {
     for (const index of indexes.splice(0)) index.close();
@@ -79,16 +82,17 @@ describe('StorageIndex', () => {
     const repo = await createRepository(project('alpha', { delegates: [ALICE, BOB], threshold: 2 }));
     const viaGit = await (await storage.openRepository(repo.rid))?.identityDocument();
     expect(readIdentityRefFile(repo.gitDir)).toBe(repo.identityCommit);
-    expect(readIdentityDocumentFromFiles(repo.gitDir, repo.identityCommit)).toEqual(viaGit);
+    expect(readIdentityDocumentFromFiles(repo.gitDir, runtime.objects, repo.identityCommit)).toEqual(viaGit);
     await repackRepository(repo.gitDir);
     // refs/rad/id now lives in packed-refs and the objects in a pack.
     expect(readIdentityRefFile(repo.gitDir)).toBe(repo.identityCommit);
-    expect(readIdentityDocumentFromFiles(repo.gitDir, repo.identityCommit)).toEqual(viaGit);
+    expect(readIdentityDocumentFromFiles(repo.gitDir, runtime.objects, repo.identityCommit)).toEqual(viaGit);
     const load = {
       rid: repo.rid,
       gitDir: repo.gitDir,
       flavour: 'forge' as const,
       withRepository: <T>(use: (repository: StoredRepository | null) => Promise<T>) => storage.withRepository(repo.rid, use),
+      objects: runtime.objects,
     };
     expect((await loadRepositorySummary(load))?.document).toEqual(viaGit);
   });

@@ -216,6 +216,7 @@ export class StorageIndex {
     const input: SummaryLoad = {
       rid,
       gitDir,
+      objects: this.options.storage.runtime.objects,
       flavour: this.options.flavour,
       previous: this.entries.entry(rid)?.summary,
       withRepository: (use) => this.options.storage.withRepository(rid, use),

@@ -5,6 +5,9 @@ import { parseRid, type Rid } from '@forge-httpd/identity';
 import { createTestRepository, projectPayload, testKeyPair, writeTestHome } from './node-home-fixture.testing.js';
 import type { StoredRepository } from '../repository/stored-repository.js';
 import { type NodeHome, openNodeHome } from './open-node-home.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const ALICE = testKeyPair(1);
 const T = 1_700_000_000;
@@ -23,7 +26,7 @@ describe('Storage: opened repositories', () => {
       const repo = await createTestRepository({ home, doc: { payload: projectPayload('forge', { name }), delegates: [ALICE], threshold: 1 }, time: T });
       rids.push(parseRid(repo.rid));
     }
-    nodeHome = await openNodeHome({ home, flavour: 'forge', maxOpenRepositories: 2 });
+    nodeHome = await openNodeHome({ runtime, home, flavour: 'forge', maxOpenRepositories: 2 });
   });
   afterAll(async () => {
     await nodeHome.close();

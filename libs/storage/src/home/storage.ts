@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type Rid, ridDirectoryName, sortRids } from '@forge-httpd/identity';
 import { CommitGraphOverlays } from '../git/graph/commit-graph-overlays.js';
 import { openGitRepository, type OpenGitRepositoryOptions } from '../git/open-git-repository.js';
+import type { StorageRuntime } from '../git/storage-runtime.js';
 import { IndexBudget } from '../git/limits/index-budget.js';
 import { DEFAULT_HELD_COMMIT_ID_BYTES, HeldCommitIds } from '../git/history/held-commit-ids.js';
 import { COMMIT_CHANGES_HEADER_BYTES, storedCounts } from '../git/history/commit-changes-file.js';
@@ -40,6 +41,8 @@ export class Storage {
   private readonly heldCommitIds: HeldCommitIds;
 
   private readonly readers: OpenGitRepositoryOptions;
+  /** The processes, limits and caches every repository of this storage reads with. */
+  readonly runtime: StorageRuntime;
   /** Where last-commit indexes are kept across restarts (null: they are not), and from what size. */
   private readonly lastCommitFiles: { readonly dir: string; readonly minCommits: number } | null;
   /** Commit-graphs of ours for repositories that have none (null without a directory for them). */
@@ -48,7 +51,8 @@ export class Storage {
   /**
    * @param root - the `storage/` directory
    * @param flavour - protocol identifiers of the home
-   * @param options - `log` receives git reader problems (a `cat-file` process that died), one
+   * @param options - `runtime` is shared by every repository's reads (processes, limits,
+   *   caches); `log` receives git reader problems (a `cat-file` process that died), one
    *   line each; `now` is the clock ref stamps are judged by (default `Date.now`; tests move it
    *   ahead); `reachabilityCommits` bounds the branch reachability indexes together (~80 bytes
    *   per commit, default 250,000), `lastCommitBytes` the last-commit-per-path indexes (default 32 MiB),
@@ -64,14 +68,21 @@ export class Storage {
   constructor(
     readonly root: string,
     private readonly flavour: Flavour,
-    options: Pick<OpenGitRepositoryOptions, 'log' | 'now'> & StorageIndexBounds & StorageCommitGraphOptions & { maxOpenRepositories?: number } = {},
+    options: Pick<OpenGitRepositoryOptions, 'runtime' | 'log' | 'now'> & StorageIndexBounds & StorageCommitGraphOptions & { maxOpenRepositories?: number },
   ) {
-    this.readers = { log: options.log, now: options.now };
+    this.runtime = options.runtime;
+    this.readers = { runtime: options.runtime, log: options.log, now: options.now };
     this.maxOpenRepositories = Math.max(1, options.maxOpenRepositories ?? DEFAULT_MAX_OPEN_REPOSITORIES);
     this.commitGraphs =
       options.commitGraphDir == null
         ? null
-        : new CommitGraphOverlays({ root: options.commitGraphDir, minObjects: options.commitGraphMinObjects, log: options.log, now: options.now });
+        : new CommitGraphOverlays({
+            root: options.commitGraphDir,
+            processes: options.runtime.processes,
+            minObjects: options.commitGraphMinObjects,
+            log: options.log,
+            now: options.now,
+          });
     this.reachability = new IndexBudget(options.reachabilityCommits ?? DEFAULT_REACHABILITY_BUDGET);
     this.lastCommits = new IndexBudget(options.lastCommitBytes ?? DEFAULT_LAST_COMMIT_BUDGET);
     this.heldCommitIds = new HeldCommitIds(options.heldCommitIdBytes ?? DEFAULT_HELD_COMMIT_ID_BYTES);

@@ -11,6 +11,7 @@
  */
 import { readRefFile } from '../git/objects/loose-files.js';
 import { type StoredObject, withObjectFiles } from '../git/objects/object-files.js';
+import type { ObjectReads } from '../git/objects/object-reads.js';
 import type { Oid } from '../git/objects/oid.js';
 import { parseCommit } from '../git/format/parse-commit.js';
 import { parseTree } from '../git/format/parse-tree.js';
@@ -39,8 +40,8 @@ function treeEntry(read: ReadObject, tree: Oid, name: string): { kind: string; o
  * @returns the document, or undefined when an object on the way is left to git (ask git)
  * @throws IdentityDocumentError when the document blob is found but malformed
  */
-export function readIdentityDocumentFromFiles(gitDir: string, head: Oid): IdentityDocument | undefined {
-  return withObjectFiles(gitDir, (read) => readIdentityDocumentWith(read, head));
+export function readIdentityDocumentFromFiles(gitDir: string, objects: ObjectReads, head: Oid): IdentityDocument | undefined {
+  return withObjectFiles(gitDir, objects, (read) => readIdentityDocumentWith(read, head));
 }
 
 function readIdentityDocumentWith(read: ReadObject, head: Oid): IdentityDocument | undefined {

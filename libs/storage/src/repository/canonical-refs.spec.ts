@@ -7,6 +7,9 @@ import { writeObject } from '../git/write/write-object.js';
 import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import { compileRefGlob } from './ref-glob.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const ALICE = testKeyPair(1);
 const T = 1_700_000_000;
@@ -21,7 +24,7 @@ describe('canonical refs', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'forge-'));
     home = path.join(dir, 'home');
     await writeTestHome({ home, keyPair: ALICE });
-    nodeHome = await openNodeHome({ home, flavour: 'forge' });
+    nodeHome = await openNodeHome({ runtime, home, flavour: 'forge' });
   });
   afterAll(async () => {
     await nodeHome.close();

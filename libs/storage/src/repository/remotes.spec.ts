@@ -9,6 +9,9 @@ import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import { writeSignedRefs } from '../sigrefs/write-signed-refs.js';
 import { RemotesReader } from './remotes.js';
 import type { StoredRepository } from './stored-repository.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const [ALICE, BOB, CAROL, DAVE] = [1, 2, 3, 4].map(testKeyPair) as [KeyPair, KeyPair, KeyPair, KeyPair];
 const T = 1_700_000_000;
@@ -52,7 +55,7 @@ describe('remotes', () => {
     await writeSignedRefs({ gitDir, keyPair: CAROL, time: T + 1, parentLine: true });
     // Dave's refs/rad/root holds a document that is not this repository's.
     await writeSignedRefs({ gitDir, keyPair: DAVE, time: T });
-    nodeHome = await openNodeHome({ home, flavour: 'forge' });
+    nodeHome = await openNodeHome({ runtime, home, flavour: 'forge' });
     const opened = await nodeHome.storage.openRepository(repo.rid);
     if (opened === null) throw new Error('repository missing');
     repository = opened;

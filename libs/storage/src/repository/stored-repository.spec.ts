@@ -7,6 +7,9 @@ import { updateRefs } from '../git/write/update-refs.js';
 import { createTestRepository, projectPayload, testKeyPair, writeTestCommit, writeTestHome } from '../home/node-home-fixture.testing.js';
 import { type NodeHome, openNodeHome } from '../home/open-node-home.js';
 import type { StoredRepository } from './stored-repository.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const [ALICE, BOB, CAROL] = [1, 2, 3].map(testKeyPair) as [KeyPair, KeyPair, KeyPair];
 const T = 1_700_000_000;
@@ -42,7 +45,7 @@ describe('StoredRepository', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'forge-'));
     home = path.join(dir, 'home');
     await writeTestHome({ home, keyPair: ALICE });
-    nodeHome = await openNodeHome({ home, flavour: 'forge' });
+    nodeHome = await openNodeHome({ runtime, home, flavour: 'forge' });
   });
   afterAll(async () => {
     await nodeHome.close();
@@ -98,7 +101,7 @@ describe('StoredRepository', () => {
       const read = await reader.identityDocument();
       // A reader of another node home object, given a document for the current commit that
       // differs from the stored one: only an adopted document can answer this way.
-      const other = await openNodeHome({ home, flavour: 'forge' });
+      const other = await openNodeHome({ runtime, home, flavour: 'forge' });
       const repository = await other.storage.openRepository(parseRid(repo.rid));
       if (repository === null) throw new Error('repository missing');
       const marked = { ...read, visibility: { type: 'private' as const, allow: [] } };

@@ -4,7 +4,9 @@ import { GitServerPool } from './git-server-pool.js';
 import { waitUntil } from '../wait-until.testing.js';
 import { git, makeTempBareRepository, noiseBytes, removeTempDir } from '../git/write/git-cli.testing.js';
 import { gitArguments } from '../git/processes/git-command.js';
-import { useGitSpawnHelper } from '../git/processes/spawn-git.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 /** `git hash-object --stdin` reads stdin to its end: with an open stdin it runs until stopped. */
 const WAITING = { args: ['hash-object', '--stdin'], failOnExit: false };
@@ -20,7 +22,7 @@ function outcome(stream: Readable): Promise<{ data: string; error: unknown }> {
 
 describe('GitServerPool', () => {
   it('streams a process output and frees its slot when it exits', async () => {
-    const pool = new GitServerPool({ maxProcesses: 1, timeoutMs: 10_000 });
+    const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 1, timeoutMs: 10_000 });
     const stdin = new PassThrough();
     const output = pool.start({ ...WAITING, stdin });
     stdin.end('hello\n');
@@ -29,7 +31,7 @@ describe('GitServerPool', () => {
   });
 
   it('refuses a process past the cap instead of queueing it', async () => {
-    const pool = new GitServerPool({ maxProcesses: 1, timeoutMs: 10_000 });
+    const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 1, timeoutMs: 10_000 });
     const stdin = new PassThrough();
     const output = pool.start({ ...WAITING, stdin });
     expect(() => pool.start({ ...WAITING, stdin: new PassThrough() })).toThrow(GitServerBusyError);
@@ -40,14 +42,14 @@ describe('GitServerPool', () => {
   });
 
   it('kills a process past its time limit and makes its stream fail', async () => {
-    const pool = new GitServerPool({ maxProcesses: 2, timeoutMs: 200 });
+    const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 2, timeoutMs: 200 });
     const result = await outcome(pool.start({ ...WAITING, stdin: new PassThrough() }));
     expect(result.error).toBeInstanceOf(GitServerTimeoutError);
     await waitUntil(() => pool.running === 0);
   });
 
   it('kills the process when its output stream is destroyed (the client hung up)', async () => {
-    const pool = new GitServerPool({ maxProcesses: 2, timeoutMs: 10_000 });
+    const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 2, timeoutMs: 10_000 });
     const output = pool.start({ ...WAITING, stdin: new PassThrough() });
     expect(pool.running).toBe(1);
     output.destroy();
@@ -56,14 +58,14 @@ describe('GitServerPool', () => {
 
   it.each([
     ['started directly', async () => () => undefined],
-    ['started by the spawn helper', () => useGitSpawnHelper()],
+    ['started by the spawn helper', () => runtime.processes.useSpawnHelper()],
   ])('frees the slot of a process whose unread output is left behind when its stream is destroyed (%s)', async (_how, use) => {
     const release = await use();
     // Far more output than the pipes hold: git is blocked writing when the reader goes away.
     const { tmp, gitDir } = await makeTempBareRepository();
     try {
       const blob = git(gitDir, ['hash-object', '-w', '--stdin'], { input: noiseBytes(4 * 1024 * 1024) });
-      const pool = new GitServerPool({ maxProcesses: 1, timeoutMs: 10_000 });
+      const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 1, timeoutMs: 10_000 });
       const stdin = new PassThrough();
       const output = pool.start({ args: gitArguments(gitDir, ['cat-file', '--batch']), stdin, failOnExit: false });
       stdin.write(`${blob}\n`.repeat(8));
@@ -78,7 +80,7 @@ describe('GitServerPool', () => {
   });
 
   it('fails the stream on a non-zero exit only when asked to', async () => {
-    const pool = new GitServerPool({ maxProcesses: 2, timeoutMs: 10_000 });
+    const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 2, timeoutMs: 10_000 });
     const failing = { args: ['--git-dir=/nonexistent', 'archive', 'HEAD'] };
     expect((await outcome(pool.start({ ...failing, failOnExit: true }))).error).toBeInstanceOf(GitServerExitError);
     expect((await outcome(pool.start({ ...failing, failOnExit: false }))).error).toBeNull();

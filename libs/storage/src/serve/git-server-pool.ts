@@ -2,8 +2,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { GitChildProcess } from '../git/processes/git-child-process.js';
 import { gitEnvironment } from '../git/processes/git-command.js';
 import { countGitProcess } from '../git/processes/git-process-counts.js';
+import type { GitProcesses } from '../git/processes/git-processes.js';
 import { runInBackground } from '../git/processes/process-priority.js';
-import { startGit } from '../git/processes/spawn-git.js';
 import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 
 /** Bounds of a {@link GitServerPool}. */
@@ -14,6 +14,8 @@ export interface GitServerPoolOptions {
   readonly timeoutMs: number;
   /** Receives one line per failed, timed-out or killed process (with git's stderr). */
   readonly log?: (message: string) => void;
+  /** The runtime's processes: they start git (through the spawn helper when in use) and know its overlays. */
+  readonly processes: GitProcesses;
 }
 
 /** One git server process to start. */
@@ -47,6 +49,11 @@ export class GitServerPool {
     if (!Number.isInteger(options.maxProcesses) || options.maxProcesses < 1) throw new Error('maxProcesses must be >= 1');
   }
 
+  /** The processes this pool starts git under. */
+  get processes(): GitProcesses {
+    return this.options.processes;
+  }
+
   /** Most processes running at once (past it {@link start} refuses). */
   get capacity(): number {
     return this.options.maxProcesses;
@@ -65,7 +72,7 @@ export class GitServerPool {
    */
   start(invocation: GitServerInvocation): Readable {
     if (this.children.size >= this.options.maxProcesses) throw new GitServerBusyError(this.options.maxProcesses);
-    const child = startGit(invocation.args, { ...gitEnvironment(), ...invocation.env });
+    const child = this.options.processes.spawner.start(invocation.args, { ...gitEnvironment(), ...invocation.env });
     this.children.add(child);
     countGitProcess('server', child);
     const output = new PassThrough();

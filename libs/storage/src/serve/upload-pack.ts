@@ -1,5 +1,4 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { overlayEnvironment } from '../git/objects/overlay-object-directories.js';
 import type { GitServerPool } from './git-server-pool.js';
 
 /** Which half of git's smart HTTP protocol to run (gitprotocol-http(5)). */
@@ -45,7 +44,7 @@ const TOP_LEVEL_CONFIG = ['-c', 'uploadpack.hideRefs=refs/namespaces/'];
  */
 export function uploadPack(pool: GitServerPool, request: UploadPackRequest): Readable {
   // A commit-graph of ours, where the server keeps one, shortens the walk that counts a clone's objects.
-  const env = overlayEnvironment(request.gitDir, 'packing');
+  const env = pool.processes.overlays.environment(request.gitDir, 'packing');
   if (request.protocolVersion !== 0) env['GIT_PROTOCOL'] = `version=${request.protocolVersion}`;
   if (request.namespace !== undefined) env['GIT_NAMESPACE'] = request.namespace;
   const args = [

@@ -7,6 +7,9 @@ import type { Oid } from '../git/objects/oid.js';
 import { runGit } from '../git/processes/run-git.js';
 import { formatSignedRefs } from './format-signed-refs.js';
 import { writeSignedRefs } from './write-signed-refs.js';
+import { StorageRuntime } from '../git/storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 // docs/node-home.md Appendix A (radicle flavour, seed ff…ff, GIT_COMMITTER_DATE=1671125284).
 const ALICE = keyPairFromSeed(new Uint8Array(32).fill(0xff));
@@ -43,6 +46,7 @@ describe('signed refs writer', () => {
     const commit = await writeSignedRefs({ gitDir, keyPair: ALICE, refs: REFS, time: TIME });
     expect(commit).toBe(FIRST_SIGREFS);
     const { stdout } = await runGit({
+      processes: runtime.processes,
       gitDir,
       args: ['rev-parse', `refs/namespaces/${ALICE.nid}/refs/rad/sigrefs`],
     });
@@ -57,10 +61,10 @@ describe('signed refs writer', () => {
   it('chains a new commit to the previous one when the refs changed', async () => {
     const refs = new Map(REFS).set('refs/tags/v1', HEAD);
     const next = await writeSignedRefs({ gitDir, keyPair: ALICE, refs, time: TIME + 60, parentLine: true });
-    const { stdout } = await runGit({ gitDir, args: ['cat-file', '-p', next] });
+    const { stdout } = await runGit({ processes: runtime.processes, gitDir, args: ['cat-file', '-p', next] });
     expect(stdout.toString()).toContain(`parent ${FIRST_SIGREFS}\n`);
     expect(stdout.toString()).toContain(`author radicle <${ALICE.nid}> ${TIME + 60} +0000\n`);
-    const blob = await runGit({ gitDir, args: ['cat-file', 'blob', `${next}:refs`] });
+    const blob = await runGit({ processes: runtime.processes, gitDir, args: ['cat-file', 'blob', `${next}:refs`] });
     expect(blob.stdout.toString()).toContain(`${FIRST_SIGREFS} refs/rad/sigrefs-parent\n`);
   });
 });

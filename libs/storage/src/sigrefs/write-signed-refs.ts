@@ -1,5 +1,6 @@
 import { type KeyPair, signBytes } from '@forge-httpd/identity';
 import type { Oid } from '../git/objects/oid.js';
+import { GitProcesses, type GitTarget } from '../git/processes/git-processes.js';
 import { runGit } from '../git/processes/run-git.js';
 import { serializeCommit } from '../git/format/serialize-commit.js';
 import { serializeTree } from '../git/format/serialize-tree.js';
@@ -24,9 +25,11 @@ export interface WriteSignedRefsOptions {
   parent?: Oid | null;
   /** Also sign `refs/rad/sigrefs-parent <parent>` like Radicle ≥ 1.7 (§5 [newer]). */
   parentLine?: boolean;
+  /** The processes git runs under (default: its own, for a one-off write). */
+  processes?: GitProcesses;
 }
 
-const SIGNED_CATEGORIES = new Set(['heads', 'tags', 'notes', 'rad', 'cobs']);
+const SIGNED_CATEGORIES: ReadonlySet<string> = new Set(['heads', 'tags', 'notes', 'rad', 'cobs']);
 const MESSAGE = 'Update signed refs\n';
 
 /**
@@ -39,17 +42,18 @@ const MESSAGE = 'Update signed refs\n';
  */
 export async function writeSignedRefs(options: WriteSignedRefsOptions): Promise<Oid> {
   const { gitDir, keyPair } = options;
+  const at: GitTarget = { gitDir, processes: options.processes ?? new GitProcesses() };
   const namespace = `refs/namespaces/${keyPair.nid}/`;
-  const current = await listNamespaceRefs(gitDir, namespace);
+  const current = await listNamespaceRefs(at, namespace);
   const parent = options.parent === undefined ? (current.get(SIGREFS_REF) ?? null) : options.parent;
   const refs = new Map(options.refs ?? signedCategoryRefs(current));
   refs.delete(SIGREFS_PARENT_REF);
-  if (parent !== null && (await parentRefsEqual(gitDir, parent, formatSignedRefs(refs)))) {
+  if (parent !== null && (await parentRefsEqual(at, parent, formatSignedRefs(refs)))) {
     return parent;
   }
   if (parent !== null && options.parentLine) refs.set(SIGREFS_PARENT_REF, parent);
   const commit = await writeSignedRefsCommit({ gitDir, keyPair, refs, parent, time: options.time });
-  await updateRefs(gitDir, [{ name: `${namespace}${SIGREFS_REF}`, oid: commit }]);
+  await updateRefs(gitDir, [{ name: `${namespace}${SIGREFS_REF}`, oid: commit }], at.processes);
   return commit;
 }
 
@@ -84,9 +88,9 @@ export async function writeSignedRefsCommit(input: {
 }
 
 /** The namespace's refs with names relative to it; symbolic refs resolved by for-each-ref. */
-async function listNamespaceRefs(gitDir: string, namespace: string): Promise<Map<string, Oid>> {
+async function listNamespaceRefs(at: GitTarget, namespace: string): Promise<Map<string, Oid>> {
   const { stdout } = await runGit({
-    gitDir,
+    ...at,
     args: ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', `${namespace}refs/`],
   });
   const refs = new Map<string, Oid>();
@@ -106,9 +110,9 @@ function signedCategoryRefs(current: Map<string, Oid>): Map<string, Oid> {
   return refs;
 }
 
-async function parentRefsEqual(gitDir: string, parent: Oid, refsBlob: Buffer): Promise<boolean> {
+async function parentRefsEqual(at: GitTarget, parent: Oid, refsBlob: Buffer): Promise<boolean> {
   const { stdout, exitCode } = await runGit({
-    gitDir,
+    ...at,
     args: ['cat-file', 'blob', `${parent}:refs`],
     okExitCodes: [0, 128],
   });

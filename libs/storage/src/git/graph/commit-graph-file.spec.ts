@@ -13,6 +13,9 @@ import { warmUpCommitGraphCode } from './graph-warm-up.js';
 import { openGitRepository } from '../open-git-repository.js';
 import { ReachabilityIndex } from './reachability-index.js';
 import { RepositoryCommitGraph } from './repository-commit-graph.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const PREFIXES = ['refs/heads/', 'refs/remotes/'];
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -115,7 +118,7 @@ describe('CommitGraph', () => {
   it('answers which branches contain each commit as for-each-ref --contains does, by walk and by masks', () => {
     const graph = CommitGraph.read(gitDir) as CommitGraph;
     const refs = tipsOf(gitDir);
-    const index = new ReachabilityIndex(gitDir, new IndexBudget(100_000));
+    const index = new ReachabilityIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(100_000));
     for (const commit of commits) {
       const expected = containingByGit(gitDir, commit);
       expect(refsContainingInGraph(graph, commit, refs)).toEqual(expected);
@@ -205,8 +208,8 @@ describe('CommitGraph', () => {
     expect(CommitGraph.read(gitDir, undefined, { maxCommits: commits.length - 1 })).toBeNull();
     expect(CommitGraph.read(gitDir, undefined, { maxCommits: commits.length })?.size).toBe(commits.length);
     // ~36 bytes a commit against 80 a budget unit: 120 units hold ~266 commits, 50 do not.
-    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(120)).current()?.size).toBe(commits.length);
-    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(50)).current()).toBeNull();
+    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(120), runtime.processes.overlays).current()?.size).toBe(commits.length);
+    expect(new RepositoryCommitGraph(gitDir, new IndexBudget(50), runtime.processes.overlays).current()).toBeNull();
   });
 
   it('reads nothing from a graph it cannot read exactly', () => {
@@ -270,7 +273,7 @@ describe('CommitGraph', () => {
     const levelless = CommitGraph.read(dir) as CommitGraph;
     expect(levelless.level(0)).toBe(0);
     const refs = tipsOf(dir);
-    const index = new ReachabilityIndex(dir, new IndexBudget(100_000));
+    const index = new ReachabilityIndex({ gitDir: dir, processes: runtime.processes }, new IndexBudget(100_000));
     for (const commit of commits.slice(0, 60)) {
       expect(index.containingInGraph(commit, refs, levelless)).toEqual(containingByGit(dir, commit));
     }
@@ -316,7 +319,7 @@ describe('GitRepository.refsContaining with a commit-graph', () => {
   it('answers from the ref files and the graph without a git process, and goes to git past the graph', async () => {
     const dir = copyRepository('repository');
     // The test's own git commands block the event loop, which would read as a busy thread.
-    const repo = openGitRepository(dir, { threadLoad: { isBusy: () => false } });
+    const repo = openGitRepository(dir, { runtime, threadLoad: { isBusy: () => false } });
     try {
       const before = readGitProcessCounts().command.spawned;
       for (const commit of commits) expect(await repo.refsContaining(commit, PREFIXES)).toEqual(containingByGit(dir, commit));

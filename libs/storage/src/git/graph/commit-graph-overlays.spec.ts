@@ -10,8 +10,10 @@ import type { GitRepository } from '../git-repository.js';
 import { buildTrickyHistory, TRICKY_PATHS } from '../history/history-index.testing.js';
 import type { Oid } from '../objects/oid.js';
 import { openGitRepository } from '../open-git-repository.js';
-import { overlayEnvironment, overlayObjectDirectory } from '../objects/overlay-object-directories.js';
 import { runGit } from '../processes/run-git.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 
@@ -32,7 +34,7 @@ async function listFiles(dir: string): Promise<string[]> {
 
 /** `git commit-graph verify` on our object directory: git accepts it only as one of the repository's. */
 function verifyThroughServerGit(gitDir: string, objectDir: string): Promise<unknown> {
-  return runGit({ gitDir, args: ['commit-graph', 'verify', `--object-dir=${objectDir}`] });
+  return runGit({ processes: runtime.processes, gitDir, args: ['commit-graph', 'verify', `--object-dir=${objectDir}`] });
 }
 
 const graphFile = (root: string, name: string): string => path.join(root, name, 'info', 'commit-graph');
@@ -47,7 +49,7 @@ describe('CommitGraphOverlays', () => {
     const { gitDir } = await buildTrickyHistory(path.join(tmp, 'written'), { seed: 3, commits: 60 });
     const root = path.join(tmp, 'written-graphs');
     const storageBefore = await listFiles(gitDir);
-    const overlays = new CommitGraphOverlays({ root, minObjects: 1 });
+    const overlays = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1 });
     overlays.consider('repo', gitDir);
     await overlays.idle();
     expect(await exists(graphFile(root, 'repo'))).toBe(true);
@@ -67,7 +69,7 @@ describe('CommitGraphOverlays', () => {
     const objects = Number(/in-pack: (\d+)/.exec(gitRaw(small.gitDir, ['count-objects', '-v']).toString())?.[1]);
     expect(objects).toBeGreaterThan(0);
     const root = path.join(tmp, 'left-alone-graphs');
-    const overlays = new CommitGraphOverlays({ root, minObjects: objects + 1 });
+    const overlays = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: objects + 1 });
     overlays.consider('own', own.gitDir);
     overlays.consider('small', small.gitDir);
     await overlays.idle();
@@ -82,7 +84,7 @@ describe('CommitGraphOverlays', () => {
     gitRaw(gitDir, ['commit-graph', 'write', '--reachable']);
     const root = path.join(tmp, 'before-graphs');
     const storageBefore = await listFiles(gitDir);
-    const overlays = new CommitGraphOverlays({ root, minObjects: 1 });
+    const overlays = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1 });
     // Opened: nothing written (the start-up pass writes it, away from the first pages).
     overlays.consider('repo', gitDir);
     await overlays.idle();
@@ -91,14 +93,14 @@ describe('CommitGraphOverlays', () => {
     await overlays.idle();
     expect(overlays.stats()).toEqual({ written: 1, inUse: 1 });
     expect(await listFiles(gitDir)).toEqual(storageBefore);
-    expect(overlayEnvironment(gitDir)).toEqual({
+    expect(runtime.processes.overlays.environment(gitDir)).toEqual({
       GIT_OBJECT_DIRECTORY: path.join(root, 'repo'),
       GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(gitDir, 'objects'),
     });
     // A clone's upload-pack keeps the storage's own object directory first; the in-process
     // reader keeps the storage's graph.
-    expect(overlayEnvironment(gitDir, 'packing')).toEqual({});
-    expect(overlayObjectDirectory(gitDir)).toBeUndefined();
+    expect(runtime.processes.overlays.environment(gitDir, 'packing')).toEqual({});
+    expect(runtime.processes.overlays.objectDirectory(gitDir)).toBeUndefined();
 
     // git, given the server's environment for this repository, skips commits by their filters.
     const tip = commits[commits.length - 1] as Oid;
@@ -118,34 +120,34 @@ describe('CommitGraphOverlays', () => {
       return skipped;
     };
     expect(definitelyNot({})).toBeUndefined();
-    expect(definitelyNot(overlayEnvironment(gitDir))).toBeGreaterThan(0);
+    expect(definitelyNot(runtime.processes.overlays.environment(gitDir))).toBeGreaterThan(0);
 
     // Opened again after a restart: the one written is used at once.
     await overlays.close();
-    const restarted = new CommitGraphOverlays({ root, minObjects: 1 });
+    const restarted = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1 });
     restarted.consider('repo', gitDir);
     expect(restarted.stats()).toEqual({ written: 0, inUse: 1 });
-    expect(overlayEnvironment(gitDir)['GIT_OBJECT_DIRECTORY']).toBe(path.join(root, 'repo'));
+    expect(runtime.processes.overlays.environment(gitDir)['GIT_OBJECT_DIRECTORY']).toBe(path.join(root, 'repo'));
 
     // The storage's graph gains filters (gc with changed paths): ours is no longer read.
     gitRaw(gitDir, ['commit-graph', 'write', '--reachable', '--changed-paths']);
     restarted.consider('repo', gitDir);
     expect(restarted.stats().inUse).toBe(0);
-    expect(overlayEnvironment(gitDir)).toEqual({});
+    expect(runtime.processes.overlays.environment(gitDir)).toEqual({});
     await restarted.close();
   });
 
   it('uses an existing one at once, and writes it again only after a new pack, once it is old enough', async () => {
     const { gitDir } = await buildTrickyHistory(path.join(tmp, 'again'), { seed: 6, commits: 30 });
     const root = path.join(tmp, 'again-graphs');
-    const first = new CommitGraphOverlays({ root, minObjects: 1 });
+    const first = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1 });
     first.consider('repo', gitDir);
     await first.idle();
     await first.close();
     const writtenAt = (await stat(graphFile(root, 'repo'))).mtimeMs;
 
     // A restart: used before anything was looked at, not written again while no pack is newer.
-    const later = new CommitGraphOverlays({ root, minObjects: 1, now: () => Date.now() + 3_600_000 });
+    const later = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1, now: () => Date.now() + 3_600_000 });
     later.consider('repo', gitDir);
     expect(later.stats()).toEqual({ written: 0, inUse: 1 });
     await later.idle();
@@ -158,18 +160,18 @@ describe('CommitGraphOverlays', () => {
     gitRaw(gitDir, ['-c', 'fastimport.unpackLimit=0', 'fast-import', '--quiet', '--date-format=raw'], {
       input: `commit refs/heads/fetched\ncommitter A <a@example.com> 2000000000 +0000\ndata 0\nfrom ${tip}\nM 100644 inline new.txt\ndata 4\nnew\n\n`,
     });
-    const soon = new CommitGraphOverlays({ root, minObjects: 1, refreshMs: 3_600_000 });
+    const soon = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1, refreshMs: 3_600_000 });
     soon.consider('repo', gitDir);
     await soon.idle();
     expect(soon.stats().written).toBe(0);
     await soon.close();
-    const due = new CommitGraphOverlays({ root, minObjects: 1, refreshMs: 0 });
+    const due = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1, refreshMs: 0 });
     due.consider('repo', gitDir);
     await due.idle();
     expect(due.stats().written).toBe(1);
     expect((await stat(graphFile(root, 'repo'))).mtimeMs).toBeGreaterThan(writtenAt);
     const fetched = gitRaw(gitDir, ['rev-parse', 'refs/heads/fetched']).toString().trim();
-    const repo = openGitRepository(gitDir);
+    const repo = openGitRepository(gitDir, { runtime });
     expect(await repo.refsContaining(tip as Oid, ['refs/heads/'])).toContain('refs/heads/fetched');
     expect(await repo.isAncestor(tip as Oid, fetched as Oid)).toBe(true);
     await repo.close();
@@ -180,7 +182,7 @@ describe('CommitGraphOverlays', () => {
     const { gitDir } = await buildTrickyHistory(path.join(tmp, 'unusable'), { seed: 7, commits: 10 });
     const lines: string[] = [];
     for (const root of ['relative/graphs', path.join(tmp, 'a:b')]) {
-      const overlays = new CommitGraphOverlays({ root, minObjects: 1, log: (line) => lines.push(line) });
+      const overlays = new CommitGraphOverlays({ processes: runtime.processes, root, minObjects: 1, log: (line) => lines.push(line) });
       overlays.consider('repo', gitDir);
       await overlays.idle();
       expect(overlays.stats()).toEqual({ written: 0, inUse: 0 });
@@ -203,11 +205,11 @@ describe('Storage.prepareCommitGraphs', () => {
       names.push(name);
     }
     const root = path.join(tmp, 'prepared-graphs');
-    const storage = new Storage(storageDir, 'forge', { commitGraphDir: root, commitGraphMinObjects: 1 });
+    const storage = new Storage(storageDir, 'forge', { runtime, commitGraphDir: root, commitGraphMinObjects: 1 });
     expect(await storage.prepareCommitGraphs()).toBe(3);
     for (const name of names) expect(await exists(graphFile(root, name))).toBe(true);
     await storage.close();
-    const without = new Storage(storageDir, 'forge');
+    const without = new Storage(storageDir, 'forge', { runtime });
     expect(await without.prepareCommitGraphs()).toBe(0);
     await without.close();
   });
@@ -225,7 +227,7 @@ describe('history answers with a commit-graph of ours equal those without (rando
     graphed = await buildTrickyHistory(path.join(tmp, 'graphed'), { seed: 8, commits: 150 });
     filtered = await buildTrickyHistory(path.join(tmp, 'filtered'), { seed: 8, commits: 150 });
     gitRaw(filtered.gitDir, ['commit-graph', 'write', '--reachable']);
-    overlays = new CommitGraphOverlays({ root: path.join(tmp, 'answers-graphs'), minObjects: 1 });
+    overlays = new CommitGraphOverlays({ processes: runtime.processes, root: path.join(tmp, 'answers-graphs'), minObjects: 1 });
     overlays.consider('repo', graphed.gitDir);
     overlays.consider('filtered', filtered.gitDir, 'pass');
     await overlays.idle();
@@ -234,7 +236,11 @@ describe('history answers with a commit-graph of ours equal those without (rando
 
   /** The same questions on a fresh reader of each repository (no in-memory index answers for git). */
   async function all<T>(ask: (repo: GitRepository) => Promise<T>): Promise<[T, T, T]> {
-    const [a, b, c] = [openGitRepository(plain.gitDir), openGitRepository(graphed.gitDir), openGitRepository(filtered.gitDir)];
+    const [a, b, c] = [
+      openGitRepository(plain.gitDir, { runtime }),
+      openGitRepository(graphed.gitDir, { runtime }),
+      openGitRepository(filtered.gitDir, { runtime }),
+    ];
     try {
       return [await ask(a), await ask(b), await ask(c)];
     } finally {
@@ -246,7 +252,7 @@ describe('history answers with a commit-graph of ours equal those without (rando
     expect(graphed.commits).toEqual(plain.commits);
     expect(filtered.commits).toEqual(plain.commits);
     expect(overlays.stats()).toEqual({ written: 2, inUse: 2 });
-    expect(overlayEnvironment(filtered.gitDir)['GIT_OBJECT_DIRECTORY']).toBe(path.join(tmp, 'answers-graphs', 'filtered'));
+    expect(runtime.processes.overlays.environment(filtered.gitDir)['GIT_OBJECT_DIRECTORY']).toBe(path.join(tmp, 'answers-graphs', 'filtered'));
   });
 
   it('answers branch containment, ancestry and merge bases the same', async () => {

@@ -4,15 +4,13 @@
  *
  * git answers history questions (branch containment, `rev-list`, the last commit touching a
  * path) from a repository's commit-graph file when there is one, and parses every commit
- * otherwise: on a 50,000-commit history `for-each-ref --contains` took ~200 ms without one and
- * ~17 ms with one, the last commit touching a path untouched for long 300 ms against 49 ms with
- * changed-path Bloom filters (tools/bench/README.md, "Commit-graphs of our own"). A node's
+ * otherwise, several times slower on a long history, and slower again without changed-path
+ * Bloom filters (tools/bench/README.md, "Commit-graphs of our own"). A node's
  * storage has one only after `git gc` ran there, which Radicle's `gc --auto` after a fetch does
  * only past its thresholds, so a freshly seeded repository has none. And the graph `git gc`
- * writes has no Bloom filters unless one was first written with them: on the bench's
- * 50,000-commit history, with such a graph, the last commit touching a path 673 commits back took
- * 8.1 ms, against 3.2 ms through ours (tools/bench/README.md, "Bloom filters where the storage's
- * graph has none").
+ * writes has no Bloom filters unless one was first written with them, so the last commit
+ * touching a path is found faster through ours (tools/bench/README.md, "Bloom filters where the
+ * storage's graph has none").
  *
  * The storage stays read-only: the file is written into a directory of ours (one per
  * repository, under the server's cache directory), which every git process on that repository
@@ -25,7 +23,8 @@ import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { graphHasChangedPaths } from './commit-graph-file.js';
 import { GitCommandError } from '../errors.js';
-import { addOverlayObjectDirectory, removeOverlayObjectDirectory, type OverlayPlacement } from '../objects/overlay-object-directories.js';
+import type { OverlayPlacement } from '../objects/overlay-object-directories.js';
+import type { GitProcesses } from '../processes/git-processes.js';
 import { PACK_INDEX_HEADER_BYTES, readPackIndexFanout } from '../objects/pack-index.js';
 import { runGit } from '../processes/run-git.js';
 import { statQuiet } from '../objects/stat-stamp.js';
@@ -36,13 +35,15 @@ const DEFAULT_COMMIT_GRAPH_MIN_OBJECTS = 5_000;
 const DEFAULT_COMMIT_GRAPH_REFRESH_MS = 10 * 60_000;
 
 const GRAPH_FILE = path.join('info', 'commit-graph');
-/** `git commit-graph write` with Bloom filters: 1.6 s for 50,000 commits here. */
+/** `git commit-graph write` with Bloom filters takes seconds on a long history; this bounds a stuck one. */
 const WRITE_TIMEOUT_MS = 10 * 60_000;
 
 /** Options of {@link CommitGraphOverlays}. */
 export interface CommitGraphOverlaysOptions {
   /** A directory of ours (created when needed): one subdirectory per repository. */
   readonly root: string;
+  /** The processes that write the graphs, and whose git processes read them (their overlays). */
+  readonly processes: GitProcesses;
   /** Packed objects a repository needs to get a commit-graph of ours (default 5,000). */
   readonly minObjects?: number;
   /** See {@link DEFAULT_COMMIT_GRAPH_REFRESH_MS}. */
@@ -92,9 +93,8 @@ export class CommitGraphOverlays {
    * @param gitDir - its git directory
    * @param when - `opened` (default): a repository whose storage has a graph without Bloom
    *   filters gets ours written only by the `pass`. That write reads every commit's changes
-   *   (~2 s of git's CPU on 50,000 commits); on a first open it ran beside the repository's
-   *   first pages, and the first issue listing of the bench's 10,000-issue tracker took 287–515
-   *   ms against 229–290. Without any graph, containment and walks need one at once.
+   *   (seconds of git's CPU on a long history); on a first open it ran beside the repository's
+   *   first pages and slowed them. Without any graph, containment and walks need one at once.
    */
   consider(name: string, gitDir: string, when: 'opened' | 'pass' = 'opened'): void {
     if (!this.usable || this.closed) return;
@@ -126,7 +126,7 @@ export class CommitGraphOverlays {
     this.closed = true;
     this.queue.length = 0;
     await this.idle();
-    for (const [gitDir, objectDir] of this.inUse) removeOverlayObjectDirectory(gitDir, objectDir);
+    for (const [gitDir, objectDir] of this.inUse) this.options.processes.overlays.remove(gitDir, objectDir);
     this.inUse.clear();
   }
 
@@ -166,6 +166,7 @@ export class CommitGraphOverlays {
     if (!this.use(candidate)) return;
     await runGit({
       gitDir,
+      processes: this.options.processes,
       args: ['commit-graph', 'write', '--reachable', '--changed-paths', `--object-dir=${objectDir}`],
       background: true,
       timeoutMs: WRITE_TIMEOUT_MS,
@@ -174,14 +175,14 @@ export class CommitGraphOverlays {
   }
 
   private use({ gitDir, objectDir, placement }: Candidate): boolean {
-    if (!addOverlayObjectDirectory(gitDir, objectDir, placement)) return false;
+    if (!this.options.processes.overlays.add(gitDir, objectDir, placement)) return false;
     this.inUse.set(gitDir, objectDir);
     return true;
   }
 
   private stopUsing(gitDir: string, objectDir: string): void {
     if (!this.inUse.delete(gitDir)) return;
-    removeOverlayObjectDirectory(gitDir, objectDir);
+    this.options.processes.overlays.remove(gitDir, objectDir);
   }
 }
 

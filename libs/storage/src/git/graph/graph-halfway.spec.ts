@@ -7,6 +7,9 @@ import { seededRandom } from '../history/history-index.testing.js';
 import { openGitRepository } from '../open-git-repository.js';
 import type { Oid } from '../objects/oid.js';
 import { waitUntil } from '../../wait-until.testing.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 let gitDir: string;
@@ -106,8 +109,8 @@ describe('listContributors in two halves', () => {
   let split: GitRepository;
   let whole: GitRepository;
   beforeAll(() => {
-    split = openGitRepository(gitDir, { splitWalksFromLevel: 64 });
-    whole = openGitRepository(gitDir, { splitWalksFromLevel: Number.POSITIVE_INFINITY });
+    split = openGitRepository(gitDir, { runtime, splitWalksFromLevel: 64 });
+    whole = openGitRepository(gitDir, { runtime, splitWalksFromLevel: Number.POSITIVE_INFINITY });
   });
   afterAll(async () => {
     await split.close();

@@ -15,9 +15,11 @@ import { isAncestorInGraph } from './graph-containment.js';
 import { isAncestor, mergeBase } from './merge-base.js';
 import type { ReachabilityIndex } from './reachability-index.js';
 import type { RepositoryCommitGraph } from './repository-commit-graph.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 export class GraphQueries implements GitGraphQueries {
   private readonly gitDir: string;
+  private readonly at: GitTarget;
   private readonly commitGraph: RepositoryCommitGraph;
   private readonly reachability: ReachabilityIndex;
   private readonly refFiles: PackedRefsFile;
@@ -32,6 +34,7 @@ export class GraphQueries implements GitGraphQueries {
     private readonly objects: Pick<GitObjectReads, 'peelToCommit'>,
   ) {
     this.gitDir = context.gitDir;
+    this.at = context.at;
     this.commitGraph = context.commitGraph;
     this.reachability = context.reachability;
     this.refFiles = context.refFiles;
@@ -39,7 +42,7 @@ export class GraphQueries implements GitGraphQueries {
   }
 
   mergeBase(a: Oid, b: Oid): Promise<Oid | null> {
-    return mergeBase(this.gitDir, [a, b]);
+    return mergeBase(this.at, [a, b]);
   }
 
   async isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {
@@ -47,7 +50,7 @@ export class GraphQueries implements GitGraphQueries {
     checkOid(descendant);
     // Collaborative objects ask this for every merge they record: the commit-graph answers
     // without a process when it holds both commits.
-    return this.commitGraph.answer((graph) => isAncestorInGraph(graph, ancestor, descendant)) ?? isAncestor(this.gitDir, { ancestor, descendant });
+    return this.commitGraph.answer((graph) => isAncestorInGraph(graph, ancestor, descendant)) ?? isAncestor(this.at, { ancestor, descendant });
   }
 
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
@@ -62,7 +65,7 @@ export class GraphQueries implements GitGraphQueries {
       // walk start once the answer is in. Every spawn blocks the event loop for a time that
       // grows with the server's resident size, so the first page waits for one process, not
       // three, and shares no core with the walk.
-      const names = await listRefsContaining(this.gitDir, commit, prefixes);
+      const names = await listRefsContaining(this.at, commit, prefixes);
       setImmediate(() => {
         if (!this.context.closed)
           void this.refTips(prefixes).then(
@@ -75,7 +78,7 @@ export class GraphQueries implements GitGraphQueries {
     // The stat-stamped listings and the in-memory index answer without a process; git
     // (`for-each-ref --contains`) only when the index cannot (many tips, a huge history).
     const refs = await this.refTips(prefixes);
-    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.gitDir, commit, prefixes);
+    return (await this.reachability.containing(commit, refs)) ?? listRefsContaining(this.at, commit, prefixes);
   }
 
   /**

@@ -1,18 +1,19 @@
 import type { Oid } from '../objects/oid.js';
 import { isOid, InvalidOidError } from '../objects/oid.js';
 import { runGit } from '../processes/run-git.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 /**
  * Finds the best common ancestor of two commits (`git merge-base`).
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param commits - the two commits
  * @returns the merge base, or null when the histories share no commit
  * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
  */
-export async function mergeBase(gitDir: string, [a, b]: readonly [Oid, Oid]): Promise<Oid | null> {
+export async function mergeBase(at: GitTarget, [a, b]: readonly [Oid, Oid]): Promise<Oid | null> {
   checkOids(a, b);
   const { stdout, exitCode } = await runGit({
-    gitDir,
+    ...at,
     args: ['merge-base', '--end-of-options', a, b],
     okExitCodes: [0, 1],
   });
@@ -22,15 +23,15 @@ export async function mergeBase(gitDir: string, [a, b]: readonly [Oid, Oid]): Pr
 
 /**
  * Tells whether `ancestor` is reachable from `descendant` (`git merge-base --is-ancestor`).
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param pair - candidate ancestor and descendant commits
  * @returns true when reachable (a commit is its own ancestor)
  * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
  */
-export async function isAncestor(gitDir: string, { ancestor, descendant }: { ancestor: Oid; descendant: Oid }): Promise<boolean> {
+export async function isAncestor(at: GitTarget, { ancestor, descendant }: { ancestor: Oid; descendant: Oid }): Promise<boolean> {
   checkOids(ancestor, descendant);
   const { exitCode } = await runGit({
-    gitDir,
+    ...at,
     args: ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant],
     okExitCodes: [0, 1],
   });

@@ -3,6 +3,9 @@ import { IndexBudget } from '../limits/index-budget.js';
 import { readGitProcessCounts } from '../processes/git-process-counts.js';
 import type { Oid } from '../objects/oid.js';
 import { ReachabilityIndex } from './reachability-index.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 let gitDir: string;
@@ -50,7 +53,7 @@ async function turnsWhileParsing(index: ReachabilityIndex): Promise<number> {
 
 describe('ReachabilityIndex', () => {
   it('parses the listing in slices, giving the event loop turns, and answers as for-each-ref --contains does', async () => {
-    const index = new ReachabilityIndex(gitDir, new IndexBudget(100_000), { sliceMs: 0 });
+    const index = new ReachabilityIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(100_000), { sliceMs: 0 });
     // ~3,000 lines at 256 a look at the clock: about a dozen slices.
     expect(await turnsWhileParsing(index)).toBeGreaterThanOrEqual(8);
     for (const commit of [main[0], main[1499], main[1500], main[2999], side[0], side[19]] as Oid[]) {
@@ -59,7 +62,7 @@ describe('ReachabilityIndex', () => {
   });
 
   it('parses in one go when its slice outlasts the work', async () => {
-    const index = new ReachabilityIndex(gitDir, new IndexBudget(100_000), { sliceMs: Number.POSITIVE_INFINITY });
+    const index = new ReachabilityIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(100_000), { sliceMs: Number.POSITIVE_INFINITY });
     expect(await turnsWhileParsing(index)).toBeLessThanOrEqual(2);
     expect(await index.containing(side[0] as Oid, refs)).toEqual(['refs/heads/side']);
   });

@@ -2,8 +2,8 @@
  * Which of a few ref tips reach a commit, answered from memory: one `git rev-list --topo-order
  * --parents <tips>` per set of tips gives every reachable commit with its parents, children
  * before parents, so one pass hands each commit the bits of the tips above it. It replaces a
- * `git for-each-ref --contains` process per commit page (~5 ms on 2,000 commits, ~25 ms on
- * 50,000: a walk from every tip down to the commit). The index is keyed by the exact tips
+ * `git for-each-ref --contains` process per commit page (a walk from every tip down to the
+ * commit, longer the longer the history). The index is keyed by the exact tips
  * (names and ids, as the stat-stamped ref listing gives them), so moved refs build a new one;
  * indexes of all repositories share one budget of commits, least recently used dropped first.
  * A missing index is built in the background while the caller asks git, so no request waits
@@ -12,7 +12,8 @@
 import type { CommitGraph } from './commit-graph-file.js';
 import { refsContainingInGraph } from './graph-containment.js';
 import { MAX_MASK_TIPS, reachabilityMasks } from './graph-reachability.js';
-import { IndexBudget, type BudgetedIndex } from '../limits/index-budget.js';
+import type { BudgetedIndex, IndexBudget } from '../limits/index-budget.js';
+import type { GitTarget } from '../processes/git-processes.js';
 import { runGit } from '../processes/run-git.js';
 import { isOid, type Oid } from '../objects/oid.js';
 import { INDEX_SLICE_MS, ThreadSlices } from '../limits/thread-slices.js';
@@ -36,13 +37,6 @@ interface GraphIndex {
 /** Budget units (commits of a listing-built index, ~80 bytes each) a graph index's masks weigh. */
 const GRAPH_MASKS_PER_UNIT = 20;
 
-const sharedBudget = new IndexBudget(DEFAULT_REACHABILITY_BUDGET);
-
-/** The budget reachability indexes (and commit-graphs held for them) share when given none. */
-export function processReachabilityBudget(): IndexBudget {
-  return sharedBudget;
-}
-
 /** Lines parsed between two looks at the clock. */
 const SLICE_CHECK_LINES = 256;
 
@@ -55,13 +49,13 @@ export class ReachabilityIndex implements BudgetedIndex {
   private tooLarge: string | null = null;
 
   /**
-   * @param gitDir - repository
+   * @param at - repository, and the processes its `rev-list` runs under
    * @param budget - shared by the indexes of every repository (default: process-wide)
    * @param options - how long parsing holds the thread at a time (default {@link INDEX_SLICE_MS})
    */
   constructor(
-    private readonly gitDir: string,
-    private readonly budget: IndexBudget = sharedBudget,
+    private readonly at: GitTarget,
+    private readonly budget: IndexBudget,
     private readonly options: { readonly sliceMs?: number } = {},
   ) {}
 
@@ -80,7 +74,7 @@ export class ReachabilityIndex implements BudgetedIndex {
     const index = this.index?.key === key ? this.index : null;
     if (index === null) {
       // Built in the background: the request that finds no index for these tips asks git as
-      // before (~20 ms), rather than wait for the whole walk (~270 ms on 50,000 commits).
+      // before, rather than wait for the whole walk.
       this.build(key, tips).catch(() => undefined);
       return null;
     }
@@ -92,7 +86,7 @@ export class ReachabilityIndex implements BudgetedIndex {
    * The names of `refs` (sorted as the answer must be) whose tip reaches `commit`, from a
    * commit-graph that holds the commit and every tip; null when it does not (a commit newer
    * than the graph, a tip that is a tag): the caller then goes on as for {@link containing}.
-   * The masks of the tips are computed on the first question (~2 ms for 50,000 commits) and
+   * The masks of the tips are computed on the first question (cheap next to a walk) and
    * kept while the tips and the graph stay the same; more tips than a mask holds, or a graph
    * without levels, are answered by a walk per question instead.
    */
@@ -154,7 +148,7 @@ export class ReachabilityIndex implements BudgetedIndex {
   }
 
   private async walk(key: string, tips: readonly Oid[]): Promise<Index | null> {
-    const { stdout } = await runGit({ gitDir: this.gitDir, args: ['rev-list', '--topo-order', '--parents', '--end-of-options', ...tips] });
+    const { stdout } = await runGit({ ...this.at, args: ['rev-list', '--topo-order', '--parents', '--end-of-options', ...tips] });
     // ~82 bytes of output per single-parent commit: a cheap bound before parsing.
     if (stdout.length / 82 > this.budget.limit) {
       this.tooLarge = key;
@@ -163,7 +157,7 @@ export class ReachabilityIndex implements BudgetedIndex {
     const masks = new Map<string, number>();
     tips.forEach((tip, bit) => masks.set(tip, (masks.get(tip) ?? 0) | (1 << bit)));
     const text = stdout.toString('latin1');
-    // In slices: the listing of 50,000 commits took 36 ms in one go.
+    // In slices: a long history's listing would hold the thread too long in one go.
     const slices = new ThreadSlices(this.options.sliceMs ?? INDEX_SLICE_MS);
     for (let start = 0, line = 0; start < text.length; line += 1) {
       if (line % SLICE_CHECK_LINES === 0 && slices.due()) await slices.turn();

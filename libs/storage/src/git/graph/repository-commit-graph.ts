@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { CommitGraph, GRAPH_BYTES_PER_COMMIT } from './commit-graph-file.js';
 import type { BudgetedIndex, IndexBudget } from '../limits/index-budget.js';
-import { overlayObjectDirectory } from '../objects/overlay-object-directories.js';
+import type { OverlayObjectDirectories } from '../objects/overlay-object-directories.js';
 import { statPart, statQuiet } from '../objects/stat-stamp.js';
 
 /** What one unit of the reachability budget stands for: a commit of a listing-built index. */
@@ -21,15 +21,17 @@ export class RepositoryCommitGraph implements BudgetedIndex {
   /**
    * @param gitDir - the repository
    * @param budget - the budget of commits held, shared with the other indexes
+   * @param overlays - where the runtime keeps commit-graphs of ours
    */
   constructor(
     private readonly gitDir: string,
     private readonly budget: IndexBudget,
+    private readonly overlays: OverlayObjectDirectories,
   ) {}
 
   /** The graph, or null when the repository has none git would use (a few `stat` calls when unchanged). */
   current(): CommitGraph | null {
-    const overlay = overlayObjectDirectory(this.gitDir);
+    const overlay = this.overlays.objectDirectory(this.gitDir);
     // git ignores commit-graphs of shallow repositories and of those with grafts.
     const [shallow, grafts] = [path.join(this.gitDir, 'shallow'), path.join(this.gitDir, 'info', 'grafts')].map(statQuiet);
     const stamp = `${overlay ?? ''}|${statPart(shallow)}|${statPart(grafts)}|${CommitGraph.stampOf(this.gitDir, overlay)}`;

@@ -3,7 +3,6 @@
  * listed by the commit-graph or `rev-list` and read), ranges, and long lists read a chunk at
  * a time.
  */
-import type { BoundedCache } from '@forge-httpd/bounded-cache';
 import { GitObjectFormatError } from '../errors.js';
 import type { GitCommit } from '../format/git-objects.js';
 import type { GitCommitWalks, GitObjectReads, ReadOptions, WalkCommitsOptions } from '../git-repository.js';
@@ -13,29 +12,31 @@ import type { OidList } from '../objects/oid-list.js';
 import { checkOid, type Oid } from '../objects/oid.js';
 import type { RepositoryContext } from '../repository-context.js';
 import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
-import type { HeldCommitIds } from './held-commit-ids.js';
 import { checkWalkWindow, walkCommitOids } from './history.js';
-import { type CommitSource, IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, walkCommitsUntil, walkNear } from './walk-commits-until.js';
+import { type CommitSource, IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, type WalkBounds, walkCommitsUntil, walkNear } from './walk-commits-until.js';
+import type { WalkedCommits } from './walked-commits.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 const SEQUENTIAL: ReadOptions = { sequential: true };
 
 /** What a {@link CommitWalker} keeps beyond the repository's own parts. */
 export interface CommitWalkerOptions {
-  /** The bound long answers count their commit ids against. */
-  readonly heldIds: HeldCommitIds;
+  /** The slots long walks share, and the bound long answers count their commit ids against. */
+  readonly bounds: WalkBounds;
   /**
-   * Commits read by first-page walks, keyed by repository and id (open-git-repository.ts),
+   * Commits read by first-page walks, keyed by repository and id (history/walked-commits.ts),
    * each held with its raw message in a buffer of its own.
    */
-  readonly walkedCommits: BoundedCache<string, GitCommit>;
+  readonly walkedCommits: WalkedCommits;
 }
 
 export class CommitWalker implements GitCommitWalks {
   private readonly gitDir: string;
+  private readonly at: GitTarget;
   private readonly commitGraph: RepositoryCommitGraph;
   private readonly load: { isBusy(): boolean };
-  private readonly heldIds: HeldCommitIds;
-  private readonly walkedCommits: BoundedCache<string, GitCommit>;
+  private readonly bounds: WalkBounds;
+  private readonly walkedCommits: WalkedCommits;
   /** What ranges read through: the repository's commit reads, and its id lists. */
   private readonly source: CommitSource;
 
@@ -45,9 +46,10 @@ export class CommitWalker implements GitCommitWalks {
     options: CommitWalkerOptions,
   ) {
     this.gitDir = context.gitDir;
+    this.at = context.at;
     this.commitGraph = context.commitGraph;
     this.load = context.load;
-    this.heldIds = options.heldIds;
+    this.bounds = options.bounds;
     this.walkedCommits = options.walkedCommits;
     this.source = {
       readCommit: (oid, readOptions) => objects.readCommit(oid, readOptions),
@@ -99,7 +101,7 @@ export class CommitWalker implements GitCommitWalks {
   }
 
   async listCommitOids(options: WalkCommitsOptions): Promise<OidList> {
-    return this.listCommitOidsInGraph(options) ?? walkCommitOids(this.gitDir, options);
+    return this.listCommitOidsInGraph(options) ?? walkCommitOids(this.at, options);
   }
 
   /**
@@ -115,19 +117,19 @@ export class CommitWalker implements GitCommitWalks {
   }
 
   readCommitsInChunks(oids: OidList, options: Pick<ChunkedReadOptions, 'signal'> = {}): AsyncIterable<readonly GitCommit[]> {
-    return readInChunks(this.objects, oids, { signal: options.signal });
+    return readInChunks(this.objects, oids, this.bounds.longWalks, { signal: options.signal });
   }
 
   walkCommitsUntil(range: { from: Oid; stop: Oid }): Promise<GitCommit[]> {
-    return walkCommitsUntil(this.source, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.heldIds);
+    return walkCommitsUntil(this.source, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.bounds);
   }
 
   openCommitRange(range: { from: Oid; stop: Oid }): Promise<CommitRange> {
-    return openCommitRange(this.source, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.heldIds);
+    return openCommitRange(this.source, { from: checkOid(range.from), stop: checkOid(range.stop) }, IN_MEMORY_WALK_LIMIT, this.bounds);
   }
 
   holdCommitIds(ids: OidList): () => void {
-    return this.heldIds.hold(ids);
+    return this.bounds.heldCommitIds.hold(ids);
   }
 }
 

@@ -8,14 +8,15 @@ import type { DiffTreeProcess } from '../processes/diff-tree-process.js';
 import type { RepositoryContext } from '../repository-context.js';
 import { diffNumstat, diffPatch } from './diff-patch.js';
 import { assembleExactMoves, type ExactMovesPlan, planExactMoves } from './exact-moves.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 export class DiffReader implements GitDiffs {
-  private readonly gitDir: string;
+  private readonly at: GitTarget;
   /** The long-lived diffs: the whole output, and one without renames and copies (exact-moves.ts). */
   private readonly diffTree: { readonly whole: DiffTreeProcess; readonly withoutMoves: DiffTreeProcess };
 
   constructor(context: RepositoryContext) {
-    this.gitDir = context.gitDir;
+    this.at = context.at;
     this.diffTree = context.diffTree;
   }
 
@@ -32,7 +33,7 @@ export class DiffReader implements GitDiffs {
       const assembled = moves.plan === null ? null : await this.diffWithoutMoves(range, options.maxBytes, moves.plan);
       if (assembled !== null) return { patch: assembled, truncated: false };
     }
-    return diffPatch(this.gitDir, options);
+    return diffPatch(this.at, options);
   }
 
   /** git's whole output for a diff of many exact moves (exact-moves.ts); null: git is asked as for anything unusual. */
@@ -44,6 +45,6 @@ export class DiffReader implements GitDiffs {
   }
 
   diffNumstat(options: DiffNumstatOptions): Promise<DiffPatch> {
-    return diffNumstat(this.gitDir, options);
+    return diffNumstat(this.at, options);
   }
 }

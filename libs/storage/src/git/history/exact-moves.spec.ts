@@ -6,6 +6,9 @@ import { readGitProcessCounts } from '../processes/git-process-counts.js';
 import type { Oid } from '../objects/oid.js';
 import { openGitRepository } from '../open-git-repository.js';
 import { RawRecordBlobIds } from '../processes/raw-record-blob-ids.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 interface FileSpec {
   readonly path: string;
@@ -104,7 +107,7 @@ describe('exact moves', () => {
     const from = commitOf([...BEFORE, ...folder('before', 80)]);
     const to = commitOf([...AFTER, ...folder('after', 80)], from);
     const small = commitOf([...AFTER, ...folder('after', 80), { path: 'one-more.txt', content: '1\n' }], to);
-    const repository = openGitRepository(gitDir);
+    const repository = openGitRepository(gitDir, { runtime });
     const maxBytes = 8 * 1024 * 1024;
     try {
       // The first diff starts the long-lived process; the one after it is measured.

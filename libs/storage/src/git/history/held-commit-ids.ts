@@ -6,8 +6,8 @@ export const DEFAULT_HELD_COMMIT_ID_BYTES = 8 * 1024 * 1024;
 
 /**
  * The commit ids held together by answers written while they are read (a range over a whole
- * history, a listing without a page size): each holds 20 bytes per commit, ~1 MB for a
- * 50,000-commit history, from before its first byte until its last, however slowly its client
+ * history, a listing without a page size): each holds 20 bytes per commit, from before its
+ * first byte until its last, however slowly its client
  * reads. How many such answers run at once is bounded only by connections, so their ids are
  * bounded here: one more list than the bound allows is refused ({@link RangeWalkBusyError},
  * 503 with `retry-after`) instead of being held. A list is always let in when nothing is held,
@@ -43,6 +43,3 @@ export class HeldCommitIds {
     };
   }
 }
-
-/** The bound every repository shares unless it is given one (`OpenGitRepositoryOptions.heldCommitIds`). */
-export const processHeldCommitIds = new HeldCommitIds();

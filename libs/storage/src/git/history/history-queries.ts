@@ -13,9 +13,10 @@ import { splitTreePath } from '../format/tree-path.js';
 import type { RepositoryContext } from '../repository-context.js';
 import { commitTimes, commitTimesOf, countCommits, distinctContributors, lastCommitTouching, listContributors } from './history.js';
 import type { LastCommitIndex } from './last-commit-index.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 export class HistoryQueries implements GitHistoryQueries {
-  private readonly gitDir: string;
+  private readonly at: GitTarget;
   private readonly commitGraph: RepositoryCommitGraph;
   private readonly lastCommits: LastCommitIndex;
 
@@ -27,24 +28,24 @@ export class HistoryQueries implements GitHistoryQueries {
     private readonly context: RepositoryContext,
     private readonly splitWalksFromLevel: number,
   ) {
-    this.gitDir = context.gitDir;
+    this.at = context.at;
     this.commitGraph = context.commitGraph;
     this.lastCommits = context.lastCommits;
   }
 
   async countCommits(from: Oid): Promise<number> {
     checkOid(from);
-    return this.commitGraph.answer((graph) => countReachableInGraph(graph, from)) ?? countCommits(this.gitDir, from);
+    return this.commitGraph.answer((graph) => countReachableInGraph(graph, from)) ?? countCommits(this.at, from);
   }
 
   async lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null> {
     const segments = splitTreePath(options.path);
-    if (segments === null || segments.length === 0) return lastCommitTouching(this.gitDir, options);
+    if (segments === null || segments.length === 0) return lastCommitTouching(this.at, options);
     // From memory once the history of `from` is indexed (in the background); git until then.
     const answer = this.lastCommits.lastCommitTouching(checkOid(options.from), segments.join('/'));
     if (answer !== undefined) return answer;
     try {
-      return await lastCommitTouching(this.gitDir, options);
+      return await lastCommitTouching(this.at, options);
     } finally {
       // The index reads the history once this answer is in: started with the question, its
       // processes and their output would share the answer's cores and event loop and slow it.
@@ -68,18 +69,18 @@ export class HistoryQueries implements GitHistoryQueries {
     // Every commit's author is read from its object: git's time grows with the history, so a
     // long one is cut in two walks that run on both cores (graph-halfway.ts).
     const halfway = exclude.length === 0 ? this.commitGraph.answer((graph) => halfwayAncestorInGraph(graph, from, this.splitWalksFromLevel)) : null;
-    if (halfway === null) return listContributors(this.gitDir, from, exclude);
-    const halves = await Promise.all([listContributors(this.gitDir, from, [halfway]), listContributors(this.gitDir, halfway)]);
+    if (halfway === null) return listContributors(this.at, from, exclude);
+    const halves = await Promise.all([listContributors(this.at, from, [halfway]), listContributors(this.at, halfway)]);
     return distinctContributors(halves.flat());
   }
 
   async commitTimes(from: Oid, sinceExclusive: number): Promise<number[]> {
     checkOid(from);
     const times = this.commitGraph.answer((graph) => commitTimesInGraph(graph, from));
-    return times === null ? commitTimes(this.gitDir, { from, sinceExclusive }) : times.filter((time) => time > sinceExclusive);
+    return times === null ? commitTimes(this.at, { from, sinceExclusive }) : times.filter((time) => time > sinceExclusive);
   }
 
   commitTimesOf(oids: readonly Oid[]): Promise<Map<Oid, number>> {
-    return commitTimesOf(this.gitDir, oids);
+    return commitTimesOf(this.at, oids);
   }
 }

@@ -8,6 +8,9 @@ import { openGitRepository } from '../open-git-repository.js';
 import { InvalidRefNameError } from '../errors.js';
 import { EMPTY_TREE_OID, InvalidOidError, type Oid } from '../objects/oid.js';
 import { waitUntil } from '../../wait-until.testing.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 let fixture: Fixture;
@@ -16,7 +19,7 @@ let repo: GitRepository;
 beforeAll(async () => {
   tmp = await makeTempDir();
   fixture = await buildFixture(tmp, true);
-  repo = openGitRepository(fixture.gitDir);
+  repo = openGitRepository(fixture.gitDir, { runtime });
 });
 afterAll(async () => {
   await repo.close();
@@ -160,7 +163,7 @@ describe('merge bases', () => {
   it('answers the first containment question of a repository in process from its commit-graph, else with one git process', async () => {
     /** The git processes a fresh repository's first containment question starts. */
     const firstQuestionSpawns = async (gitDir: string): Promise<number> => {
-      const fresh = openGitRepository(gitDir);
+      const fresh = openGitRepository(gitDir, { runtime });
       try {
         const before = readGitProcessCounts().command.spawned;
         expect(await fresh.refsContaining(fixture.commits.c1, ['refs/heads/'])).toContain('refs/heads/master');

@@ -9,6 +9,7 @@ import { runGit, streamGit } from '../processes/run-git.js';
 import { streamGitLines } from './stream-git-lines.js';
 import { splitTreePath } from '../format/tree-path.js';
 import { OidLineReader, OidList } from '../objects/oid-list.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 /**
  * Lists the ids of the commits {@link GitRepository.walkCommits} returns, newest first in
@@ -16,14 +17,14 @@ import { OidLineReader, OidList } from '../objects/oid-list.js';
  * early. With `since`/`until` the filter is applied here on the committer time printed by
  * `rev-list --timestamp` (read from the commit-graph when present; git's own `--since` stops
  * at the first older commit and so misses commits after clock skew): the walk still ends
- * once `skip + maxCount` commits matched, but reads the whole history when few match
- * (~40 ms per 20k commits with a commit-graph, see tmp/notes-git.md).
- * @param gitDir - repository
+ * once `skip + maxCount` commits matched, but reads the whole history when few match (cheap
+ * with a commit-graph).
+ * @param at - repository, and the processes git runs under
  * @param options - start, exclusions, pagination and committer-time bounds
  * @returns commit ids
  * @throws InvalidOidError for malformed ids; GitCommandError when git fails (e.g. unknown start)
  */
-export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions): Promise<OidList> {
+export async function walkCommitOids(at: GitTarget, options: WalkCommitsOptions): Promise<OidList> {
   checkWalkWindow(options);
   const { skip = 0, maxCount = Number.POSITIVE_INFINITY, since, until } = options;
   if (maxCount === 0) return OidList.EMPTY;
@@ -34,14 +35,14 @@ export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions
     // at once, nor its output one buffer. Output that is not one id per line was refused
     // before as well (the ids were checked on reading).
     const reader = new OidLineReader();
-    await streamGit({ gitDir, args: ['rev-list', ...limits, ...revisions] }, (chunk) => (reader.push(chunk) ? undefined : 'stop'));
+    await streamGit({ ...at, args: ['rev-list', ...limits, ...revisions] }, (chunk) => (reader.push(chunk) ? undefined : 'stop'));
     const oids = reader.finish();
     if (oids === null) throw new InvalidOidError();
     return oids;
   }
   const oids: Oid[] = [];
   let toSkip = skip;
-  await streamGitLines({ gitDir, args: ['rev-list', '--timestamp', ...revisions] }, (line) => {
+  await streamGitLines({ ...at, args: ['rev-list', '--timestamp', ...revisions] }, (line) => {
     const { oid, time } = parseTimestampLine(line);
     if ((since !== undefined && time < since) || (until !== undefined && time >= until)) return undefined;
     if (toSkip > 0) toSkip -= 1;
@@ -53,27 +54,27 @@ export async function walkCommitOids(gitDir: string, options: WalkCommitsOptions
 
 /**
  * Counts the commits reachable from `from` (`git rev-list --count`).
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param from - start commit
  * @returns the number of commits including `from`
  */
-export async function countCommits(gitDir: string, from: Oid): Promise<number> {
-  const { stdout } = await runGit({ gitDir, args: ['rev-list', '--count', ...revisionArguments(from, [])] });
+export async function countCommits(at: GitTarget, from: Oid): Promise<number> {
+  const { stdout } = await runGit({ ...at, args: ['rev-list', '--count', ...revisionArguments(from, [])] });
   return Number(stdout.toString('latin1').trim());
 }
 
 /**
  * Lists distinct (author name, author email) pairs reachable from `from`, first seen first.
  * Reads every commit once (`%an`/`%ae` need the commit text, not just the commit-graph).
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param from - start commit
  * @param exclude - commits whose history is left out (`^<oid>`), e.g. one already counted
  * @returns contributors
  */
-export async function listContributors(gitDir: string, from: Oid, exclude: readonly Oid[] = []): Promise<Contributor[]> {
+export async function listContributors(at: GitTarget, from: Oid, exclude: readonly Oid[] = []): Promise<Contributor[]> {
   const seen = new Map<string, Contributor>();
   const args = ['rev-list', '--no-commit-header', '--format=%an%x00%ae', ...revisionArguments(from, exclude)];
-  await streamGitLines({ gitDir, args }, (line) => {
+  await streamGitLines({ ...at, args }, (line) => {
     if (seen.has(line)) return;
     const [name = '', email = ''] = line.split('\0');
     seen.set(line, { name, email });
@@ -95,14 +96,14 @@ export function distinctContributors(contributors: readonly Contributor[]): Cont
  * Committer times of commits reachable from `from` that are later than `sinceExclusive`,
  * in walk order (the whole history is read: commit times need not be monotonic; the times
  * come from `rev-list --timestamp`, i.e. from the commit-graph when there is one).
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param range - start commit and lower bound in seconds (exclusive)
  * @returns times in seconds
  */
-export async function commitTimes(gitDir: string, { from, sinceExclusive }: { from: Oid; sinceExclusive: number }): Promise<number[]> {
+export async function commitTimes(at: GitTarget, { from, sinceExclusive }: { from: Oid; sinceExclusive: number }): Promise<number[]> {
   const times: number[] = [];
   const args = ['rev-list', '--timestamp', ...revisionArguments(from, [])];
-  await streamGitLines({ gitDir, args }, (line) => {
+  await streamGitLines({ ...at, args }, (line) => {
     const { time } = parseTimestampLine(line);
     if (time > sinceExclusive) times.push(time);
   });
@@ -111,21 +112,21 @@ export async function commitTimes(gitDir: string, { from, sinceExclusive }: { fr
 
 /**
  * Committer times of many given commits at once (`rev-list --no-walk --timestamp --stdin`:
- * one process, read from the commit-graph when present; 10,000 commits in 10-40 ms, where
- * reading them here costs 180-280 ms). Nothing is walked.
- * @param gitDir - repository
+ * one process, read from the commit-graph when present, several times faster than reading
+ * them here). Nothing is walked.
+ * @param at - repository, and the processes git runs under
  * @param oids - commit ids
  * @returns each id that names a commit → its committer time in seconds; ids that are absent
  *   or name another kind of object are left out. The keys are the caller's own strings.
  * @throws InvalidOidError for a malformed id; GitCommandError when git fails
  */
-export async function commitTimesOf(gitDir: string, oids: readonly Oid[]): Promise<Map<Oid, number>> {
+export async function commitTimesOf(at: GitTarget, oids: readonly Oid[]): Promise<Map<Oid, number>> {
   // Every line of --stdin is a revision or an option: only well-formed ids are written.
   for (const oid of oids) if (!isOid(oid)) throw new InvalidOidError();
   const found = new Map<string, number>();
   if (oids.length > 0) {
     const args = ['rev-list', '--no-walk=unsorted', '--timestamp', '--ignore-missing', '--stdin'];
-    await streamGitLines({ gitDir, args, input: `${oids.join('\n')}\n` }, (line) => {
+    await streamGitLines({ ...at, args, input: `${oids.join('\n')}\n` }, (line) => {
       if (line === '') return;
       const { oid, time } = parseTimestampLine(line);
       found.set(oid, time);
@@ -145,16 +146,16 @@ export async function commitTimesOf(gitDir: string, oids: readonly Oid[]): Promi
  * (`git rev-list -1 <from> -- <path>` with git's default history simplification: a merge
  * counts only when the path differs from every parent). The validated path is passed as a
  * literal pathspec after `--` (`--literal-pathspecs`: no globs, no `:(magic)`).
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param options - start commit and repository-relative path (`''` = the root: `from` itself)
  * @returns the commit, or null when no commit touched the path or the path is invalid
  */
-export async function lastCommitTouching(gitDir: string, options: { from: Oid; path: string }): Promise<Oid | null> {
+export async function lastCommitTouching(at: GitTarget, options: { from: Oid; path: string }): Promise<Oid | null> {
   const segments = splitTreePath(options.path);
   if (segments === null) return null;
   const pathspec = segments.length === 0 ? [] : ['--', segments.join('/')];
   const args = ['--literal-pathspecs', 'rev-list', '--max-count=1', ...revisionArguments(options.from, []), ...pathspec];
-  const { stdout } = await runGit({ gitDir, args });
+  const { stdout } = await runGit({ ...at, args });
   const oid = stdout.toString('latin1').trim();
   return isOid(oid) ? oid : null;
 }

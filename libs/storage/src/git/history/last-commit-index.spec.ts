@@ -7,6 +7,9 @@ import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import { IndexBudget } from '../limits/index-budget.js';
 import { LastCommitIndex } from './last-commit-index.js';
 import type { Oid } from '../objects/oid.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 let gitDir: string;
@@ -26,7 +29,7 @@ afterAll(async () => {
 
 describe('LastCommitIndex', () => {
   it('cannot answer a commit it has not read, and answers once prepare has read its history', async () => {
-    const index = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024));
+    const index = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024));
     expect(index.lastCommitTouching(head, 'a')).toBeUndefined();
     await index.prepare(head);
     expect(index.lastCommitTouching(head, 'a')).not.toBeUndefined();
@@ -34,18 +37,18 @@ describe('LastCommitIndex', () => {
   });
 
   it('leaves a history larger than its budget to git', async () => {
-    const index = new LastCommitIndex(gitDir, new IndexBudget(1000));
+    const index = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1000));
     await index.prepare(head);
     expect(index.lastCommitTouching(head, 'a')).toBeUndefined();
   });
 
   it('drops the least recently used index of a shared budget', async () => {
-    const first = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024));
+    const first = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024));
     await first.prepare(head);
     // A budget that holds one history but not two.
     const shared = new IndexBudget(Math.ceil(first.size * 1.5));
-    const older = new LastCommitIndex(gitDir, shared);
-    const newer = new LastCommitIndex(gitDir, shared);
+    const older = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, shared);
+    const newer = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, shared);
     await older.prepare(head);
     await newer.prepare(head);
     expect(newer.lastCommitTouching(head, 'a')).not.toBeUndefined();
@@ -60,12 +63,12 @@ describe('LastCommitIndex', () => {
 
     it('writes a history it read, and a later index reads it back from the file without git, answering as git does', async () => {
       const file = path.join(tmp, 'kept', 'tricky.bin');
-      const first = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
+      const first = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
       await first.prepare(head);
       await first.flush();
       expect((await stat(file)).size).toBeGreaterThan(40 * 20);
 
-      const later = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
+      const later = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
       expect(later.lastCommitTouching(head, 'a')).toBeUndefined();
       const before = gitCommands();
       await later.prepare(head);
@@ -75,19 +78,19 @@ describe('LastCommitIndex', () => {
       expect(answers).not.toContain(undefined);
       const fromGit: (Oid | null)[] = [];
       for (const from of commits.filter((_, at) => at % 5 === 4))
-        for (const file of TRICKY_PATHS) fromGit.push(await lastCommitTouching(gitDir, { from, path: file }));
+        for (const file of TRICKY_PATHS) fromGit.push(await lastCommitTouching({ gitDir, processes: runtime.processes }, { from, path: file }));
       expect(answers).toEqual(fromGit);
     });
 
     it('reads only the newer part from git when the file holds an older tip, then writes the whole again', async () => {
       const file = path.join(tmp, 'kept', 'older.bin');
       const middle = commits[20] as Oid;
-      const older = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
+      const older = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
       await older.prepare(middle);
       await older.flush();
       const olderSize = (await stat(file)).size;
 
-      const later = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
+      const later = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
       await later.prepare(head);
       expect(later.lastCommitTouching(middle, 'a')).toBe(older.lastCommitTouching(middle, 'a'));
       expect(later.lastCommitTouching(head, 'a')).not.toBeUndefined();
@@ -97,20 +100,20 @@ describe('LastCommitIndex', () => {
 
     it('reads from git instead of a damaged file or one over its budget, and writes nothing for a history under the minimum', async () => {
       const file = path.join(tmp, 'kept', 'damaged.bin');
-      const first = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
+      const first = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
       await first.prepare(head);
       await first.flush();
       const bytes = await readFile(file);
       bytes.writeUInt8(bytes.readUInt8(bytes.length >> 1) ^ 0xff, bytes.length >> 1);
       await writeFile(file, bytes);
 
-      const later = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
+      const later = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024), { file, minCommits: 10 });
       const before = gitCommands();
       await later.prepare(head);
       expect(gitCommands()).toBeGreaterThan(before);
       expect(answersOf(later)).toEqual(answersOf(first));
 
-      const tooSmall = new LastCommitIndex(gitDir, new IndexBudget(first.size - 1), { file, minCommits: 10 });
+      const tooSmall = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(first.size - 1), { file, minCommits: 10 });
       await later.flush();
       const beforeSmall = gitCommands();
       await tooSmall.prepare(head);
@@ -118,7 +121,10 @@ describe('LastCommitIndex', () => {
       expect(tooSmall.lastCommitTouching(head, 'a')).toBeUndefined();
 
       const unkept = path.join(tmp, 'kept', 'unkept.bin');
-      const small = new LastCommitIndex(gitDir, new IndexBudget(1024 * 1024), { file: unkept, minCommits: commits.length + 1 });
+      const small = new LastCommitIndex({ gitDir: gitDir, processes: runtime.processes }, new IndexBudget(1024 * 1024), {
+        file: unkept,
+        minCommits: commits.length + 1,
+      });
       await small.prepare(head);
       await small.flush();
       await expect(stat(unkept)).rejects.toMatchObject({ code: 'ENOENT' });

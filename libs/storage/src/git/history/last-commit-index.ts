@@ -15,7 +15,8 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeCommitChanges, encodeCommitChanges } from './commit-changes-file.js';
 import { CommitChanges, commitChangesSize } from './commit-changes.js';
-import { IndexBudget, type BudgetedIndex } from '../limits/index-budget.js';
+import type { BudgetedIndex, IndexBudget } from '../limits/index-budget.js';
+import type { GitTarget } from '../processes/git-processes.js';
 import type { Oid } from '../objects/oid.js';
 import { readCommitChanges } from './read-commit-changes.js';
 import { INDEX_SLICE_MS, runInSlices } from '../limits/thread-slices.js';
@@ -28,8 +29,6 @@ const MAX_WANTED = 1024;
 
 /** Tips remembered as exclusions for later reads (older ones are simply read again and skipped). */
 const MAX_EXCLUDED_TIPS = 64;
-
-const sharedBudget = new IndexBudget(DEFAULT_LAST_COMMIT_BUDGET);
 
 /**
  * Where an index is kept across restarts (commit-changes-file.ts), and from what size: a
@@ -63,13 +62,13 @@ export class LastCommitIndex implements BudgetedIndex {
   private saveTimer: NodeJS.Timeout | null = null;
 
   /**
-   * @param gitDir - the repository
+   * @param at - the repository, and the processes its history is read with
    * @param budget - shared with the other repositories' indexes
    * @param kept - where the index is kept across restarts (none: it is not)
    */
   constructor(
-    private readonly gitDir: string,
-    private readonly budget: IndexBudget = sharedBudget,
+    private readonly at: GitTarget,
+    private readonly budget: IndexBudget,
     private readonly kept: LastCommitFile | null = null,
   ) {}
 
@@ -149,7 +148,7 @@ export class LastCommitIndex implements BudgetedIndex {
     const changes = this.changes;
     const limit = this.budget.limit - changes.size;
     try {
-      const batch = await readCommitChanges(this.gitDir, { tips, exclude: this.tips, limit });
+      const batch = await readCommitChanges(this.at, { tips, exclude: this.tips, limit });
       // Dropped while reading: the batch's parents are gone with the old index.
       const current = (): boolean => changes === this.changes;
       if (!current() || !(await changes.appendInSlices(batch, { sliceMs: INDEX_SLICE_MS, keepGoing: current })) || !current()) return;
@@ -163,8 +162,8 @@ export class LastCommitIndex implements BudgetedIndex {
   }
 
   /**
-   * Takes the kept file's commits when this index holds none yet: ~100 ms of this thread, in
-   * slices, for 50,000 commits, where reading them from git took seconds. A file that does not
+   * Takes the kept file's commits when this index holds none yet: a fraction of what reading
+   * them from git costs, in slices of this thread. A file that does not
    * check out, or does not fit the budget, is left to be written over.
    */
   private async restore(): Promise<void> {

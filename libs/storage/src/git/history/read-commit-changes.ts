@@ -11,6 +11,7 @@ import { GitCommandError } from '../errors.js';
 import { isOid, type Oid } from '../objects/oid.js';
 import { streamGit } from '../processes/run-git.js';
 import { INDEX_SLICE_MS, ThreadSlices } from '../limits/thread-slices.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 /** Background reads may take long on big histories; they never hold a request. */
 const BUILD_TIMEOUT_MS = 10 * 60_000;
@@ -41,18 +42,18 @@ interface GraphEntry {
 
 /**
  * Reads the commits of `tips ^exclude` with their per-parent changed paths.
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param range - tips, exclusions and the size limit
  * @returns one entry per commit, in rev-list order
  * @throws CommitChangesOverLimitError past `limit`; GitCommandError when git fails or answers unexpectedly
  */
-export async function readCommitChanges(gitDir: string, range: CommitChangesRange): Promise<CommitChangesEntry[]> {
+export async function readCommitChanges(at: GitTarget, range: CommitChangesRange): Promise<CommitChangesEntry[]> {
   for (const oid of [...range.tips, ...range.exclude]) if (!isOid(oid)) throw new GitCommandError('invalid tip');
-  const graph = await readGraph(gitDir, range);
+  const graph = await readGraph(at, range);
   const { input, edges } = await edgeLines(graph);
   const parser = new RawSectionParser(Math.floor((range.limit - graph.length * BYTES_PER_COMMIT) / BYTES_PER_CHANGE));
   const args = ['diff-tree', '--stdin', '-r', '-z', '--raw', '--no-renames', '--root', '--always'];
-  await streamGit({ gitDir, args, input, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => parser.push(chunk));
+  await streamGit({ ...at, args, input, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => parser.push(chunk));
   const sections = parser.end();
   if (sections.length !== edges) throw new GitCommandError(`diff-tree answered ${sections.length} of ${edges} lines`);
   let next = 0;
@@ -61,8 +62,8 @@ export async function readCommitChanges(gitDir: string, range: CommitChangesRang
 
 /**
  * diff-tree's input: a `<commit> <parent>` line per edge, `<commit>` alone for a root, written
- * into one buffer in slices of this thread. Built as strings and joined at once, then handed
- * to git, the lines of 50,000 commits held the thread for 40–60 ms.
+ * into one buffer in slices of this thread. Built as strings and joined at once, the lines of
+ * a long history held the thread too long.
  */
 async function edgeLines(graph: readonly GraphEntry[]): Promise<{ input: Buffer; edges: number }> {
   let edges = 0;
@@ -91,12 +92,12 @@ async function edgeLines(graph: readonly GraphEntry[]): Promise<{ input: Buffer;
   return { input, edges };
 }
 
-async function readGraph(gitDir: string, range: CommitChangesRange): Promise<GraphEntry[]> {
+async function readGraph(at: GitTarget, range: CommitChangesRange): Promise<GraphEntry[]> {
   const commits: GraphEntry[] = [];
   let partial = '';
   let malformed = false;
   const args = ['rev-list', '--parents', '--timestamp', '--end-of-options', ...range.tips, ...range.exclude.map((oid) => `^${oid}`)];
-  await streamGit({ gitDir, args, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => {
+  await streamGit({ ...at, args, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => {
     const lines = (partial + chunk.toString('latin1')).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {

@@ -15,7 +15,7 @@ import type { GitRepository } from '../git-repository.js';
 import type { Oid } from '../objects/oid.js';
 import { Semaphore } from '../limits/semaphore.js';
 import { OidList } from '../objects/oid-list.js';
-import { type HeldCommitIds, processHeldCommitIds } from './held-commit-ids.js';
+import type { HeldCommitIds } from './held-commit-ids.js';
 import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
 
 /** Commits listed by the cat-file walk before rev-list takes over (each read waits for the previous one). */
@@ -24,13 +24,23 @@ export const IN_MEMORY_WALK_LIMIT = 256;
 const LONG_WALK_SLOTS = 2;
 
 /**
- * Long-range work at once, process-wide: the `rev-list` of a walk past
- * {@link IN_MEMORY_WALK_LIMIT} and each chunk of its reads. Before ranges were read in chunks
- * such a walk held every commit until its page was sent (measured: 50,000 commits, a 16 MB
- * answer; 32 such pages at once took the server past 1 GB); the slots now bound the CPU these
- * walks take from other pages. A short walk never waits.
+ * Long-range work at once, shared by the repositories of a runtime: the `rev-list` of a walk
+ * past {@link IN_MEMORY_WALK_LIMIT} and each chunk of its reads. Ranges are read in chunks so
+ * that such a walk does not hold every commit until its page is sent; the slots bound the CPU
+ * these walks take from other pages. A short walk never waits.
+ * @returns the slots, for one runtime
  */
-export const longWalks = new Semaphore(LONG_WALK_SLOTS);
+export function createLongWalkSlots(): Semaphore {
+  return new Semaphore(LONG_WALK_SLOTS);
+}
+
+/** What bounds a repository's long walks: slots shared by the runtime, and the bound on held ids. */
+export interface WalkBounds {
+  /** From {@link createLongWalkSlots}. */
+  readonly longWalks: Semaphore;
+  /** The bound the ids of a long range count against while it is read. */
+  readonly heldCommitIds: HeldCommitIds;
+}
 
 /**
  * Long walks that may wait for a slot; one more is refused ({@link RangeWalkBusyError}, 503).
@@ -38,7 +48,7 @@ export const longWalks = new Semaphore(LONG_WALK_SLOTS);
  */
 const MAX_WAITING_LONG_WALKS = 8;
 
-/** Commits of a long range read per chunk (~80 KB of JSON each on a range page). */
+/** Commits of a long range read per chunk (a few tens of KB of JSON each on a range page). */
 export const RANGE_CHUNK_COMMITS = 256;
 
 /** What {@link openCommitRange} reads through. */
@@ -46,30 +56,27 @@ export type CommitSource = Pick<GitRepository, 'readCommit' | 'readCommits' | 'l
 
 /**
  * Opens the range: walks the near part in memory and, past `limits.near`, lists the ids of the rest
- * with one `rev-list` (a long walk: {@link longWalks}), so that the range's size and any git
+ * with one `rev-list` (a long walk: {@link WalkBounds.longWalks}), so that the range's size and any git
  * failure are known before the first byte of a page is sent.
  * @param git - the repository's commit reads and rev-list
  * @param range - start commit and the commit that ends the list
  * @param near - commits listed through cat-file before rev-list takes over (tests use few)
- * @param held - the bound the rest's ids are counted against until `release` is called
+ * @param bounds - the long-walk slots, and the bound the rest's ids are counted against until
+ *   `release` is called
  * @returns the first commits and, for a long range, the ids of the rest (held: call `release`
  *   once they are read or not wanted)
  * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
- *   too many long walks are under way, or when the rest's ids would pass `held`'s bound
+ *   too many long walks are under way, or when the rest's ids would pass the held ids' bound
  */
-export async function openCommitRange(
-  git: CommitSource,
-  range: { from: Oid; stop: Oid },
-  near = IN_MEMORY_WALK_LIMIT,
-  held: HeldCommitIds = processHeldCommitIds,
-): Promise<CommitRange> {
+export async function openCommitRange(git: CommitSource, range: { from: Oid; stop: Oid }, near: number, bounds: WalkBounds): Promise<CommitRange> {
+  const { longWalks, heldCommitIds } = bounds;
   const walked = await walkNear(git, range, near);
   if (walked.complete) return { first: walked.commits, rest: OidList.EMPTY, release: NOTHING_HELD };
   if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
   const listed = await longWalks.run(() => git.listCommitOids({ from: range.from, skip: walked.commits.length }));
   const end = listed.indexOf(range.stop);
   const rest = end < 0 ? listed : listed.take(end);
-  return { first: walked.commits, rest, release: held.hold(rest) };
+  return { first: walked.commits, rest, release: heldCommitIds.hold(rest) };
 }
 
 function NOTHING_HELD(): void {
@@ -82,21 +89,16 @@ function NOTHING_HELD(): void {
  * @param git - the repository's commit reads and rev-list walk
  * @param range - start commit and the commit that ends the list
  * @param limit - commits listed through cat-file before rev-list takes over
- * @param held - the bound the ids of a long range count against while it is read
+ * @param bounds - the long-walk slots and the bound the ids of a long range count against
  * @returns the commits before `stop` (all reachable commits when `stop` is never met)
  * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
  *   too many long walks are under way
  */
-export async function walkCommitsUntil(
-  git: CommitSource,
-  range: { from: Oid; stop: Oid },
-  limit = IN_MEMORY_WALK_LIMIT,
-  held: HeldCommitIds = processHeldCommitIds,
-): Promise<GitCommit[]> {
-  const opened = await openCommitRange(git, range, limit, held);
+export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; stop: Oid }, limit: number, bounds: WalkBounds): Promise<GitCommit[]> {
+  const opened = await openCommitRange(git, range, limit, bounds);
   try {
     const commits = [...opened.first];
-    for await (const chunk of readInChunks(git, opened.rest)) commits.push(...chunk);
+    for await (const chunk of readInChunks(git, opened.rest, bounds.longWalks)) commits.push(...chunk);
     return commits;
   } finally {
     opened.release();
@@ -109,6 +111,7 @@ export async function walkCommitsUntil(
  * holds no slot between chunks.
  * @param git - the repository's commit reads
  * @param oids - commits to read, in the order to yield them
+ * @param longWalks - the runtime's long-walk slots ({@link createLongWalkSlots})
  * @param options - commits per chunk; a signal that stops the reads
  * @returns the commits, chunk by chunk, each read when asked for (nothing more once aborted)
  * @throws GitObjectFormatError (from the iteration) when a listed commit cannot be read
@@ -116,6 +119,7 @@ export async function walkCommitsUntil(
 export async function* readInChunks(
   git: Pick<GitRepository, 'readCommits'>,
   oids: OidList,
+  longWalks: Semaphore,
   options: ChunkedReadOptions = {},
 ): AsyncGenerator<readonly GitCommit[]> {
   const { size = RANGE_CHUNK_COMMITS, signal } = options;

@@ -1,7 +1,6 @@
 /**
- * Bounds how many long-lived cat-file processes stay alive process-wide (each holds a few
- * MB of RSS and pack file mappings; a listing over hundreds of repositories would otherwise
- * keep one per repository until the idle timeout). Least recently used idle ones go first.
+ * Bounds how many long-lived processes (or open pack sets) stay alive at once, shared by the
+ * repositories of a runtime. Least recently used idle ones go first.
  */
 
 /** A long-lived process that can be stopped when it has no requests in flight. */
@@ -39,6 +38,3 @@ export class LiveProcessLimit {
     return this.live.size;
   }
 }
-
-/** The process-wide limit used by every cat-file process. */
-export const catFileProcessLimit = new LiveProcessLimit(32);

@@ -1,7 +1,7 @@
 /**
  * A counting semaphore bounding how many git subprocesses run at once: spawns and their
  * output handling run on the main thread, so unbounded spawns starve every other request
- * under load (measured: a trivial request waited 744 ms at 400 req/s).
+ * under load.
  */
 export class Semaphore {
   private available: number;

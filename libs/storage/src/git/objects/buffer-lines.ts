@@ -4,8 +4,8 @@
  * A substring of a decoded text (`split`, `slice`, a regular expression's groups) is, in V8, a
  * view that keeps the whole text alive for as long as the substring lives. Ref names and object
  * ids outlive their listing in long-lived memos (evaluated issues keep their id and the refs they
- * consulted), so each listing a kept id came from stayed in memory: one id kept from each of 20
- * listings of a 26,000-ref repository held 89.5 MB. A field decoded with
+ * consulted), so each listing a kept id came from stayed in memory, tens of megabytes for a
+ * big repository's listings. A field decoded with
  * `buffer.toString(encoding, start, end)` holds only its own bytes.
  */
 import type { Oid } from './oid.js';
@@ -14,8 +14,7 @@ const NEWLINE = 0x0a;
 const OID_HEX_LENGTH = 40;
 
 /** 1 for the bytes of lower-case hex digits. */
-const LOWER_HEX = new Uint8Array(256);
-for (const digit of '0123456789abcdef') LOWER_HEX[digit.charCodeAt(0)] = 1;
+const LOWER_HEX: Readonly<Uint8Array> = Uint8Array.from({ length: 256 }, (_, code) => ('0123456789abcdef'.includes(String.fromCharCode(code)) ? 1 : 0));
 
 /**
  * Calls `onLine` with the byte range of every line of `buffer` (without its newline; a last
@@ -37,8 +36,8 @@ export function forEachLine(buffer: Buffer, onLine: (start: number, end: number)
  */
 export function lineOid(buffer: Buffer, start: number, end: number, separator: number): Oid | null {
   if (end - start < OID_HEX_LENGTH + 2 || buffer[start + OID_HEX_LENGTH] !== separator) return null;
-  // The bytes checked before decoding: a third of a signed-refs blob's parse went to testing
-  // each decoded id against a regular expression (5,200 lines: 2.5 ms, 1.65 ms this way).
+  // The bytes checked before decoding: a good part of a signed-refs blob's parse went to
+  // testing each decoded id against a regular expression.
   for (let at = start; at < start + OID_HEX_LENGTH; at += 1) if (LOWER_HEX[buffer[at] as number] === 0) return null;
   return buffer.toString('latin1', start, start + OID_HEX_LENGTH) as Oid;
 }

@@ -4,17 +4,16 @@
  *
  * Why: `zlib.inflateSync` builds a stream object, a native zlib state and a Transform's
  * bookkeeping for every call, and frees the native part only when the collector reaches the
- * object. A walk of a 50,000-commit history inflates 50,000 entries: ~3 µs each that way
- * against ~0.9 µs with one stream reset between them (tools/bench/README.md, "One inflate
- * stream for pack entries").
+ * object; a walk inflates an entry per commit (tools/bench/README.md, "One inflate stream for
+ * pack entries").
  *
  * It drives the stream's handle the way `zlib.inflateSync` does itself (`_handle.writeSync`
  * with the results in `_writeState`). A Node whose zlib streams lack them gets
  * `zlib.inflateSync`.
  *
  * The output is the entry's own size (one byte more for the check): with zlib's default
- * 16 KiB chunk a commit of a few hundred bytes came back as a view of a 16 KiB buffer, and a
- * cache holding it held all of it.
+ * chunk a small commit came back as a view of a much larger buffer, and a cache holding it
+ * held all of it.
  */
 import { constants, Inflate, inflateSync } from 'node:zlib';
 import { keptBytes } from './kept-bytes.js';
@@ -37,44 +36,50 @@ interface DrivableInflate {
 /** Thrown when the data is not a whole zlib stream. */
 export class InflateError extends Error {}
 
-/** The stream reused between entries; null when this Node's streams cannot be driven. */
-let shared: DrivableStream | null | undefined;
-
 type DrivableStream = DrivableInflate & { readonly _handle: ZlibHandle; readonly _writeState: Uint32Array };
 
 /** Largest output chunk when the ordinary `zlib.inflateSync` is used. */
 const MAX_FALLBACK_CHUNK = 1024 * 1024;
 
 /**
- * Inflates one whole zlib stream that should hold `size` bytes. Bytes after the stream's end
- * are ignored (a pack entry is read with what follows it).
- * @returns the `size` inflated bytes, or null when the stream holds fewer or more
- * @throws InflateError when the data is not a whole zlib stream
+ * One inflate stream reused between entries (one per runtime: the reads of every repository
+ * take turns on this thread).
  */
-export function inflateEntry(compressed: Buffer, size: number): Buffer | null {
-  const stream = sharedStream();
-  if (stream === null) return inflateOnce(compressed, size);
-  // One byte of room more than declared tells "more than declared" from "exactly that".
-  const output = keptBytes(size + 1);
-  // Z_FINISH: zlib ends the stream, or reports why not.
-  stream._handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, output, 0, output.length);
-  // An error (damaged data, or input cut before the stream's end) destroys the stream at once;
-  // the next entry opens another.
-  if (stream.destroyed) throw new InflateError('not a whole zlib stream');
-  const produced = output.length - (stream._writeState[0] ?? 0);
-  stream._handle.reset();
-  return produced === size ? output.subarray(0, size) : null;
-}
+export class EntryInflater {
+  /** The stream reused between entries; null when this Node's streams cannot be driven. */
+  private shared: DrivableStream | null | undefined;
 
-/** Whether entries go through one reused stream (else through `zlib.inflateSync`): for diagnostics and tests. */
-export function inflatesThroughOneStream(): boolean {
-  return sharedStream() !== null;
-}
+  /**
+   * Inflates one whole zlib stream that should hold `size` bytes. Bytes after the stream's end
+   * are ignored (a pack entry is read with what follows it).
+   * @returns the `size` inflated bytes, or null when the stream holds fewer or more
+   * @throws InflateError when the data is not a whole zlib stream
+   */
+  inflate(compressed: Buffer, size: number): Buffer | null {
+    const stream = this.sharedStream();
+    if (stream === null) return inflateOnce(compressed, size);
+    // One byte of room more than declared tells "more than declared" from "exactly that".
+    const output = keptBytes(size + 1);
+    // Z_FINISH: zlib ends the stream, or reports why not.
+    stream._handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, output, 0, output.length);
+    // An error (damaged data, or input cut before the stream's end) destroys the stream at once;
+    // the next entry opens another.
+    if (stream.destroyed) throw new InflateError('not a whole zlib stream');
+    const produced = output.length - (stream._writeState[0] ?? 0);
+    stream._handle.reset();
+    return produced === size ? output.subarray(0, size) : null;
+  }
 
-/** The reused stream, opened again after an error destroyed it; null when this Node's cannot be driven. */
-function sharedStream(): DrivableStream | null {
-  if (shared === undefined || shared?.destroyed === true) shared = openStream();
-  return shared;
+  /** Whether entries go through one reused stream (else through `zlib.inflateSync`): for diagnostics and tests. */
+  inflatesThroughOneStream(): boolean {
+    return this.sharedStream() !== null;
+  }
+
+  /** The reused stream, opened again after an error destroyed it; null when this Node's cannot be driven. */
+  private sharedStream(): DrivableStream | null {
+    if (this.shared === undefined || this.shared?.destroyed === true) this.shared = openStream();
+    return this.shared;
+  }
 }
 
 function openStream(): DrivableStream | null {

@@ -9,6 +9,9 @@ import { serializeCommit } from '../format/serialize-commit.js';
 import { serializeTree } from '../format/serialize-tree.js';
 import { updateRefs } from '../write/update-refs.js';
 import { writeObject } from '../write/write-object.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 /** Every object of a repository as git reads it: `cat-file --batch-all-objects --batch`. */
 function allObjects(gitDir: string): Map<Oid, { type: string; data: Buffer }> {
@@ -90,8 +93,8 @@ let tmp: string;
 let loose: string;
 const opened: ObjectFiles[] = [];
 
-function open(gitDir: string, options: ConstructorParameters<typeof ObjectFiles>[1] = {}): ObjectFiles {
-  const files = new ObjectFiles(gitDir, { limit: new LiveProcessLimit(8), maxRebuiltDeltas: 1000, ...options });
+function open(gitDir: string, options: Partial<ConstructorParameters<typeof ObjectFiles>[1]> = {}): ObjectFiles {
+  const files = new ObjectFiles(gitDir, { reads: runtime.objects, limit: new LiveProcessLimit(8), maxRebuiltDeltas: 1000, ...options });
   opened.push(files);
   return files;
 }

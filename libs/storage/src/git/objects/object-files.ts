@@ -12,27 +12,25 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { GitObjectFormatError } from '../errors.js';
 import { readLooseObject, readLooseObjectFile } from './loose-files.js';
 import type { GitObjectType } from './object-type.js';
 import type { Oid } from './oid.js';
 import { LiveProcessLimit, type StoppableProcess } from '../limits/live-process-limit.js';
+import type { ObjectReads, StoredObject } from './object-reads.js';
 import { applyDelta, readDeltaHeader } from './pack-delta.js';
 import { HEADER_READ_BYTES, PACK_BLOB, PACK_COMMIT, PACK_TAG, PACK_TREE, PackFile, type PackEntry } from './pack-file.js';
 import { PackIndex } from './pack-index.js';
 
-/** An object read from the files: its type and content. */
-export interface StoredObject {
-  readonly type: GitObjectType;
-  readonly data: Buffer;
-}
+export type { StoredObject } from './object-reads.js';
 
 /** Tuning for {@link ObjectFiles}. */
 export interface ObjectFilesOptions {
   /** Objects bigger than this are left to git (default 1 MiB). */
   readonly maxObjectBytes?: number;
-  /** Repositories whose packs stay open at once, process-wide (default: {@link openPacksLimit}). */
+  /** What the object files of every repository share: open packs, delta bases, buffers. */
+  readonly reads: ObjectReads;
+  /** Repositories whose packs stay open at once (default: the reads' `openPacks`). */
   readonly limit?: LiveProcessLimit;
   /** Close the packs after this long without reads (default 30 s). */
   readonly idleMs?: number;
@@ -52,46 +50,34 @@ const MAX_WORK_BYTES = 8 * 1024 * 1024;
 const MAX_CHAIN = 1000;
 /**
  * Deltas rebuilt for one object at most (bases in the cache end a chain early). Every level
- * is an inflate and a copy here, several times git's cost: a cold diff page of a repository
- * packed with depth 50 read its blobs 9 ms slower in process than through cat-file.
+ * is an inflate and a copy here, several times git's cost, so a deep blob is git's to rebuild.
  */
 const MAX_REBUILT_DELTAS = 10;
 /**
  * The same for trees (and commits and tags): a few KB each, so a level costs a small inflate
  * and copy, where handing the object to git costs a `cat-file` process's start when none runs
- * yet (3–9 ms: the first tree page of a big repository after a restart went to git for the
- * folders that git's packing left 11–50 deltas deep).
+ * yet (git's packing leaves folders of a big repository deep in delta chains).
  */
 const MAX_REBUILT_SMALL_DELTAS = 50;
 /**
  * A blob up to this size is rebuilt down as many deltas as a tree: a source file's chain costs
- * a few small inflates (a 1 KiB blob 20 deltas deep: ~0.5 ms), where handing it to git starts a
- * `cat-file` (~4.5 ms). Reads come here only while no cat-file runs for the repository, and a
- * diff's blobs go to git in bulk; 30 % of the bench repository's blobs lie deeper than 10.
+ * a few small inflates, where handing it to git starts a `cat-file`. Reads come here only while
+ * no cat-file runs for the repository, and a diff's blobs go to git in bulk.
  */
 const MAX_DEEP_BLOB_BYTES = 64 * 1024;
 /** Bytes inflated and rebuilt at most for such a blob (its bases may be larger than it). */
 const MAX_DEEP_BLOB_WORK_BYTES = 1024 * 1024;
 /**
  * More packs than this in one repository: every read would probe them all, and each holds a
- * descriptor (two with a big index); git answers. With {@link openPacksLimit}: 2,048 at most.
+ * descriptor (two with a big index); git answers.
  */
 const MAX_PACKS = 32;
 const PACK_INDEX_NAME = /^pack-[0-9a-f]{40}\.idx$/;
 
-/** Repositories whose pack files stay open at once (one descriptor per pack, and one per big index). */
-const openPacksLimit = new LiveProcessLimit(32);
-
-/**
- * Delta bases rebuilt recently, process-wide: neighbouring objects of a chain share bases,
- * and git keeps such a cache too (`core.deltaBaseCacheLimit`).
- */
-const deltaBases = new BoundedCache<string, StoredObject>({ maxWeight: 16 * 1024 * 1024, weigh: (object) => object.data.length + 64 });
-
 interface OpenPack {
   readonly index: PackIndex;
   readonly pack: PackFile;
-  /** Key prefix in the delta base cache: the pack's path, unique process-wide. */
+  /** Key prefix in the delta base cache: the pack's path, unique within a runtime. */
   readonly key: string;
 }
 
@@ -116,16 +102,18 @@ export class ObjectFiles implements StoppableProcess {
   private readonly limit: LiveProcessLimit;
   private readonly idleMs: number;
   private readonly packDir: string;
+  private readonly reads: ObjectReads;
 
   constructor(
     private readonly gitDir: string,
-    options: ObjectFilesOptions = {},
+    options: ObjectFilesOptions,
   ) {
+    this.reads = options.reads;
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.maxRebuiltDeltas = Math.min(options.maxRebuiltDeltas ?? MAX_REBUILT_DELTAS, MAX_CHAIN);
     this.maxRebuiltSmallDeltas = Math.min(options.maxRebuiltSmallDeltas ?? MAX_REBUILT_SMALL_DELTAS, MAX_CHAIN);
     this.maxDeepBlobBytes = options.maxDeepBlobBytes ?? MAX_DEEP_BLOB_BYTES;
-    this.limit = options.limit ?? openPacksLimit;
+    this.limit = options.limit ?? options.reads.openPacks;
     this.idleMs = options.idleMs ?? 30_000;
     this.packDir = path.join(gitDir, 'objects', 'pack');
   }
@@ -245,7 +233,7 @@ export class ObjectFiles implements StoppableProcess {
     let at: { pack: OpenPack; offset: number } | undefined = { pack: start, offset: startOffset };
     // Ends at a whole object, a cached base, or a base outside the packs (resolve decides).
     for (let depth = 0; at !== undefined; depth += 1) {
-      const type = depth > 0 ? deltaBases.get(`${at.pack.key}\0${at.offset}`)?.type : undefined;
+      const type = depth > 0 ? this.reads.deltaBases.get(`${at.pack.key}\0${at.offset}`)?.type : undefined;
       const entry = type === undefined ? at.pack.pack.entry(at.offset, HEADER_READ_BYTES) : undefined;
       const base = type ?? TYPES[entry?.type ?? 0];
       if (base !== undefined) {
@@ -270,7 +258,7 @@ export class ObjectFiles implements StoppableProcess {
   private resolve(pack: OpenPack, offset: number, depth: number, target: boolean, maxDeltas: number): StoredObject {
     if (depth > maxDeltas) throw new GiveUp();
     const key = `${pack.key}\0${offset}`;
-    const cached = deltaBases.get(key);
+    const cached = this.reads.deltaBases.get(key);
     if (cached !== undefined) return cached;
     const entry = pack.pack.entry(offset);
     const type = TYPES[entry.type];
@@ -286,7 +274,7 @@ export class ObjectFiles implements StoppableProcess {
       this.spend(declared);
       object = { type: base.type, data: applyDelta(base.data, data) };
     }
-    if (!target) deltaBases.set(key, object);
+    if (!target) this.reads.deltaBases.set(key, object);
     return object;
   }
 
@@ -332,8 +320,8 @@ export class ObjectFiles implements StoppableProcess {
       const base = path.join(this.packDir, name.slice(0, -'.idx'.length));
       let index: PackIndex | undefined;
       try {
-        index = PackIndex.open(`${base}.idx`);
-        packs.push({ index, pack: PackFile.open(`${base}.pack`, index), key: base });
+        index = PackIndex.open(`${base}.idx`, this.reads);
+        packs.push({ index, pack: PackFile.open(`${base}.pack`, index, this.reads), key: base });
       } catch {
         // A pack being written (its .pack not complete yet) or a damaged one: git reads it.
         index?.close();
@@ -369,10 +357,11 @@ export class ObjectFiles implements StoppableProcess {
 /**
  * Runs `use` with a reader of `gitDir`'s object files, closed afterwards: for one-off reads of a
  * few objects (a repository's identity document at start-up) without keeping packs open.
+ * @param reads - the runtime's shared object reads (delta bases, buffers)
  * The reader answers undefined whenever git must (including damaged objects).
  */
-export function withObjectFiles<T>(gitDir: string, use: (read: (oid: Oid) => StoredObject | undefined) => T): T {
-  const files = new ObjectFiles(gitDir, { limit: new LiveProcessLimit(1) });
+export function withObjectFiles<T>(gitDir: string, reads: ObjectReads, use: (read: (oid: Oid) => StoredObject | undefined) => T): T {
+  const files = new ObjectFiles(gitDir, { reads, limit: new LiveProcessLimit(1) });
   try {
     return use((oid) => {
       try {
@@ -385,38 +374,3 @@ export function withObjectFiles<T>(gitDir: string, use: (read: (oid: Oid) => Sto
     files.close();
   }
 }
-
-/**
- * Whether the event loop's thread has been busy lately (its utilization over the last
- * `intervalMs` above `threshold`). Reads in process cost this thread; through cat-file they
- * cost git's core and a round trip. When the thread is the bottleneck (many requests at once),
- * the other core should do the inflating.
- */
-class ThreadLoad {
-  private last = performance.eventLoopUtilization();
-  private checkedAt = performance.now();
-  private busy = false;
-
-  constructor(
-    private readonly threshold: number,
-    private readonly intervalMs: number,
-  ) {}
-
-  isBusy(): boolean {
-    const now = performance.now();
-    if (now - this.checkedAt >= this.intervalMs) {
-      const current = performance.eventLoopUtilization();
-      this.busy = performance.eventLoopUtilization(current, this.last).utilization > this.threshold;
-      this.last = current;
-      this.checkedAt = now;
-    }
-    return this.busy;
-  }
-}
-
-/**
- * The process-wide load signal object reads consult: busy above 80 % over 20 ms (a crawl at
- * concurrency 4 lost 30-45 % of its blob, readme and tree pages per second with every read
- * made in process, and kept them with this switch).
- */
-export const threadLoad = new ThreadLoad(0.8, 20);

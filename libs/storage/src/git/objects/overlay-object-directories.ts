@@ -7,7 +7,7 @@
  *   graph at all: git still takes a graph the storage gains later;
  * - `before` it (`GIT_OBJECT_DIRECTORY` ours, the repository's objects its alternate) when the
  *   storage's graph has no changed-path Bloom filters, which ours adds. A clone's
- *   `upload-pack` is not given that order (see {@link overlayEnvironment}).
+ *   `upload-pack` is not given that order (see {@link OverlayObjectDirectories.environment}).
  */
 import path from 'node:path';
 
@@ -19,47 +19,50 @@ interface Overlay {
   readonly placement: OverlayPlacement;
 }
 
-const overlays = new Map<string, Overlay>();
+/** The overlays of every repository git processes start on (one set per runtime). */
+export class OverlayObjectDirectories {
+  private readonly overlays = new Map<string, Overlay>();
 
-/**
- * Makes every git process started on `gitDir` from now on read `objectDir` too.
- * @param placement - default `after`; `before` is refused (false) for a git directory whose
- *   path git could not read from the alternates list (`:` or `"` in it)
- * @returns whether the overlay is in use
- */
-export function addOverlayObjectDirectory(gitDir: string, objectDir: string, placement: OverlayPlacement = 'after'): boolean {
-  if (placement === 'before' && /[:"\n]/.test(gitDir)) return false;
-  overlays.set(gitDir, { objectDir, placement });
-  return true;
-}
+  /**
+   * Makes every git process started on `gitDir` from now on read `objectDir` too.
+   * @param placement - default `after`; `before` is refused (false) for a git directory whose
+   *   path git could not read from the alternates list (`:` or `"` in it)
+   * @returns whether the overlay is in use
+   */
+  add(gitDir: string, objectDir: string, placement: OverlayPlacement = 'after'): boolean {
+    if (placement === 'before' && /[:"\n]/.test(gitDir)) return false;
+    this.overlays.set(gitDir, { objectDir, placement });
+    return true;
+  }
 
-/** Undoes {@link addOverlayObjectDirectory} when `objectDir` is still the one in use. */
-export function removeOverlayObjectDirectory(gitDir: string, objectDir: string): void {
-  if (overlays.get(gitDir)?.objectDir === objectDir) overlays.delete(gitDir);
-}
+  /** Undoes {@link add} when `objectDir` is still the one in use. */
+  remove(gitDir: string, objectDir: string): void {
+    if (this.overlays.get(gitDir)?.objectDir === objectDir) this.overlays.delete(gitDir);
+  }
 
-/**
- * The environment entries that make git read `gitDir`'s overlay, if it has one.
- * @param use - `packing` for `upload-pack`: an overlay placed `before` is left out, so the
- *   repository's own object directory stays the one whose packs, bitmaps and graph git
- *   prefers for a clone
- * @returns `{ GIT_ALTERNATE_OBJECT_DIRECTORIES }`, that plus `{ GIT_OBJECT_DIRECTORY }`, or
- *   an empty object
- */
-export function overlayEnvironment(gitDir: string, use: 'reading' | 'packing' = 'reading'): Record<string, string> {
-  const overlay = overlays.get(gitDir);
-  if (overlay === undefined) return {};
-  if (overlay.placement === 'after') return { GIT_ALTERNATE_OBJECT_DIRECTORIES: overlay.objectDir };
-  if (use === 'packing') return {};
-  return { GIT_OBJECT_DIRECTORY: overlay.objectDir, GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(gitDir, 'objects') };
-}
+  /**
+   * The environment entries that make git read `gitDir`'s overlay, if it has one.
+   * @param use - `packing` for `upload-pack`: an overlay placed `before` is left out, so the
+   *   repository's own object directory stays the one whose packs, bitmaps and graph git
+   *   prefers for a clone
+   * @returns `{ GIT_ALTERNATE_OBJECT_DIRECTORIES }`, that plus `{ GIT_OBJECT_DIRECTORY }`, or
+   *   an empty object
+   */
+  environment(gitDir: string, use: 'reading' | 'packing' = 'reading'): Record<string, string> {
+    const overlay = this.overlays.get(gitDir);
+    if (overlay === undefined) return {};
+    if (overlay.placement === 'after') return { GIT_ALTERNATE_OBJECT_DIRECTORIES: overlay.objectDir };
+    if (use === 'packing') return {};
+    return { GIT_OBJECT_DIRECTORY: overlay.objectDir, GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(gitDir, 'objects') };
+  }
 
-/**
- * The overlay object directory that holds `gitDir`'s graph when the storage has none (placed
- * `after`), for the in-process graph reader. An overlay placed `before` is left out: it
- * differs from the storage's graph by the Bloom filters, which that reader does not use.
- */
-export function overlayObjectDirectory(gitDir: string): string | undefined {
-  const overlay = overlays.get(gitDir);
-  return overlay?.placement === 'after' ? overlay.objectDir : undefined;
+  /**
+   * The overlay object directory that holds `gitDir`'s graph when the storage has none (placed
+   * `after`), for the in-process graph reader. An overlay placed `before` is left out: it
+   * differs from the storage's graph by the Bloom filters, which that reader does not use.
+   */
+  objectDirectory(gitDir: string): string | undefined {
+    const overlay = this.overlays.get(gitDir);
+    return overlay?.placement === 'after' ? overlay.objectDir : undefined;
+  }
 }

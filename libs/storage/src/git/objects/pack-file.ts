@@ -5,8 +5,8 @@
 import { constants, inflateSync } from 'node:zlib';
 import { PackFormatError } from '../errors.js';
 import { readDeltaHeader, type DeltaHeader } from './pack-delta.js';
-import { inflateEntry } from './entry-inflater.js';
-import { openByteSource, SHARED_READ_BYTES, type ByteSource } from './pack-index.js';
+import type { EntryInflater } from './entry-inflater.js';
+import { openByteSource, SHARED_READ_BYTES, type ByteSource, type SharedReadBuffer } from './pack-index.js';
 
 /** Pack entry types as stored (3 bits of the entry header). */
 export const PACK_COMMIT = 1;
@@ -44,10 +44,17 @@ const FIRST_READ_BYTES = SHARED_READ_BYTES;
 export const HEADER_READ_BYTES = 32;
 const TRAILER_BYTES = 20;
 
+/** What the pack files of a runtime share: one read buffer, one inflate stream. */
+export interface PackFileResources {
+  readonly readBuffer: SharedReadBuffer;
+  readonly inflater: EntryInflater;
+}
+
 export class PackFile {
   private constructor(
     readonly file: string,
     private readonly source: ByteSource,
+    private readonly inflater: EntryInflater,
   ) {}
 
   /**
@@ -55,8 +62,8 @@ export class PackFile {
    * (git refuses a pack whose trailer does not match its index, e.g. one cut short).
    * @throws PackFormatError, or the file system's error
    */
-  static open(file: string, index: { readonly objectCount: number; packChecksum(): Buffer }): PackFile {
-    const source = openByteSource(file, WHOLE_PACK_BYTES);
+  static open(file: string, index: { readonly objectCount: number; packChecksum(): Buffer }, resources: PackFileResources): PackFile {
+    const source = openByteSource(file, WHOLE_PACK_BYTES, resources.readBuffer);
     try {
       if (source.size < 12 + TRAILER_BYTES) throw new PackFormatError('pack too short');
       const head = source.read(0, 12);
@@ -64,7 +71,7 @@ export class PackFile {
       if (head.toString('latin1', 0, 4) !== 'PACK' || (version !== 2 && version !== 3)) throw new PackFormatError('not a pack');
       if (head.readUInt32BE(8) !== index.objectCount) throw new PackFormatError('pack and index disagree on the object count');
       if (!source.read(source.size - TRAILER_BYTES, TRAILER_BYTES).equals(index.packChecksum())) throw new PackFormatError('pack does not match its index');
-      return new PackFile(file, source);
+      return new PackFile(file, source, resources.inflater);
     } catch (error) {
       source.close();
       throw error;
@@ -155,7 +162,7 @@ export class PackFile {
         : this.source.read(offset + entry.dataAt, available);
     let data: Buffer | null;
     try {
-      data = inflateEntry(compressed, entry.size);
+      data = this.inflater.inflate(compressed, entry.size);
     } catch {
       throw new PackFormatError('pack entry does not inflate');
     }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PackIndex } from './pack-index.js';
+import { HeldIndexBytes, PackIndex, SharedReadBuffer } from './pack-index.js';
 
 /** Ids of a synthetic index: sorted, with runs that share their first 8 bytes and differ after. */
 function syntheticIds(count: number): Buffer[] {
@@ -49,7 +49,7 @@ describe('PackIndex', () => {
     const offsets = ids.map((_, at) => (at === 77 ? 5_000_000_000 : 12 + at * 31));
     const file = path.join(dir, 'big.idx');
     writeFileSync(file, indexFile(ids, offsets));
-    const index = PackIndex.open(file);
+    const index = PackIndex.open(file, { readBuffer: new SharedReadBuffer(), heldIndexBytes: new HeldIndexBytes() });
     try {
       expect(index.objectCount).toBe(ids.length);
       // Two rounds: the first 511 lookups read bucket by bucket, the rest use the held tables.

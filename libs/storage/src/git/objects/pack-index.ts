@@ -32,13 +32,14 @@ export interface ByteSource {
 /**
  * Opens a file for positional reads: read whole when at most `wholeBytes`, otherwise through
  * a descriptor kept open until `close()`.
+ * @param shared - the buffer `readShared` reads into
  * @throws the file system's error (ENOENT when the file is gone)
  */
-export function openByteSource(file: string, wholeBytes: number): ByteSource {
+export function openByteSource(file: string, wholeBytes: number, shared: SharedReadBuffer): ByteSource {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    if (size > wholeBytes) return descriptorSource(fd, size);
+    if (size > wholeBytes) return descriptorSource(fd, size, shared);
     const whole = readExactly(fd, 0, size);
     closeSync(fd);
     const read = (position: number, length: number): Buffer => {
@@ -56,14 +57,27 @@ export function openByteSource(file: string, wholeBytes: number): ByteSource {
 export const SHARED_READ_BYTES = 4096;
 /**
  * The most {@link ByteSource.readShared} reads at once: the buffer grows to it when asked.
- * Why: a big index's fan-out bucket (~36 KB for 455,000 objects) was read into a buffer of its
- * own for each of its first 511 lookups, ~18 MB of short-lived native memory per index opened
- * (tools/bench/README.md, "Native memory in a miss flood").
+ * Why: a big index's fan-out bucket read into a buffer of its own for each of its first
+ * lookups made megabytes of short-lived native memory per index opened (tools/bench/README.md,
+ * "Native memory in a miss flood").
  */
 const MAX_SHARED_READ_BYTES = 256 * 1024;
-let shared = Buffer.alloc(SHARED_READ_BYTES);
 
-function descriptorSource(fd: number, size: number): ByteSource {
+/**
+ * The one buffer every {@link ByteSource} of a runtime reads into with `readShared`: reads are
+ * synchronous on one thread, so a read's bytes are used up before the next one starts.
+ */
+export class SharedReadBuffer {
+  private buffer = Buffer.alloc(SHARED_READ_BYTES);
+
+  /** The buffer, grown (up to {@link MAX_SHARED_READ_BYTES}) to hold `length` bytes. */
+  holding(length: number): Buffer {
+    if (length > this.buffer.length) this.buffer = Buffer.alloc(Math.min(MAX_SHARED_READ_BYTES, 2 ** Math.ceil(Math.log2(length))));
+    return this.buffer;
+  }
+}
+
+function descriptorSource(fd: number, size: number, shared: SharedReadBuffer): ByteSource {
   let open = true;
   const check = (position: number, length: number): void => {
     if (!open) throw new PackFormatError('file closed');
@@ -78,8 +92,7 @@ function descriptorSource(fd: number, size: number): ByteSource {
     readShared: (position, length) => {
       check(position, length);
       if (length > MAX_SHARED_READ_BYTES) return readExactly(fd, position, length);
-      if (length > shared.length) shared = Buffer.alloc(Math.min(MAX_SHARED_READ_BYTES, 2 ** Math.ceil(Math.log2(length))));
-      return readExactly(fd, position, length, shared);
+      return readExactly(fd, position, length, shared.holding(length));
     },
     close: () => {
       if (open) closeSync(fd);
@@ -101,21 +114,42 @@ function readExactly(fd: number, position: number, length: number, into?: Buffer
 
 /** Lookups after which a big index's tables are held in memory (a listing reading thousands of objects). */
 const HOT_LOOKUPS = 512;
-/** Big indexes' tables held at once, process-wide, in bytes; past it they stay bucket by bucket. */
+/** Big indexes' tables held at once, per runtime, in bytes; past it they stay bucket by bucket. */
 const HELD_INDEX_BUDGET = 32 * 1024 * 1024;
 /** Bytes of the tables held per object: an id's first 8 bytes and its 4-byte offset. */
 const HELD_BYTES_PER_OBJECT = 12;
 /** Ids read per step while the held tables are built (1 MiB of ids at a time, not the whole table). */
 const HOLD_STEP_IDS = 52_428;
-let heldIndexBytes = 0;
+
+/** Bytes of big indexes' tables held in memory, against one budget shared by a runtime's indexes. */
+export class HeldIndexBytes {
+  private held = 0;
+
+  /** Counts `bytes` as held, unless they would pass the budget (false). */
+  tryHold(bytes: number): boolean {
+    if (this.held + bytes > HELD_INDEX_BUDGET) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  /** Forgets bytes {@link tryHold} counted. */
+  release(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+/** What the pack indexes of a runtime share: one read buffer, one budget for held tables. */
+export interface PackIndexResources {
+  readonly readBuffer: SharedReadBuffer;
+  readonly heldIndexBytes: HeldIndexBytes;
+}
 
 /**
  * A hot index's lookup tables: the first 8 bytes of each id (two 32-bit halves) and each
  * 4-byte offset entry, 12 bytes per object where the whole file takes 28.
  *
- * Why: the 50,000-commit benchmark repository's index is 12.75 MB; held whole it was the
- * largest block of memory outside the budget (tools/bench/README.md, "Native memory in a miss
- * flood"). A match of the first 8 bytes is confirmed by reading the id's other 12 bytes from
+ * Why: a big repository's whole index, held, was the largest block of memory outside the
+ * budget (tools/bench/README.md, "Native memory in a miss flood"). A match of the first 8 bytes is confirmed by reading the id's other 12 bytes from
  * the file (one read per object found): an id that differs only after them, which anyone can
  * write from an existing one, is not in the pack.
  */
@@ -152,6 +186,7 @@ export class PackIndex {
   private constructor(
     private readonly source: ByteSource,
     private readonly fanout: Uint32Array,
+    private readonly heldBytes: HeldIndexBytes,
   ) {}
 
   /**
@@ -159,14 +194,14 @@ export class PackIndex {
    * fits the object count.
    * @throws PackFormatError for anything else, or the file system's error
    */
-  static open(file: string): PackIndex {
-    const source = openByteSource(file, WHOLE_INDEX_BYTES);
+  static open(file: string, resources: PackIndexResources): PackIndex {
+    const source = openByteSource(file, WHOLE_INDEX_BYTES, resources.readBuffer);
     try {
       const fanout = readPackIndexFanout(source.read(0, PACK_INDEX_HEADER_BYTES));
       const count = fanout[255] as number;
       // names, CRCs and 4-byte offsets, then two trailing checksums (large offsets may follow).
       if (source.size < NAMES_START + count * (OID_BYTES + 8) + 2 * OID_BYTES) throw new PackFormatError('pack index too short');
-      return new PackIndex(source, fanout);
+      return new PackIndex(source, fanout, resources.heldIndexBytes);
     } catch (error) {
       source.close();
       throw error;
@@ -210,7 +245,7 @@ export class PackIndex {
   }
 
   close(): void {
-    if (this.held !== undefined) heldIndexBytes -= this.objectCount * HELD_BYTES_PER_OBJECT;
+    if (this.held !== undefined) this.heldBytes.release(this.objectCount * HELD_BYTES_PER_OBJECT);
     this.held = undefined;
     this.source.close();
   }
@@ -218,7 +253,7 @@ export class PackIndex {
   private hold(): void {
     const count = this.objectCount;
     const bytes = count * HELD_BYTES_PER_OBJECT;
-    if (this.source.size <= WHOLE_INDEX_BYTES || heldIndexBytes + bytes > HELD_INDEX_BUDGET) return;
+    if (this.source.size <= WHOLE_INDEX_BYTES || !this.heldBytes.tryHold(bytes)) return;
     const high = new Uint32Array(count);
     const low = new Uint32Array(count);
     this.readInSteps(NAMES_START, OID_BYTES, (entries, entry, at) => {
@@ -228,7 +263,6 @@ export class PackIndex {
     const offsets = new Uint32Array(count);
     this.readInSteps(this.offsetsStart, 4, (entries, entry, at) => (offsets[entry] = entries.readUInt32BE(at)));
     this.held = { high, low, offsets };
-    heldIndexBytes += bytes;
   }
 
   /** Hands each entry of a table of `entryBytes`-byte entries (one per object) to `each`, read {@link HOLD_STEP_IDS} entries at a time. */

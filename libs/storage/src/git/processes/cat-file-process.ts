@@ -2,8 +2,8 @@ import type { GitChildProcess } from './git-child-process.js';
 import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
 import { GitCommandError } from '../errors.js';
 import { countGitProcess } from './git-process-counts.js';
-import { catFileProcessLimit, type LiveProcessLimit, type StoppableProcess } from '../limits/live-process-limit.js';
-import { spawnGit } from './spawn-git.js';
+import type { LiveProcessLimit, StoppableProcess } from '../limits/live-process-limit.js';
+import type { GitProcesses } from './git-processes.js';
 
 interface Request {
   readonly line: string;
@@ -43,7 +43,7 @@ const MAX_ATTEMPTS = 2;
  * `info <name>` answers type and size without reading content, `contents <name>` returns
  * the bytes. Started on first use; requests are pipelined and answered in order; a crashed
  * process is restarted and its in-flight requests retried once; stopped when idle or when
- * the process-wide {@link catFileProcessLimit} needs room.
+ * the runtime's limit of live cat-file processes needs room.
  */
 export class CatFileProcess implements StoppableProcess {
   private session: Session | undefined;
@@ -55,20 +55,22 @@ export class CatFileProcess implements StoppableProcess {
   private readonly stallMs: number;
   private readonly limit: LiveProcessLimit;
   private readonly log: (message: string) => void;
+  private readonly processes: GitProcesses;
 
   /**
    * @param gitDir - repository
-   * @param options - idle timeout (default 30 s), stall bound of a half-received answer
-   *   (default 10 s), live-process limit (default process-wide) and where an unexpected exit
-   *   of the process is reported (one line per exit)
+   * @param options - the processes it starts under, idle timeout (default 30 s), stall bound of
+   *   a half-received answer (default 10 s), live-process limit (default: the processes'
+   *   `catFiles`) and where an unexpected exit of the process is reported (one line per exit)
    */
   constructor(
     private readonly gitDir: string,
-    options: { idleMs?: number; stallMs?: number; limit?: LiveProcessLimit; log?: (message: string) => void } = {},
+    options: { processes: GitProcesses; idleMs?: number; stallMs?: number; limit?: LiveProcessLimit; log?: (message: string) => void },
   ) {
+    this.processes = options.processes;
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.stallMs = options.stallMs ?? DEFAULT_STALL_MS;
-    this.limit = options.limit ?? catFileProcessLimit;
+    this.limit = options.limit ?? options.processes.catFiles;
     this.log = options.log ?? (() => undefined);
   }
 
@@ -143,7 +145,7 @@ export class CatFileProcess implements StoppableProcess {
   }
 
   private start(): Session {
-    const child = spawnGit(this.gitDir, ['cat-file', '--batch-command']);
+    const child = this.processes.spawn(this.gitDir, ['cat-file', '--batch-command']);
     countGitProcess('cat-file', child);
     const session: Session = { child, inFlight: [], broken: false, stderr: '', outgoing: [], stallTimer: undefined };
     const parser = new BatchResponseParser(

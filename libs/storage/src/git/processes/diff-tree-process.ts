@@ -1,7 +1,7 @@
 /**
  * One long-lived `git diff-tree --stdin` per repository for the patches of commit and diff
- * pages. A process spawned per diff costs ~4–6 ms before git computes anything; this one
- * computes a typical commit's patch in ~1 ms. Each request is the line `<to> <from>` (a commit
+ * pages. A process spawned per diff costs more before git computes anything than this one
+ * takes to compute a typical commit's patch. Each request is the line `<to> <from>` (a commit
  * and the commit it is compared with, given as its only parent), followed by a line git does
  * not parse as an object id and therefore echoes back and flushes: `#<nonce>-<n>`, with a
  * random nonce per process, marks the end of the answer (repository content cannot forge it).
@@ -16,13 +16,10 @@
 import { randomBytes } from 'node:crypto';
 import type { GitChildProcess } from './git-child-process.js';
 import { countGitProcess } from './git-process-counts.js';
-import { LiveProcessLimit, type StoppableProcess } from '../limits/live-process-limit.js';
+import type { StoppableProcess } from '../limits/live-process-limit.js';
 import { isOid, type Oid } from '../objects/oid.js';
 import { RawRecordBlobIds } from './raw-record-blob-ids.js';
-import { spawnGit } from './spawn-git.js';
-
-/** Diff processes kept alive process-wide (least recently used idle ones stopped first). */
-const diffTreeProcessLimit = new LiveProcessLimit(8);
+import type { GitProcesses } from './git-processes.js';
 
 interface Session {
   readonly child: GitChildProcess;
@@ -64,11 +61,12 @@ export class DiffTreeProcess implements StoppableProcess {
 
   /**
    * @param gitDir - repository
-   * @param options - the diff-tree options after `diff-tree` (`--stdin` is added)
+   * @param options - the processes it starts under (their `diffTrees` bound the live ones), the
+   *   diff-tree options after `diff-tree` (`--stdin` is added) and the idle timeout
    */
   constructor(
     private readonly gitDir: string,
-    private readonly options: { args: readonly string[]; idleMs: number },
+    private readonly options: { processes: GitProcesses; args: readonly string[]; idleMs: number },
   ) {}
 
   /**
@@ -108,7 +106,7 @@ export class DiffTreeProcess implements StoppableProcess {
     if (this.closed) return Promise.resolve(null);
     const session = this.session ?? this.start();
     if (session === undefined) return Promise.resolve(null);
-    diffTreeProcessLimit.touch(this);
+    this.options.processes.diffTrees.touch(this);
     clearTimeout(this.idleTimer);
     session.sequence += 1;
     const markerText = `#${session.nonce}-${session.sequence}\n`;
@@ -139,7 +137,7 @@ export class DiffTreeProcess implements StoppableProcess {
   private start(): Session | undefined {
     let child: GitChildProcess;
     try {
-      child = spawnGit(this.gitDir, ['diff-tree', '--stdin', ...this.options.args]);
+      child = this.options.processes.spawn(this.gitDir, ['diff-tree', '--stdin', ...this.options.args]);
     } catch {
       return undefined;
     }
@@ -153,7 +151,7 @@ export class DiffTreeProcess implements StoppableProcess {
     child.stdout.on('data', (chunk: Buffer) => this.receive(session, chunk));
     child.on('close', () => {
       if (this.session === session) this.session = undefined;
-      diffTreeProcessLimit.remove(this);
+      this.options.processes.diffTrees.remove(this);
       this.pending?.done(null);
     });
     return session;
@@ -210,7 +208,7 @@ export class DiffTreeProcess implements StoppableProcess {
     clearTimeout(this.idleTimer);
     const session = this.session;
     this.session = undefined;
-    diffTreeProcessLimit.remove(this);
+    this.options.processes.diffTrees.remove(this);
     this.pending?.done(null);
     if (session !== undefined) {
       session.child.stdin.destroy();

@@ -9,35 +9,25 @@ import { delimiter, isAbsolute, join } from 'node:path';
 /** The `git` executable, looked up on PATH. */
 export const GIT_BINARY = 'git';
 
-let resolvedFor: string | undefined;
-let resolved = GIT_BINARY;
-
 /**
- * The absolute path of the `git` that PATH finds, looked up again only when PATH changes.
- * Why: every spawn of plain `git` makes the kernel try each PATH folder in turn (nine failed
- * `execve` calls before /usr/bin on a typical developer machine); the first match is what
- * those attempts would have run anyway. Without a match, plain `git` (so the error stays
- * Node's ENOENT).
+ * The absolute path of the `git` that `path` (a PATH value) finds. Why: every spawn of plain
+ * `git` makes the kernel try each PATH folder in turn; the first match is what those attempts
+ * would have run anyway. Without a match, plain `git` (so the error stays Node's ENOENT).
+ * @param path - the PATH to search
  * @returns the path to start git with
  */
-export function gitBinary(): string {
-  const path = process.env['PATH'] ?? '';
-  if (path === resolvedFor) return resolved;
-  resolvedFor = path;
-  resolved = GIT_BINARY;
+export function findGitBinary(path: string): string {
   for (const folder of path.split(delimiter)) {
     if (!isAbsolute(folder)) continue;
     const candidate = join(folder, GIT_BINARY);
     try {
       accessSync(candidate, constants.X_OK);
-      if (!statSync(candidate).isFile()) continue;
-      resolved = candidate;
-      break;
+      if (statSync(candidate).isFile()) return candidate;
     } catch {
       // Not in this folder.
     }
   }
-  return resolved;
+  return GIT_BINARY;
 }
 
 /**

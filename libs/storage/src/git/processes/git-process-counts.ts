@@ -13,6 +13,9 @@ export interface GitProcessCount {
 /** Counts of every {@link GitProcessKind}. */
 export type GitProcessCounts = Readonly<Record<GitProcessKind, GitProcessCount>>;
 
+// Process-wide on purpose (one of the documented exceptions, tools/test/house/module-state.spec.ts):
+// these count the children of the operating-system process, like `process.resourceUsage()`, and
+// an application exports them as the process's metrics; every runtime in the process adds to them.
 const counts: Record<GitProcessKind, { running: number; spawned: number }> = {
   'cat-file': { running: 0, spawned: 0 },
   command: { running: 0, spawned: 0 },

@@ -12,11 +12,14 @@ import { repackRepository } from '../write/repack-repository.js';
 import { updateRefs } from '../write/update-refs.js';
 import { writeObject } from '../write/write-object.js';
 import { waitUntil } from '../../wait-until.testing.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const spec = looseFixtureForSpec();
 
 async function withProcess<T>(idleMs: number, body: (process: CatFileProcess) => Promise<T>): Promise<T> {
-  const catFile = new CatFileProcess(spec.fixture.gitDir, { idleMs });
+  const catFile = new CatFileProcess(spec.fixture.gitDir, { processes: runtime.processes, idleMs });
   try {
     return await body(catFile);
   } finally {
@@ -78,7 +81,7 @@ describe('the cat-file process', () => {
     }));
 
   it('rejects requests after close', async () => {
-    const catFile = new CatFileProcess(spec.fixture.gitDir);
+    const catFile = new CatFileProcess(spec.fixture.gitDir, { processes: runtime.processes });
     const pending = catFile.request(spec.fixture.blobs.big, true);
     catFile.close();
     await expect(pending).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
@@ -95,7 +98,7 @@ describe('corrupt objects', () => {
     const file = path.join(gitDir, 'objects', bad.slice(0, 2), bad.slice(2));
     await chmod(file, 0o644);
     await writeFile(file, deflateSync(Buffer.from('blob 10\0abc')));
-    const repo = openGitRepository(gitDir);
+    const repo = openGitRepository(gitDir, { runtime });
     try {
       const reads = await Promise.allSettled([repo.readBlob(good), repo.readBlob(bad), repo.readBlob(good)]);
       expect(reads[1]?.status).toBe('rejected');
@@ -123,7 +126,7 @@ describe('an answer git leaves half written', () => {
       deflateSync(Buffer.concat([Buffer.from(`blob ${noise.length + 100_000}\0`), noise])),
     );
     const logs: string[] = [];
-    const catFile = new CatFileProcess(gitDir, { stallMs: 200, log: (line) => logs.push(line) });
+    const catFile = new CatFileProcess(gitDir, { processes: runtime.processes, stallMs: 200, log: (line) => logs.push(line) });
     try {
       await expect(catFile.request(bad, true)).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
       expect(logs.filter((line) => line.includes('nothing for 200 ms'))).toHaveLength(2);
@@ -137,7 +140,7 @@ describe('an answer git leaves half written', () => {
 describe('the process-wide limit on live cat-file processes', () => {
   it('stops the least recently used idle process when a new one starts beyond the limit', async () => {
     const limit = new LiveProcessLimit(2);
-    const processes = [0, 1, 2].map(() => new CatFileProcess(spec.fixture.gitDir, { limit }));
+    const processes = [0, 1, 2].map(() => new CatFileProcess(spec.fixture.gitDir, { processes: runtime.processes, limit }));
     try {
       for (const catFile of processes) await catFile.request(spec.fixture.blobs.readme, false);
       expect(processes.map((catFile) => catFile.pid !== undefined)).toEqual([false, true, true]);
@@ -154,7 +157,7 @@ describe('the process-wide limit on live cat-file processes', () => {
 describe('a repository under concurrent use', () => {
   let repo: GitRepository;
   beforeAll(() => {
-    repo = openGitRepository(spec.fixture.gitDir);
+    repo = openGitRepository(spec.fixture.gitDir, { runtime });
   });
   afterAll(() => repo.close());
 

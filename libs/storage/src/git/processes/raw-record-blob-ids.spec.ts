@@ -2,6 +2,9 @@ import { git, gitRaw, makeTempBareRepository, noiseBytes, removeTempDir } from '
 import { openGitRepository } from '../open-git-repository.js';
 import type { Oid } from '../objects/oid.js';
 import { RawRecordBlobIds } from './raw-record-blob-ids.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const DIFF_ARGS = ['diff-tree', '-r', '-z', '--raw', '-p', '-M', '-C', '--full-index'];
 const ZERO = '0'.repeat(40);
@@ -108,7 +111,7 @@ describe('RawRecordBlobIds', () => {
 
 describe('diffPatch listeners', () => {
   it('tells the blob ids before the patch is in, once, and the patch is unchanged', async () => {
-    const repo = openGitRepository(gitDir);
+    const repo = openGitRepository(gitDir, { runtime });
     try {
       const told: Array<{ ids: readonly Oid[]; settled: boolean }> = [];
       let settled = false;
@@ -122,7 +125,7 @@ describe('diffPatch listeners', () => {
   });
 
   it('tells once that the diff is under way: once the process started, then at once', async () => {
-    const repo = openGitRepository(gitDir);
+    const repo = openGitRepository(gitDir, { runtime });
     try {
       const told: string[] = [];
       let settled = false;
@@ -145,7 +148,7 @@ describe('diffPatch listeners', () => {
   });
 
   it.each(['onBlobIds', 'onQueued'] as const)('%s is not told for a spawned diff, and one that throws ends nothing', async (listener) => {
-    const repo = openGitRepository(gitDir);
+    const repo = openGitRepository(gitDir, { runtime });
     try {
       // A root commit's diff is spawned git's: nothing early, the patch as before.
       let told = 0;

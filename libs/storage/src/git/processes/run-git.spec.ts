@@ -1,5 +1,8 @@
 import { importLinearCommits, makeTempBareRepository, removeTempDir } from '../write/git-cli.testing.js';
 import { streamGit } from './run-git.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const COMMITS = 3000;
 
@@ -16,7 +19,7 @@ describe('streamGit', () => {
   it('receives a long listing in blocks, not a write per commit', async () => {
     let chunks = 0;
     let bytes = 0;
-    await streamGit({ gitDir, args: ['rev-list', '--timestamp', 'refs/heads/main'] }, (chunk) => {
+    await streamGit({ gitDir, processes: runtime.processes, args: ['rev-list', '--timestamp', 'refs/heads/main'] }, (chunk) => {
       chunks += 1;
       bytes += chunk.length;
     });

@@ -1,18 +1,13 @@
 import { GitCommandError } from '../errors.js';
 import { countGitProcess } from './git-process-counts.js';
 import { runInBackground } from './process-priority.js';
-import { Semaphore } from '../limits/semaphore.js';
-import { spawnGit } from './spawn-git.js';
-
-/** Process-wide bound on concurrently running short-lived git subprocesses. */
-const gitSpawnLimiter = new Semaphore(4);
+import type { GitTarget } from './git-processes.js';
 
 const STDERR_LIMIT = 4096;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** One short-lived git invocation. */
-export interface GitInvocation {
-  readonly gitDir: string;
+/** One short-lived git invocation: the repository, the processes it runs under, and the command. */
+export interface GitInvocation extends GitTarget {
   /** Subcommand and arguments; user-derived values must follow `--end-of-options`. */
   readonly args: readonly string[];
   /** Bytes written to stdin (stdin is closed either way). */
@@ -30,15 +25,15 @@ export interface GitInvocation {
 
 /**
  * Runs git, handing each stdout chunk to `onChunk`; returning `'stop'` kills the process
- * (used for early exit from walks and for byte caps). Waits for a slot of
- * {@link gitSpawnLimiter} first.
+ * (used for early exit from walks and for byte caps). Waits for a slot of the processes'
+ * `commands` first.
  * @param invocation - repository, arguments, stdin and accepted exit codes
  * @param onChunk - receives stdout in order
  * @returns the exit code (or -1 when stopped by `onChunk`)
  * @throws GitCommandError on spawn failure, timeout or an unexpected exit code
  */
 export async function streamGit(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'stop' | void): Promise<number> {
-  return gitSpawnLimiter.run(() => spawnAndWait(invocation, onChunk));
+  return invocation.processes.commands.run(() => spawnAndWait(invocation, onChunk));
 }
 
 /** Result of {@link runGit}. */
@@ -75,9 +70,8 @@ export async function runGit(invocation: GitInvocation & { readonly maxBytes?: n
 function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'stop' | void): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     // Its stdin is written at once and its stdout read to the end: full blocks, not a write
-    // per commit (50,000 commits' `rev-list --timestamp`: 16,000-21,000 reads and 110-190 ms
-    // through a pipe, 530-600 reads and 50-57 ms in blocks).
-    const child = spawnGit(invocation.gitDir, invocation.args, { blockBuffered: true });
+    // per commit, so the reader wakes once per block rather than once per line.
+    const child = invocation.processes.spawn(invocation.gitDir, invocation.args, { blockBuffered: true });
     countGitProcess('command', child);
     if (invocation.background === true) runInBackground(child);
     const state = { stopped: false, timedOut: false, stderr: '' };

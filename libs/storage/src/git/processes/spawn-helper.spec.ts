@@ -3,12 +3,14 @@ import { connect } from 'node:net';
 import { CatFileProcess } from './cat-file-process.js';
 import { GitCommandError } from '../errors.js';
 import { BIG_SIZE, looseFixtureForSpec } from '../write/fixture-repo.testing.js';
-import { gitBinary } from './git-command.js';
 import { BACKGROUND_NICENESS, runInBackground } from './process-priority.js';
 import { runGit } from './run-git.js';
-import { spawnGit, useGitSpawnHelper } from './spawn-git.js';
+import type { GitChildProcess } from './git-child-process.js';
 import { GitSpawnHelper } from './spawn-helper.js';
 import { waitUntil } from '../../wait-until.testing.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const spec = looseFixtureForSpec();
 
@@ -24,7 +26,7 @@ function parentOf(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
-function exitOf(child: ReturnType<typeof spawnGit>): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
+function exitOf(child: GitChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
   return new Promise((resolve) => {
     let out = '';
     let err = '';
@@ -37,12 +39,12 @@ function exitOf(child: ReturnType<typeof spawnGit>): Promise<{ code: number | nu
 describe('git through the spawn helper', () => {
   let release: () => void;
   beforeAll(async () => {
-    release = await useGitSpawnHelper();
+    release = await runtime.processes.useSpawnHelper();
   });
   afterAll(() => release());
 
   it('starts git as the helper’s child, with stdin, stdout, stderr and the exit code', async () => {
-    const child = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch-check']);
+    const child = runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '--batch-check']);
     child.stdin.write(`${spec.fixture.blobs.readme}\n`);
     const ended = exitOf(child);
     // git waits for the end of its input: still running when its parent is looked at.
@@ -50,15 +52,17 @@ describe('git through the spawn helper', () => {
     expect(parentOf(child.pid as number)).not.toBe(process.pid);
     child.stdin.end();
     expect(await ended).toEqual({ code: 0, signal: null, out: `${spec.fixture.blobs.readme} blob 6\n`, err: '' });
-    const failing = exitOf(spawnGit(spec.fixture.gitDir, ['cat-file', '-t', '0'.repeat(40)]));
+    const failing = exitOf(runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '-t', '0'.repeat(40)]));
     expect(await failing).toMatchObject({ code: 128, out: '', err: expect.stringContaining('fatal') });
   });
 
   it('runs commands and long-lived readers alike', async () => {
-    const { stdout } = await runGit({ gitDir: spec.fixture.gitDir, args: ['rev-parse', 'refs/heads/side'] });
+    const { stdout } = await runGit({ processes: runtime.processes, gitDir: spec.fixture.gitDir, args: ['rev-parse', 'refs/heads/side'] });
     expect(stdout.toString().trim()).toBe(spec.fixture.commits.c3);
-    await expect(runGit({ gitDir: spec.fixture.gitDir, args: ['rev-parse', '--verify', 'refs/heads/none'] })).rejects.toBeInstanceOf(GitCommandError);
-    const catFile = new CatFileProcess(spec.fixture.gitDir, { idleMs: 60_000 });
+    await expect(
+      runGit({ processes: runtime.processes, gitDir: spec.fixture.gitDir, args: ['rev-parse', '--verify', 'refs/heads/none'] }),
+    ).rejects.toBeInstanceOf(GitCommandError);
+    const catFile = new CatFileProcess(spec.fixture.gitDir, { processes: runtime.processes, idleMs: 60_000 });
     try {
       const answers = await Promise.all([catFile.request(spec.fixture.blobs.readme, true), catFile.request(spec.fixture.blobs.big, false)]);
       expect(answers[0]).toMatchObject({ found: true, type: 'blob', size: 6 });
@@ -70,27 +74,27 @@ describe('git through the spawn helper', () => {
   });
 
   it('passes large input and output through untouched', async () => {
-    const { stdout } = await runGit({ gitDir: spec.fixture.gitDir, args: ['cat-file', 'blob', spec.fixture.blobs.big] });
+    const { stdout } = await runGit({ processes: runtime.processes, gitDir: spec.fixture.gitDir, args: ['cat-file', 'blob', spec.fixture.blobs.big] });
     expect(stdout.length).toBe(BIG_SIZE);
     const input = `${'x'.repeat(1_000_000)}\n`;
-    const child = spawnGit(spec.fixture.gitDir, ['hash-object', '--stdin']);
+    const child = runtime.processes.spawn(spec.fixture.gitDir, ['hash-object', '--stdin']);
     child.stdin.end(input);
-    const direct = await runGit({ gitDir: spec.fixture.gitDir, args: ['hash-object', '--stdin'], input });
+    const direct = await runGit({ processes: runtime.processes, gitDir: spec.fixture.gitDir, args: ['hash-object', '--stdin'], input });
     expect((await exitOf(child)).out).toBe(direct.stdout.toString());
   });
 
   it('kills a process before and after it runs', async () => {
-    const early = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
+    const early = runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '--batch']);
     early.kill('SIGKILL');
     expect(await exitOf(early)).toMatchObject({ code: null, signal: 'SIGKILL' });
-    const late = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
+    const late = runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '--batch']);
     await waitUntil(() => late.pid !== undefined);
     late.kill('SIGTERM');
     expect(await exitOf(late)).toMatchObject({ code: null, signal: 'SIGTERM' });
   });
 
   it('runs background work at a lower CPU priority, also when the pid arrives later', async () => {
-    const child = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
+    const child = runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '--batch']);
     expect(child.pid).toBeUndefined();
     runInBackground(child);
     const ended = exitOf(child);
@@ -106,7 +110,7 @@ describe('git through the spawn helper', () => {
     try {
       const runs = Array.from({ length: 120 }, (_, index) => {
         const env = { PATH: process.env['PATH'], GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'forge.marker', GIT_CONFIG_VALUE_0: `spawn-${index}` };
-        return exitOf(helper.spawn(gitBinary(), ['config', '--get', 'forge.marker'], env));
+        return exitOf(helper.spawn(runtime.processes.spawner.gitBinary(), ['config', '--get', 'forge.marker'], env));
       });
       const outputs = (await Promise.all(runs)).map((run) => run.out.trim());
       expect(outputs).toEqual(Array.from({ length: 120 }, (_, index) => `spawn-${index}`));
@@ -144,9 +148,9 @@ describe('the spawn helper’s boundaries', () => {
 
   it('fails what is in flight when the helper dies, starts git directly, then through a new helper', async () => {
     const log: string[] = [];
-    const release = await useGitSpawnHelper((line) => log.push(line));
+    const release = await runtime.processes.useSpawnHelper((line) => log.push(line));
     try {
-      const waiting = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
+      const waiting = runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '--batch']);
       await waitUntil(() => waiting.pid !== undefined);
       const helperPid = parentOf(waiting.pid as number);
       const ended = exitOf(waiting);
@@ -155,12 +159,12 @@ describe('the spawn helper’s boundaries', () => {
       expect(log).toEqual([
         expect.stringMatching(/^the git spawn helper ended \(exit SIGKILL\); git processes start from the server itself until a new helper runs/),
       ]);
-      const direct = spawnGit(spec.fixture.gitDir, ['--version']);
+      const direct = runtime.processes.spawn(spec.fixture.gitDir, ['--version']);
       expect(parentOf(direct.pid as number)).toBe(process.pid);
       expect((await exitOf(direct)).code).toBe(0);
       await waitUntil(() => log.length === 2);
       expect(log[1]).toMatch(/^a new git spawn helper runs \(pid \d+\)$/);
-      const replaced = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
+      const replaced = runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '--batch']);
       await waitUntil(() => replaced.pid !== undefined);
       const newHelperPid = parentOf(replaced.pid as number);
       expect([process.pid, helperPid]).not.toContain(newHelperPid);
@@ -196,8 +200,8 @@ describe('the spawn helper’s boundaries', () => {
   });
 
   it('ends with its last user, and its processes with it', async () => {
-    const release = await useGitSpawnHelper();
-    const child = spawnGit(spec.fixture.gitDir, ['cat-file', '--batch']);
+    const release = await runtime.processes.useSpawnHelper();
+    const child = runtime.processes.spawn(spec.fixture.gitDir, ['cat-file', '--batch']);
     await waitUntil(() => child.pid !== undefined);
     const helperPid = parentOf(child.pid as number);
     const ended = exitOf(child);
@@ -223,13 +227,13 @@ describe('the git binary', () => {
   });
 
   it('is the first git on PATH, as an absolute path, found again when PATH changes', async () => {
-    const binary = gitBinary();
+    const binary = runtime.processes.spawner.gitBinary();
     expect(binary).toMatch(/^\/.*\/git$/);
-    const { stdout } = await runGit({ gitDir: spec.fixture.gitDir, args: ['--version'] });
+    const { stdout } = await runGit({ processes: runtime.processes, gitDir: spec.fixture.gitDir, args: ['--version'] });
     expect(stdout.toString()).toMatch(/^git version /);
     process.env['PATH'] = '/nonexistent:relative/bin';
-    expect(gitBinary()).toBe('git');
+    expect(runtime.processes.spawner.gitBinary()).toBe('git');
     process.env['PATH'] = `${spec.dir}:${path ?? ''}`;
-    expect(gitBinary()).toBe(binary);
+    expect(runtime.processes.spawner.gitBinary()).toBe(binary);
   });
 });

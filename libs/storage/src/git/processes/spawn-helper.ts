@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HelperGitChild } from './helper-git-child.js';
-import { runSpawnHelper, type SpawnHelperArguments } from './spawn-helper-program.js';
+import { SPAWN_HELPER_PROGRAM, type SpawnHelperArguments } from './spawn-helper-program.js';
 import type { HelperMessage, ServerMessage } from './spawn-helper-protocol.js';
 
 /** How long the helper may take to start listening before the server gives up on it. */
@@ -15,9 +15,8 @@ const START_TIMEOUT_MS = 10_000;
  * Starts git processes for a server from a small separate Node process.
  *
  * Why: Node 20 starts a process by forking the whole server first, and the fork blocks the
- * event loop for a time that grows with the server's resident memory (measured ~3.6 ms at
- * 47 MB, ~49 ms at 324 MB; tools/bench/README.md). A helper of ~40 MB forks quickly, and
- * on another core. git's stdio are Unix socket connections the server opens to the helper,
+ * event loop for a time that grows with the server's resident memory (tools/bench/README.md).
+ * A small helper forks quickly, and on another core. git's stdio are Unix socket connections the server opens to the helper,
  * so the data goes straight between git and the server; the helper only starts, signals
  * and reports exits. Every spawn's connections carry a random secret and a spawn id, and
  * the socket lives in a folder only this user can enter.
@@ -54,7 +53,8 @@ export class GitSpawnHelper {
     const folder = mkdtempSync(join(tmpdir(), 'forge-httpd-spawn-'));
     const options: SpawnHelperArguments = { folder, socketPath: join(folder, 's'), secret: randomBytes(16).toString('hex'), headerLength: 32 + 16 + 1 };
     // The options (with the secret) come as the first IPC message: a command line is public.
-    const program = `process.once('message', (options) => (${runSpawnHelper.toString()})(require('node:net'), require('node:child_process'), require('node:fs'), options))`;
+    const functions = SPAWN_HELPER_PROGRAM.map((program) => program.toString()).join('\n');
+    const program = `${functions}\nprocess.once('message', (options) => runSpawnHelper(require('node:net'), require('node:child_process'), require('node:fs'), options))`;
     // No inherited NODE_OPTIONS (a profiler flag or heap size meant for the server).
     const child = spawn(process.execPath, ['-e', program], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
     child.send(options);

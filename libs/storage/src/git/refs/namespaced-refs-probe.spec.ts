@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dateEnv, git, makeTempDir, removeTempDir } from '../write/git-cli.testing.js';
-import { fileIncludesAny, mayHaveNamespacedRefs } from './namespaced-refs-probe.js';
+import { fileIncludesAny, NamespacedRefsProbe } from './namespaced-refs-probe.js';
 
 // The probe decides whether background work asks git for a repository's COB refs at all: it
 // may answer true when there are none (git then lists nothing), never false when there are some.
@@ -23,6 +23,8 @@ afterAll(() => removeTempDir(dir));
 const COB_REF = 'refs/namespaces/z6MkPeer/refs/cobs/xyz.forge.issue/0123456789abcdef0123456789abcdef01234567';
 
 describe('mayHaveNamespacedRefs', () => {
+  const probe = new NamespacedRefsProbe();
+  const mayHaveNamespacedRefs = (gitDir: string, unders: readonly string[]): boolean => probe.mayHaveNamespacedRefs(gitDir, unders);
   it('answers false for a repository without namespaces, or whose namespaces hold no such refs', () => {
     expect(mayHaveNamespacedRefs(gitDir, ['refs/cobs/'])).toBe(false);
     git(gitDir, ['update-ref', 'refs/namespaces/z6MkPeer/refs/heads/main', commit]);

@@ -11,57 +11,60 @@ import { BoundedCache } from '@forge-httpd/bounded-cache';
 const NAMESPACES = 'refs/namespaces';
 
 /**
- * Whether `refs/namespaces/<any>/<under>…` may exist for any of `unders`: false only when no
- * namespace has a loose-ref directory there and `packed-refs` names no such ref. True when
- * unsure (a file that cannot be read), so a caller then asks git.
- * @param gitDir - a repository of the storage (never a path from user input)
- * @param unders - sub-paths below a namespace, each ending in `/` (e.g. `refs/cobs/`)
+ * Whether `refs/namespaces/<any>/<under>…` may exist, remembering what each repository's
+ * `packed-refs` answered: a big tracker's file is megabytes, and repository info asks on
+ * every request. One per runtime.
  */
-export function mayHaveNamespacedRefs(gitDir: string, unders: readonly string[]): boolean {
-  for (const under of unders) {
-    if (!under.endsWith('/') || under.startsWith('/') || under.split('/').includes('..')) throw new Error(`not a ref sub-path: ${under}`);
-  }
-  const namespaces = listDirectory(path.join(gitDir, NAMESPACES));
-  if (namespaces === undefined) return true;
-  for (const namespace of namespaces) {
-    for (const under of unders) if (isDirectory(path.join(gitDir, NAMESPACES, namespace, under)) !== false) return true;
-  }
-  return packedRefsName(gitDir, unders) !== false;
-}
+export class NamespacedRefsProbe {
+  /** Answers per repository and sub-paths, with the version of `packed-refs` they were read from. */
+  private readonly packedAnswers = new BoundedCache<string, { readonly version: string; readonly answer: boolean }>({ maxEntries: 4096 });
 
-/**
- * Answers of {@link packedRefsName} per repository and sub-paths, with the version of
- * `packed-refs` they were read from: a big tracker's file is megabytes (4.5 MB on the bench's,
- * ~9 ms a read), and repository info asks on every request.
- */
-const packedAnswers = new BoundedCache<string, { readonly version: string; readonly answer: boolean }>({ maxEntries: 4096 });
-
-/**
- * Whether `packed-refs` names a ref under one of `unders` in some namespace (false when there
- * is no such file, undefined when it cannot be read). Read again only when the file's inode,
- * size or modification time changed: git replaces it by renaming a new file over it.
- */
-function packedRefsName(gitDir: string, unders: readonly string[]): boolean | undefined {
-  const file = path.join(gitDir, 'packed-refs');
-  let stats: Stats | undefined;
-  try {
-    stats = statSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
+  /**
+   * Whether `refs/namespaces/<any>/<under>…` may exist for any of `unders`: false only when no
+   * namespace has a loose-ref directory there and `packed-refs` names no such ref. True when
+   * unsure (a file that cannot be read), so a caller then asks git.
+   * @param gitDir - a repository of the storage (never a path from user input)
+   * @param unders - sub-paths below a namespace, each ending in `/` (e.g. `refs/cobs/`)
+   */
+  mayHaveNamespacedRefs(gitDir: string, unders: readonly string[]): boolean {
+    for (const under of unders) {
+      if (!under.endsWith('/') || under.startsWith('/') || under.split('/').includes('..')) throw new Error(`not a ref sub-path: ${under}`);
+    }
+    const namespaces = listDirectory(path.join(gitDir, NAMESPACES));
+    if (namespaces === undefined) return true;
+    for (const namespace of namespaces) {
+      for (const under of unders) if (isDirectory(path.join(gitDir, NAMESPACES, namespace, under)) !== false) return true;
+    }
+    return this.packedRefsName(gitDir, unders) !== false;
   }
-  if (stats === undefined) return false;
-  const key = `${gitDir}\0${unders.join('\0')}`;
-  const version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-  const known = packedAnswers.get(key);
-  if (known?.version === version) return known.answer;
-  // Lines are `<oid> refs/namespaces/<ns>/<under>…`; peeled lines (`^<oid>`) carry no name.
-  const answer = fileIncludesAny(
-    file,
-    unders.map((under) => `/${under}`),
-  );
-  if (answer === undefined) return undefined;
-  packedAnswers.set(key, { version, answer });
-  return answer;
+
+  /**
+   * Whether `packed-refs` names a ref under one of `unders` in some namespace (false when there
+   * is no such file, undefined when it cannot be read). Read again only when the file's inode,
+   * size or modification time changed: git replaces it by renaming a new file over it.
+   */
+  private packedRefsName(gitDir: string, unders: readonly string[]): boolean | undefined {
+    const file = path.join(gitDir, 'packed-refs');
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(file, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (stats === undefined) return false;
+    const key = `${gitDir}\0${unders.join('\0')}`;
+    const version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    const known = this.packedAnswers.get(key);
+    if (known?.version === version) return known.answer;
+    // Lines are `<oid> refs/namespaces/<ns>/<under>…`; peeled lines (`^<oid>`) carry no name.
+    const answer = fileIncludesAny(
+      file,
+      unders.map((under) => `/${under}`),
+    );
+    if (answer === undefined) return undefined;
+    this.packedAnswers.set(key, { version, answer });
+    return answer;
+  }
 }
 
 /** Bytes of a file read at a time by {@link fileIncludesAny}. */
@@ -71,8 +74,8 @@ const SCAN_CHUNK_BYTES = 64 * 1024;
  * Whether the file holds one of `needles` (Latin-1), read a chunk at a time: false when the
  * file is absent, undefined when it cannot be read.
  *
- * Why: a big tracker's `packed-refs` (4.5 MB on the bench's) read whole became a 4.5 MB buffer
- * and a 4.5 MB string for one search (tools/bench/README.md, "Native memory in a miss flood").
+ * Why: a big tracker's `packed-refs` read whole became a buffer and a string of megabytes for
+ * one search (tools/bench/README.md, "Native memory in a miss flood").
  * @param chunkBytes - bytes per read (tests use few); at least the longest needle
  */
 export function fileIncludesAny(file: string, needles: readonly string[], chunkBytes = SCAN_CHUNK_BYTES): boolean | undefined {

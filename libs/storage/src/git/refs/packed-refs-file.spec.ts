@@ -9,6 +9,9 @@ import type { Oid } from '../objects/oid.js';
 import { openGitRepository } from '../open-git-repository.js';
 import { updateRefs } from '../write/update-refs.js';
 import { writeObject } from '../write/write-object.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 let tmp: string;
 let gitDir: string;
@@ -84,7 +87,7 @@ describe('PackedRefsFile', () => {
 
 describe('bulk reads', () => {
   it('go through cat-file; single reads are made in process until it runs', async () => {
-    const repo = openGitRepository(gitDir, { threadLoad: { isBusy: () => false } });
+    const repo = openGitRepository(gitDir, { runtime, threadLoad: { isBusy: () => false } });
     try {
       const before = readGitProcessCounts()['cat-file'].spawned;
       expect((await repo.readBlob(a))?.toString()).toBe('a\n');

@@ -11,6 +11,9 @@ import { serializeTree } from '../format/serialize-tree.js';
 import { SETTLE_MS } from '../objects/stat-stamp.js';
 import { updateRefs } from '../write/update-refs.js';
 import { writeObject } from '../write/write-object.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 const NS = 'refs/namespaces/z6MkAlice/refs/cobs/xyz.forge.issue';
 const OTHER_NS = 'refs/namespaces/z6MkBob/refs/cobs/xyz.forge.issue';
@@ -45,7 +48,7 @@ afterEach(() => removeTempDir(tmp));
 
 function countedListing(prefix: string): ReturnType<typeof listRefs> {
   listings++;
-  return listRefs(gitDir, prefix);
+  return listRefs({ gitDir, processes: runtime.processes }, prefix);
 }
 
 describe('RefListingCache', () => {

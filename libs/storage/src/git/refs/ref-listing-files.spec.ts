@@ -2,6 +2,9 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { git, importLinearCommits, makeTempBareRepository, removeTempDir } from '../write/git-cli.testing.js';
 import { openGitRepository } from '../open-git-repository.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 // `listRefs` answers from the ref files when they tell exactly, else through git: either way
 // it must list what `git for-each-ref` lists, in its order.
@@ -26,7 +29,7 @@ function forEachRef(prefix: string): Array<{ name: string; oid: string }> {
 }
 
 async function listed(prefix: string): Promise<Array<{ name: string; oid: string }>> {
-  const repo = openGitRepository(gitDir);
+  const repo = openGitRepository(gitDir, { runtime });
   try {
     return (await repo.listRefs(prefix)).map(({ name, oid }) => ({ name, oid }));
   } finally {
@@ -76,7 +79,7 @@ describe('listRefs', () => {
 
   it('lists again as git does while loose refs change over the same packed refs', async () => {
     writeNamespacedRefs();
-    const repo = openGitRepository(gitDir);
+    const repo = openGitRepository(gitDir, { runtime });
     const again = async (prefix: string): Promise<Array<{ name: string; oid: string }>> =>
       (await repo.listRefs(prefix)).map(({ name, oid }) => ({ name, oid }));
     const packedIssue = (peer: number, object: number): string =>

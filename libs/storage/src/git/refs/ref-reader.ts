@@ -12,6 +12,7 @@ import type { CatFileProcess } from '../processes/cat-file-process.js';
 import type { RepositoryContext } from '../repository-context.js';
 import type { RefListing, RefListingCache } from './ref-listing-cache.js';
 import { listRefs, readSymbolicRef } from './refs.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 export class RefReader implements GitRefReads {
   private readonly gitDir: string;
@@ -61,7 +62,7 @@ export class RefReader implements GitRefReads {
  * @param prefix - a validated ref prefix ending with `/`
  * @returns the listing
  */
-export async function listRefsUncached(gitDir: string, refFiles: PackedRefsFile, prefix: string): Promise<RefListing> {
-  const listed = listSortedRefFiles(gitDir, prefix, refFiles);
-  return listed !== undefined ? { entries: listed, selfContained: true } : listRefs(gitDir, prefix);
+export async function listRefsUncached(at: GitTarget, refFiles: PackedRefsFile, prefix: string): Promise<RefListing> {
+  const listed = listSortedRefFiles(at.gitDir, prefix, refFiles);
+  return listed !== undefined ? { entries: listed, selfContained: true } : listRefs(at, prefix);
 }

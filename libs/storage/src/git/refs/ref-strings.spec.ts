@@ -7,6 +7,9 @@ import { forEachLine } from '../objects/buffer-lines.js';
 import { gitRaw, makeTempBareRepository, removeTempDir } from '../write/git-cli.testing.js';
 import { PackedRefsFile } from '../objects/loose-files.js';
 import { listRefs } from './refs.js';
+import { StorageRuntime } from '../storage-runtime.js';
+
+const runtime = new StorageRuntime();
 
 // Ref names and object ids outlive the listing they came from (evaluated issues keep their id
 // and the refs they consulted). Each must be a string of its own: a substring of the decoded
@@ -59,13 +62,13 @@ describe('strings from ref listings', () => {
   });
 
   it('keeps no for-each-ref listing alive through a name and an id taken from it', async () => {
-    const first = await listRefs(gitDir, 'refs/namespaces/');
+    const first = await listRefs({ gitDir, processes: runtime.processes }, 'refs/namespaces/');
     expect(first.entries).toHaveLength(REFS);
     expect(first.entries[7]).toEqual({ name: refName(7), oid });
     const kept: string[] = [];
     const before = heapAfterCollection();
     for (let listing = 0; listing < LISTINGS; listing++) {
-      const { entries } = await listRefs(gitDir, 'refs/namespaces/');
+      const { entries } = await listRefs({ gitDir, processes: runtime.processes }, 'refs/namespaces/');
       const entry = entries[listing * 13];
       kept.push(entry?.name ?? '', entry?.oid ?? '');
     }

@@ -12,19 +12,20 @@ import { InvalidOidError, isOid, type Oid } from '../objects/oid.js';
 import type { RefListing } from './ref-listing-cache.js';
 import { checkRefName, isValidRefPrefix } from '../objects/ref-name.js';
 import { runGit } from '../processes/run-git.js';
+import type { GitTarget } from '../processes/git-processes.js';
 
 /**
  * Lists refs under `prefix` with `git for-each-ref` (loose and packed, symbolic refs
  * resolved, dangling ones skipped by git), sorted by name bytes.
- * @param gitDir - repository
+ * @param at - repository, and the processes git runs under
  * @param prefix - `refs/` or a valid ref name followed by `/`
  * @returns name/oid pairs, and whether every symbolic ref among them points under `prefix`
  * @throws InvalidRefNameError for a malformed prefix
  */
-export async function listRefs(gitDir: string, prefix: string): Promise<RefListing> {
+export async function listRefs(at: GitTarget, prefix: string): Promise<RefListing> {
   if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
   const { stdout } = await runGit({
-    gitDir,
+    ...at,
     args: ['for-each-ref', '--format=%(objectname)%00%(refname)%00%(symref)', '--end-of-options', prefix],
   });
   const entries: RefEntry[] = [];
@@ -46,12 +47,12 @@ export async function listRefs(gitDir: string, prefix: string): Promise<RefListi
  * name bytes.
  * @throws InvalidRefNameError for a malformed prefix; InvalidOidError for a malformed oid
  */
-export async function listRefsContaining(gitDir: string, commit: Oid, prefixes: readonly string[]): Promise<string[]> {
+export async function listRefsContaining(at: GitTarget, commit: Oid, prefixes: readonly string[]): Promise<string[]> {
   if (!isOid(commit)) throw new InvalidOidError();
   if (prefixes.length === 0) return [];
   for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
   const { stdout } = await runGit({
-    gitDir,
+    ...at,
     args: ['for-each-ref', `--contains=${commit}`, '--format=%(refname)', '--end-of-options', ...prefixes],
   });
   return stdout

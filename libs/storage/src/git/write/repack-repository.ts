@@ -1,3 +1,4 @@
+import { GitProcesses } from '../processes/git-processes.js';
 import { runGit } from '../processes/run-git.js';
 
 /**
@@ -5,10 +6,11 @@ import { runGit } from '../processes/run-git.js';
  * packfiles and `packed-refs` are normal): `git gc --quiet` (with a commit-graph) and
  * `git pack-refs --all`. Symbolic refs stay loose.
  * @param gitDir - the repository's git directory
+ * @param processes - the processes git runs under (default: its own, for a one-off write)
  * @throws GitCommandError when git fails
  */
-export async function repackRepository(gitDir: string): Promise<void> {
+export async function repackRepository(gitDir: string, processes: GitProcesses = new GitProcesses()): Promise<void> {
   const config = ['-c', 'gc.writeCommitGraph=true', '-c', 'gc.autoDetach=false'];
-  await runGit({ gitDir, args: [...config, 'gc', '--quiet'], timeoutMs: 600_000 });
-  await runGit({ gitDir, args: ['pack-refs', '--all'] });
+  await runGit({ gitDir, processes, args: [...config, 'gc', '--quiet'], timeoutMs: 600_000 });
+  await runGit({ gitDir, processes, args: ['pack-refs', '--all'] });
 }
