@@ -19,7 +19,7 @@ import { CobEvaluations } from './cob-evaluations.js';
 import { CobRejectionLog } from './cob-rejection-log.js';
 
 /** Repository COB stores kept at most, whatever their weight (an empty one costs a few KB). */
-export const MAX_COB_STORES = 1024;
+const MAX_COB_STORES = 1024;
 
 /**
  * Part of the COB stores' share of the memory budget that start-up work may fill: persisted

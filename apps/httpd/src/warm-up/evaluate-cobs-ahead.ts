@@ -16,7 +16,7 @@ import type { RepositoryAccess } from '../repository-access/repository-access.se
  * Objects evaluated at once in the background: fewer than a listing's 16, so a request that
  * arrives mid-way waits for at most a few evaluations of the background's before its own.
  */
-export const COBS_AHEAD_CONCURRENCY = 4;
+const COBS_AHEAD_CONCURRENCY = 4;
 
 /** Where the pass waits for its turn: once before it begins, before each repository and object. */
 export type CobsAheadStep = 'start' | 'repository' | 'object';

@@ -12,10 +12,10 @@ import { isPublicSummary, type NodeHome, type RepositorySummary, warmUpCommitGra
 import type { ListenAddress } from '../config/listen-address.js';
 
 /** At most this many pinned repositories are warmed. */
-export const WARM_UP_REPOSITORIES = 3;
+const WARM_UP_REPOSITORIES = 3;
 
 /** At most this many of the repositories visited most before the restart are warmed too. */
-export const WARM_UP_VISITED = 3;
+const WARM_UP_VISITED = 3;
 
 /** What a warm-up did. */
 export interface WarmUpReport {

@@ -46,7 +46,7 @@ interface HelperState {
  * its own copies, so git's data never passes through the helper. It reports the pid, then
  * the exit. When the server goes away, the helper kills its processes and ends.
  */
-export function runSpawnHelper(net: typeof NetModule, childProcess: typeof ChildProcessModule, fs: typeof FsModule, options: SpawnHelperArguments): void {
+function runSpawnHelper(net: typeof NetModule, childProcess: typeof ChildProcessModule, fs: typeof FsModule, options: SpawnHelperArguments): void {
   // What `ps` shows instead of this whole program's source (its `-e` argument).
   process.title = 'forge-httpd git spawn helper';
   const helper: HelperState = { net, childProcess, fs, options, headerTimeoutMs: 10_000, waiting: new Map(), running: new Map() };
