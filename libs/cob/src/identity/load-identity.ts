@@ -3,11 +3,10 @@
  * of type `xyz.<flavour>.id` whose root document blob is the RID, from the tips of every
  * namespace.
  */
-import { oidHexFromRid } from '@forge-httpd/identity';
+import { oidHexFromRid, RejectedError } from '@forge-httpd/identity';
 import { cobTypeName, type Flavour, type GitRepository, type Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { evaluateChanges } from '../dag/evaluate-changes.js';
-import { CobApplyError } from '../errors.js';
 import { parseIdentityDoc, type IdentityDoc } from '../model/identity-doc.js';
 import { readCobRefIndex } from '../read/cob-ref-index.js';
 import { loadObjectChanges } from '../read/load-object-changes.js';
@@ -36,12 +35,12 @@ export async function loadIdentity(repo: CobRepository, options: { flavour: Flav
       folder: identityFolder({
         ridOid,
         docAt: (commit) => {
-          if (commit !== id) throw new CobApplyError('unexpected document lookup');
+          if (commit !== id) throw new RejectedError('unexpected document lookup');
           return root;
         },
         docBlob: (blob) => {
           const doc = blobs.get(blob);
-          if (doc === undefined) throw new CobApplyError(`document blob ${blob} missing`);
+          if (doc === undefined) throw new RejectedError(`document blob ${blob} missing`);
           return doc;
         },
       }),
@@ -66,7 +65,7 @@ async function revisionBlobs(git: GitRepository, changes: readonly Change[]): Pr
       try {
         docs.set(blob as Oid, parseIdentityDoc(bytes));
       } catch (error) {
-        if (!(error instanceof CobApplyError)) throw error;
+        if (!(error instanceof RejectedError)) throw error;
       }
     }),
   );

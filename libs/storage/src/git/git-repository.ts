@@ -89,7 +89,7 @@ export interface ReadOptions {
 /**
  * Read access to one git repository. All methods are async; "not found" is `null` (or `[]`),
  * invalid input (malformed oid or ref name) throws an `INVALID_*` error, git failures throw
- * `GitCommandError`, corrupt objects `GitObjectFormatError`.
+ * `ProcessFailedError`, corrupt objects `InvalidDataError`.
  */
 export interface GitRepository {
   readonly gitDir: string;
@@ -153,7 +153,7 @@ export interface GitRepository {
    * `HeldCommitIds`), as {@link openCommitRange} does for a range's rest; for a listing from
    * {@link listCommitOids} that is sent on as it is read.
    * @returns the release: call it once the list is read or no longer wanted
-   * @throws RangeWalkBusyError when holding it would pass the bound
+   * @throws BusyError when holding it would pass the bound
    */
   holdCommitIds(ids: OidList): () => void;
   /** Number of commits reachable from `from`, itself included (`rev-list --count`). */

@@ -1,11 +1,10 @@
 import { BoundedCache } from '@forge-httpd/bounded-cache';
-import { compareUtf8 } from '@forge-httpd/identity';
+import { compareUtf8, InvalidDataError } from '@forge-httpd/identity';
 import type { BatchAnswer } from './processes/batch-response-parser.js';
 import { CatFileProcess, DEFAULT_IDLE_MS } from './processes/cat-file-process.js';
 import { DIFF_TREE_OPTIONS, diffNumstat, diffPatch } from './history/diff-patch.js';
 import { DiffTreeProcess } from './processes/diff-tree-process.js';
 import { assembleExactMoves, type ExactMovesPlan, planExactMoves, WITHOUT_MOVES } from './history/exact-moves.js';
-import { GitObjectFormatError, InvalidRefNameError } from './errors.js';
 import { findEntry } from './format/find-entry.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './format/git-objects.js';
 import type {
@@ -34,11 +33,11 @@ import { LastCommitIndex, type LastCommitFile } from './history/last-commit-inde
 import { listRefFiles, listSortedRefFiles, PackedRefsFile } from './objects/loose-files.js';
 import { ObjectFiles, threadLoad } from './objects/object-files.js';
 import { isAncestor, mergeBase } from './graph/merge-base.js';
-import { InvalidOidError, isOid, type Oid } from './objects/oid.js';
+import { invalidOid, isOid, type Oid } from './objects/oid.js';
 import { parseCommit } from './format/parse-commit.js';
 import { parseTag } from './format/parse-tag.js';
 import { parseTree } from './format/parse-tree.js';
-import { checkRefName, isValidRefPrefix } from './objects/ref-name.js';
+import { checkRefName, invalidRefName, isValidRefPrefix } from './objects/ref-name.js';
 import { type RefListing, RefListingCache } from './refs/ref-listing-cache.js';
 import { ReadRate } from './limits/read-rate.js';
 import type { IndexBudget } from './limits/index-budget.js';
@@ -312,7 +311,7 @@ class CliGitRepository implements GitRepository {
 
   async listRefs(prefix: string): Promise<readonly RefEntry[]> {
     // Validated before the cache turns the prefix into a directory to stat.
-    if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    if (!isValidRefPrefix(prefix)) throw invalidRefName('prefix');
     return this.refListings.get(prefix);
   }
 
@@ -324,7 +323,7 @@ class CliGitRepository implements GitRepository {
     return Promise.all(
       oids.toArray().map(async (oid) => {
         const commit = await this.readCommit(oid);
-        if (commit === null) throw new GitObjectFormatError(`commit ${oid} listed by rev-list is unreadable`);
+        if (commit === null) throw new InvalidDataError('object', `commit ${oid} listed by rev-list is unreadable`);
         return commit;
       }),
     );
@@ -456,7 +455,7 @@ class CliGitRepository implements GitRepository {
 
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
     checkOid(commit);
-    for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw invalidRefName('prefix');
     // The ref files and the commit-graph answer in process when they can: no process, no
     // listing of the history, on a first read as later.
     const fromGraph = this.containingFromFiles(commit, prefixes);
@@ -560,6 +559,6 @@ function commitOf(oid: Oid, object: GitObject | null): GitCommit | null {
 }
 
 function checkOid(oid: Oid): Oid {
-  if (!isOid(oid)) throw new InvalidOidError();
+  if (!isOid(oid)) throw invalidOid();
   return oid;
 }

@@ -1,5 +1,5 @@
 import type { Oid } from '../objects/oid.js';
-import { isOid, InvalidOidError } from '../objects/oid.js';
+import { invalidOid, isOid } from '../objects/oid.js';
 import { runGit } from '../processes/run-git.js';
 
 /**
@@ -7,7 +7,7 @@ import { runGit } from '../processes/run-git.js';
  * @param gitDir - repository
  * @param commits - the two commits
  * @returns the merge base, or null when the histories share no commit
- * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when a commit is unknown
  */
 export async function mergeBase(gitDir: string, [a, b]: readonly [Oid, Oid]): Promise<Oid | null> {
   checkOids(a, b);
@@ -25,7 +25,7 @@ export async function mergeBase(gitDir: string, [a, b]: readonly [Oid, Oid]): Pr
  * @param gitDir - repository
  * @param pair - candidate ancestor and descendant commits
  * @returns true when reachable (a commit is its own ancestor)
- * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when a commit is unknown
  */
 export async function isAncestor(gitDir: string, { ancestor, descendant }: { ancestor: Oid; descendant: Oid }): Promise<boolean> {
   checkOids(ancestor, descendant);
@@ -38,5 +38,5 @@ export async function isAncestor(gitDir: string, { ancestor, descendant }: { anc
 }
 
 function checkOids(...oids: Oid[]): void {
-  for (const oid of oids) if (!isOid(oid)) throw new InvalidOidError();
+  for (const oid of oids) if (!isOid(oid)) throw invalidOid();
 }

@@ -1,5 +1,5 @@
 import type { DiffNumstatOptions, DiffPatch, DiffPatchOptions } from '../git-repository.js';
-import { EMPTY_TREE_OID, InvalidOidError, isOid } from '../objects/oid.js';
+import { EMPTY_TREE_OID, invalidOid, isOid } from '../objects/oid.js';
 import { runGit } from '../processes/run-git.js';
 
 /** The exact diff-tree options libs/diff's `parseGitPatch` reads (libs/diff/README.md "Input format"). */
@@ -31,7 +31,7 @@ const NUMSTAT_OPTIONS = ['diff-tree', '-r', '-z', '--numstat', '-M', '-C', '--no
  * @param gitDir - repository
  * @param options - old side (null = empty tree), new side and byte cap
  * @returns raw patch bytes and whether they were truncated
- * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when git fails (unknown object)
  */
 export function diffPatch(gitDir: string, options: DiffPatchOptions): Promise<DiffPatch> {
   return runDiffTree(gitDir, DIFF_TREE_OPTIONS, options);
@@ -44,7 +44,7 @@ export function diffPatch(gitDir: string, options: DiffPatchOptions): Promise<Di
  * @param gitDir - repository
  * @param options - old side (null = empty tree), new side and byte cap
  * @returns the raw `-z` numstat bytes (at most maxBytes) and whether they were truncated
- * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when git fails (unknown object)
  */
 export function diffNumstat(gitDir: string, options: DiffNumstatOptions): Promise<DiffPatch> {
   return runDiffTree(gitDir, NUMSTAT_OPTIONS, options);
@@ -52,7 +52,7 @@ export function diffNumstat(gitDir: string, options: DiffNumstatOptions): Promis
 
 async function runDiffTree(gitDir: string, command: readonly string[], options: DiffPatchOptions): Promise<DiffPatch> {
   const from = options.from ?? EMPTY_TREE_OID;
-  if (!isOid(from) || !isOid(options.to)) throw new InvalidOidError();
+  if (!isOid(from) || !isOid(options.to)) throw invalidOid();
   if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError('maxBytes');
   const { stdout, truncated } = await runGit({
     gitDir,

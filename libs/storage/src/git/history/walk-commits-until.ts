@@ -8,8 +8,8 @@
  * order), and the commits themselves are read in chunks as the reader asks for them, so a
  * whole-history range is never held in memory at once.
  */
+import { BusyError, InvalidDataError } from '@forge-httpd/identity';
 import { DateOrderQueue } from './date-order-queue.js';
-import { GitObjectFormatError, RangeWalkBusyError } from '../errors.js';
 import type { GitCommit } from '../format/git-objects.js';
 import type { GitRepository } from '../git-repository.js';
 import type { Oid } from '../objects/oid.js';
@@ -33,7 +33,7 @@ const LONG_WALK_SLOTS = 2;
 export const longWalks = new Semaphore(LONG_WALK_SLOTS);
 
 /**
- * Long walks that may wait for a slot; one more is refused ({@link RangeWalkBusyError}, 503).
+ * Long walks that may wait for a slot; one more is refused ({@link BusyError}, 503).
  * Unbounded, a flood's queued walks went on for seconds after its clients had left.
  */
 export const MAX_WAITING_LONG_WALKS = 8;
@@ -54,7 +54,7 @@ export type CommitSource = Pick<GitRepository, 'readCommit' | 'readCommits' | 'l
  * @param held - the bound the rest's ids are counted against until `release` is called
  * @returns the first commits and, for a long range, the ids of the rest (held: call `release`
  *   once they are read or not wanted)
- * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
+ * @throws InvalidDataError when a commit of the walk cannot be read; BusyError when
  *   too many long walks are under way, or when the rest's ids would pass `held`'s bound
  */
 export async function openCommitRange(
@@ -65,7 +65,7 @@ export async function openCommitRange(
 ): Promise<CommitRange> {
   const walked = await walkNear(git, range, near);
   if (walked.complete) return { first: walked.commits, rest: OidList.EMPTY, release: NOTHING_HELD };
-  if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
+  if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new BusyError('too many long history walks under way');
   const listed = await longWalks.run(() => git.listCommitOids({ from: range.from, skip: walked.commits.length }));
   const end = listed.indexOf(range.stop);
   const rest = end < 0 ? listed : listed.take(end);
@@ -84,7 +84,7 @@ function NOTHING_HELD(): void {
  * @param limit - commits listed through cat-file before rev-list takes over
  * @param held - the bound the ids of a long range count against while it is read
  * @returns the commits before `stop` (all reachable commits when `stop` is never met)
- * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
+ * @throws InvalidDataError when a commit of the walk cannot be read; BusyError when
  *   too many long walks are under way
  */
 export async function walkCommitsUntil(
@@ -111,7 +111,7 @@ export async function walkCommitsUntil(
  * @param oids - commits to read, in the order to yield them
  * @param options - commits per chunk; a signal that stops the reads
  * @returns the commits, chunk by chunk, each read when asked for (nothing more once aborted)
- * @throws GitObjectFormatError (from the iteration) when a listed commit cannot be read
+ * @throws InvalidDataError (from the iteration) when a listed commit cannot be read
  */
 export async function* readInChunks(
   git: Pick<GitRepository, 'readCommits'>,
@@ -141,7 +141,7 @@ export async function* readInChunks(
  * @param range - start commit; the commit that ends the list, if any
  * @param limit - commits listed at most
  * @returns the commits before `stop` (or the first `limit`), and whether the history ended there
- * @throws GitObjectFormatError when a commit of the walk cannot be read
+ * @throws InvalidDataError when a commit of the walk cannot be read
  */
 export async function walkNear(
   git: Pick<GitRepository, 'readCommit'>,
@@ -186,7 +186,7 @@ function existing(oids: readonly Oid[], commits: ReadonlyArray<GitCommit | null>
 }
 
 function readable(oid: Oid, commit: GitCommit | null): GitCommit {
-  if (commit === null) throw new GitObjectFormatError(`commit ${oid} of the history walk is unreadable`);
+  if (commit === null) throw new InvalidDataError('object', `commit ${oid} of the history walk is unreadable`);
   return commit;
 }
 

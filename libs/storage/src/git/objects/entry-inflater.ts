@@ -16,6 +16,7 @@
  * 16 KiB chunk a commit of a few hundred bytes came back as a view of a 16 KiB buffer, and a
  * cache holding it held all of it.
  */
+import { InvalidDataError } from '@forge-httpd/identity';
 import { constants, Inflate, inflateSync } from 'node:zlib';
 import { keptBytes } from './kept-bytes.js';
 
@@ -34,9 +35,6 @@ interface DrivableInflate {
   on(event: 'error', listener: () => void): unknown;
 }
 
-/** Thrown when the data is not a whole zlib stream. */
-export class InflateError extends Error {}
-
 /** The stream reused between entries; null when this Node's streams cannot be driven. */
 let shared: DrivableStream | null | undefined;
 
@@ -49,7 +47,7 @@ const MAX_FALLBACK_CHUNK = 1024 * 1024;
  * Inflates one whole zlib stream that should hold `size` bytes. Bytes after the stream's end
  * are ignored (a pack entry is read with what follows it).
  * @returns the `size` inflated bytes, or null when the stream holds fewer or more
- * @throws InflateError when the data is not a whole zlib stream
+ * @throws InvalidDataError when the data is not a whole zlib stream
  */
 export function inflateEntry(compressed: Buffer, size: number): Buffer | null {
   const stream = sharedStream();
@@ -60,7 +58,7 @@ export function inflateEntry(compressed: Buffer, size: number): Buffer | null {
   stream._handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, output, 0, output.length);
   // An error (damaged data, or input cut before the stream's end) destroys the stream at once;
   // the next entry opens another.
-  if (stream.destroyed) throw new InflateError('not a whole zlib stream');
+  if (stream.destroyed) throw new InvalidDataError('pack', 'not a whole zlib stream');
   const produced = output.length - (stream._writeState[0] ?? 0);
   stream._handle.reset();
   return produced === size ? output.subarray(0, size) : null;
@@ -101,7 +99,7 @@ function inflateOnce(compressed: Buffer, size: number): Buffer | null {
     data = inflateSync(compressed, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(MAX_FALLBACK_CHUNK, Math.max(64, size + 1)) });
   } catch (error) {
     if (error instanceof RangeError) return null;
-    throw new InflateError('not a whole zlib stream');
+    throw new InvalidDataError('pack', 'not a whole zlib stream');
   }
   return data.length === size ? data : null;
 }

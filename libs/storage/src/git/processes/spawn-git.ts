@@ -1,5 +1,5 @@
+import { ProcessFailedError } from '@forge-httpd/identity';
 import { spawn } from 'node:child_process';
-import { GitCommandError } from '../errors.js';
 import type { GitChildProcess } from './git-child-process.js';
 import { gitArguments, gitBinary, gitEnvironment } from './git-command.js';
 import { overlayEnvironment } from '../objects/overlay-object-directories.js';
@@ -16,7 +16,7 @@ import { GitSpawnHelper } from './spawn-helper.js';
  * @param gitDir - the repository's git directory
  * @param args - subcommand and arguments (user-derived values after `--end-of-options`)
  * @returns the running process with its pipes
- * @throws GitCommandError when the process could not be set up
+ * @throws ProcessFailedError when the process could not be set up
  */
 export function spawnGit(gitDir: string, args: readonly string[], options: SpawnGitOptions = {}): GitChildProcess {
   const env = { ...gitEnvironment(), ...overlayEnvironment(gitDir) };
@@ -39,14 +39,14 @@ export interface SpawnGitOptions {
  * Starts git with exactly `args` and `env` (three pipes, no shell), through the spawn helper
  * while one is in use, else directly; {@link spawnGit} for a repository's readers, the git
  * server pool for `upload-pack` and `archive`.
- * @throws GitCommandError when a direct start could not set up its pipes
+ * @throws ProcessFailedError when a direct start could not set up its pipes
  */
 export function startGit(args: readonly string[], env: NodeJS.ProcessEnv): GitChildProcess {
   if (helper?.usable === true) return helper.spawn(gitBinary(), args, env);
   const child = spawn(gitBinary(), args, { env, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
   if (child.stdin == null || child.stdout == null || child.stderr == null) {
     child.on('error', () => undefined);
-    throw new GitCommandError(`git could not be started (no pipes: out of file descriptors?)`);
+    throw new ProcessFailedError(`git could not be started (no pipes: out of file descriptors?)`);
   }
   return child as GitChildProcess;
 }

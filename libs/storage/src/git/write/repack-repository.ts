@@ -5,7 +5,7 @@ import { runGit } from '../processes/run-git.js';
  * packfiles and `packed-refs` are normal): `git gc --quiet` (with a commit-graph) and
  * `git pack-refs --all`. Symbolic refs stay loose.
  * @param gitDir - the repository's git directory
- * @throws GitCommandError when git fails
+ * @throws ProcessFailedError when git fails
  */
 export async function repackRepository(gitDir: string): Promise<void> {
   const config = ['-c', 'gc.writeCommitGraph=true', '-c', 'gc.autoDetach=false'];

@@ -29,7 +29,7 @@ export type RefUpdate = DirectRefUpdate | SymbolicRefUpdate | RefDeletion;
  * Git validates the names (`check-ref-format`) and rejects bad ones.
  * @param gitDir - the repository's git directory
  * @param updates - changes, applied direct-first then symbolic in order
- * @throws GitCommandError when git rejects a name or the transaction fails
+ * @throws ProcessFailedError when git rejects a name or the transaction fails
  */
 export async function updateRefs(gitDir: string, updates: readonly RefUpdate[]): Promise<void> {
   let transaction = '';
