@@ -37,7 +37,7 @@ export class ArchiveService {
 
   /**
    * `GET /raw/{rid}/{sha}.tar.gz|.tar|.zip`: entries under `<name>-<sha>/`.
-   * @throws InvalidInputError, InvalidInputError (400); NotFoundError, NotFoundError (404)
+   * @throws InvalidInputError (400); NotFoundError (404: repository or commit)
    *   (also for a missing or unknown suffix); BusyError (503)
    */
   async byCommit(ridText: string, shaWithSuffix: string, request: ArchiveRequest): Promise<BinaryAnswer> {
@@ -51,7 +51,7 @@ export class ArchiveService {
   /**
    * `GET /raw/{rid}/archive/{refname}[.tar.gz|.tar|.zip]` (default tar.gz): the ref found the
    * way `git` resolves a short name; entries under `<name>-<refname, / as ->/`.
-   * @throws NotFoundError, NotFoundError (404) when no ref resolves to a commit; BusyError (503)
+   * @throws NotFoundError (404: repository, or commit when no ref resolves to a commit; BusyError (503)
    */
   async byRef(ridText: string, refWithSuffix: string, request: ArchiveRequest): Promise<BinaryAnswer> {
     const repository = await this.access.openPublic(ridText);

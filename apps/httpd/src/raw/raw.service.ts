@@ -31,7 +31,7 @@ export class RawService {
 
   /**
    * `GET /raw/{rid}/{sha}/{path}`.
-   * @throws InvalidInputError (400); NotFoundError, NotFoundError, NotFoundError (404);
+   * @throws InvalidInputError (400); NotFoundError (404: repository, commit or path);
    *   TooLargeError (413)
    */
   async fileAtCommit(ridText: string, at: { sha: Oid; path: string }): Promise<BinaryAnswer> {
@@ -52,7 +52,7 @@ export class RawService {
 
   /**
    * `GET /raw/{rid}/blobs/{oid}`: any blob of the repository by id.
-   * @throws NotFoundError, NotFoundError (404) when no such blob; TooLargeError (413)
+   * @throws NotFoundError (404: repository, or path when no such blob); TooLargeError (413)
    */
   async blob(ridText: string, oid: Oid): Promise<BinaryAnswer> {
     const { git } = await this.access.openPublic(ridText);

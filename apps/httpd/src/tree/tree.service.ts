@@ -33,7 +33,7 @@ export class TreeService implements OnModuleDestroy {
 
   /**
    * `GET /tree/{sha}/{path}` (docs/radicle-httpd.md §5.13): the directory at `path` ('' = root).
-   * @throws NotFoundError, NotFoundError (also when the path names a file or submodule)
+   * @throws NotFoundError: commit or path (also when the path names a file or submodule)
    */
   async getTree(ridText: string, request: { sha: Oid; path: string }): Promise<Tree> {
     const { git, rid } = await this.access.openPublic(ridText);
