@@ -51,7 +51,7 @@ export class ArchiveService {
   /**
    * `GET /raw/{rid}/archive/{refname}[.tar.gz|.tar|.zip]` (default tar.gz): the ref found the
    * way `git` resolves a short name; entries under `<name>-<refname, / as ->/`.
-   * @throws NotFoundError (404: repository, or commit when no ref resolves to a commit; BusyError (503)
+   * @throws NotFoundError (404: repository, or commit when no ref resolves to one); BusyError (503)
    */
   async byRef(ridText: string, refWithSuffix: string, request: ArchiveRequest): Promise<BinaryAnswer> {
     const repository = await this.access.openPublic(ridText);
