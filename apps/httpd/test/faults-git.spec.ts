@@ -1,10 +1,10 @@
+import { NotFoundError } from '@forge-httpd/identity';
 import { execFileSync } from 'node:child_process';
 import { readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Rid } from '@forge-httpd/identity';
 import { updateRefs } from '@forge-httpd/storage/write';
 import { type BuiltHome, buildNodeHome, namespacedRef, repositoryByName } from '@forge-httpd/builder';
-import { RepoNotFoundError } from '../src/platform/errors.js';
 import { RepoInfoService } from '../src/repos/repo-info.service.js';
 import { RepositoryAccess } from '../src/repository-access/repository-access.service.js';
 import { childProcesses, eventually, homeChanges, type HomeSnapshot, isPlainError, pause, snapshotHome } from './support/faults.js';
@@ -224,7 +224,7 @@ describe('a repository removed or renamed while being read', () => {
     const infos = server.server.app.get(RepoInfoService);
     await rename(gitDir, away);
     try {
-      await expect(infos.repoInfo(repository)).rejects.toBeInstanceOf(RepoNotFoundError);
+      await expect(infos.repoInfo(repository)).rejects.toBeInstanceOf(NotFoundError);
     } finally {
       await rename(away, gitDir);
     }

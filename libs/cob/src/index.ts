@@ -2,8 +2,6 @@
  * The read side of @forge-httpd/cob: issues, patches, jobs and identities evaluated from their
  * change DAGs. Writing changes as a node does is `@forge-httpd/cob/write` (builders, tests).
  */
-// Errors
-export { CobApplyError, CobNotFoundError, CobWriteError, UnknownCobActionError } from './errors.js';
 // Changes and evaluation (docs/node-home.md §6)
 export type { Change } from './change.js';
 export { evaluateChanges } from './dag/evaluate-changes.js';

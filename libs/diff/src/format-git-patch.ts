@@ -3,7 +3,6 @@
  * git's output and rendering it again must give the same bytes.
  */
 import { quoteGitPath } from './c-quote.js';
-import { DiffFormatError } from './errors.js';
 import { lineBytesOf } from './text.js';
 import type { DiffContent, FileDiff, Hunk, LineRange } from './types.js';
 
@@ -14,7 +13,7 @@ const NO_NEWLINE = Buffer.from('\n\\ No newline at end of file\n');
  * Renders files as `git diff-tree -r -z --raw -p -M -C --full-index` prints them.
  * @param files - as returned by `parseGitPatch` (not truncated)
  * @returns git's bytes: raw records, a NUL, the patch (empty when there are no files)
- * @throws DiffFormatError for a `tooLarge` file, whose hunks are unknown
+ * @throws SyntaxError for a `tooLarge` file, whose hunks are unknown
  */
 export function formatGitPatch(files: readonly FileDiff[]): Buffer {
   if (files.length === 0) return Buffer.alloc(0);
@@ -87,7 +86,7 @@ function formatExtendedHeader(file: FileDiff): Buffer[] {
 
 function formatContent(file: FileDiff, content: DiffContent): Buffer[] {
   const cut = content.type === 'tooLarge' || (content.type === 'plain' && content.tooLarge === true);
-  if (cut) throw new DiffFormatError('cannot render a file whose patch was cut');
+  if (cut) throw new SyntaxError('cannot render a file whose patch was cut');
   const labelA = file.old === null ? Buffer.from('/dev/null') : quoteGitPath(file.oldPathBytes, 'a/');
   const labelB = file.new === null ? Buffer.from('/dev/null') : quoteGitPath(file.newPathBytes, 'b/');
   if (content.type === 'binary') {

@@ -14,7 +14,6 @@ export type {
   LineRange,
   LineText,
 } from './types.js';
-export { DiffFormatError } from './errors.js';
 export { parseGitPatch } from './parse-git-patch.js';
 export type { ParseGitPatchOptions } from './parse-git-patch.js';
 export { formatGitPatch, formatHunkHeader } from './format-git-patch.js';

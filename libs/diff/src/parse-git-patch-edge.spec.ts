@@ -1,5 +1,4 @@
 import { gitDiff } from '@forge-httpd/builder/scratch';
-import { DiffFormatError } from './errors.js';
 import { formatGitPatch } from './format-git-patch.js';
 import { parseGitPatch } from './parse-git-patch.js';
 import { LINES, only, useScratchRepos } from './scratch-repos.testing.js';
@@ -101,7 +100,7 @@ describe('parseGitPatch on malformed output', () => {
       'output cut without the truncated flag',
       `:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} M\0x\0\0diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n`,
     ],
-  ])('throws DiffFormatError for %s', (_, text) => {
-    expect(() => parseGitPatch(Buffer.from(text, 'latin1'))).toThrow(DiffFormatError);
+  ])('throws SyntaxError for %s', (_, text) => {
+    expect(() => parseGitPatch(Buffer.from(text, 'latin1'))).toThrow(SyntaxError);
   });
 });

@@ -1,7 +1,6 @@
 /**
  * Parses git's own diff output into structured file diffs.
  */
-import { DiffFormatError } from './errors.js';
 import { fileModeOf } from './file-mode.js';
 import { LineReader } from './line-reader.js';
 import { parseRawRecords, type RawRecord } from './raw-records.js';
@@ -23,29 +22,29 @@ const TOO_LARGE: DiffContent = { type: 'tooLarge' };
  * @param patch - git's output, possibly cut at a byte cap
  * @param options - whether the output was cut
  * @returns one entry per changed file
- * @throws DiffFormatError when the output does not have git's shape
+ * @throws SyntaxError when the output does not have git's shape
  */
 export function parseGitPatch(patch: Buffer, options: ParseGitPatchOptions = {}): FileDiff[] {
   const truncated = options.truncated ?? false;
   const raw = parseRawRecords(patch);
-  if (!raw.complete && !truncated) throw new DiffFormatError('diff output ends inside its raw records');
+  if (!raw.complete && !truncated) throw new SyntaxError('diff output ends inside its raw records');
   const reader = new LineReader(patch, raw.patchStart);
   const files: FileDiff[] = [];
   for (const record of raw.records) {
     for (const head of headsOf(record)) files.push({ ...head, content: readContent(reader, head, truncated) });
   }
-  if (!reader.done && !truncated) throw new DiffFormatError('patch has more sections than raw records');
+  if (!reader.done && !truncated) throw new SyntaxError('patch has more sections than raw records');
   return files;
 }
 
 function readContent(reader: LineReader, head: FileHead, truncated: boolean): DiffContent {
   if (reader.done && truncated) return TOO_LARGE;
-  if (reader.done) throw new DiffFormatError('patch has fewer sections than raw records');
+  if (reader.done) throw new SyntaxError('patch has fewer sections than raw records');
   const content = parseSection(reader, head);
   if (content !== null && !(truncated && reader.done)) return content;
   // A section that reaches the cut may have lost later hunks, even if it looks complete;
   // everything after it is unknown too.
-  if (!truncated) throw new DiffFormatError('patch ends inside a file section');
+  if (!truncated) throw new SyntaxError('patch ends inside a file section');
   reader.skipToEnd();
   return TOO_LARGE;
 }

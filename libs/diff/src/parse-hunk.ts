@@ -3,7 +3,6 @@
  * unified format of xdiff: `@@ -l,s +l,s @@ <function context>` then ` `, `-`, `+` lines,
  * each possibly followed by `\ No newline at end of file`).
  */
-import { DiffFormatError } from './errors.js';
 import type { LineReader, LineSpan } from './line-reader.js';
 import { decodeUtf8OrNull, lineTextOf } from './text.js';
 import type { DiffLine, Hunk } from './types.js';
@@ -30,14 +29,14 @@ interface Cursor {
  * Reads one hunk, starting at its `@@` line.
  * @param reader - positioned on the `@@` line
  * @returns the hunk, or null when the input ends inside it
- * @throws DiffFormatError on a malformed header or line
+ * @throws SyntaxError on a malformed header or line
  */
 export function parseHunk(reader: LineReader): ParsedHunk | null {
   const headerLine = reader.next();
   if (headerLine === null || !headerLine.terminated) return null;
   const headerBytes = reader.bytes.subarray(headerLine.start, headerLine.end + 1);
   const match = HEADER.exec(headerBytes.toString('latin1'));
-  if (match === null) throw new DiffFormatError('malformed hunk header');
+  if (match === null) throw new SyntaxError('malformed hunk header');
   const [whole, oldStart = '', oldCount = '1', newStart = '', newCount = '1'] = match;
   const old = range(oldStart, oldCount);
   const now = range(newStart, newCount);
@@ -78,15 +77,15 @@ function readLine(reader: LineReader, cursor: Cursor): DiffLine | null {
     case 0x20:
       return contextLine(cursor, content, missingNewline);
     case 0x2d:
-      if (cursor.oldLeft-- <= 0) throw new DiffFormatError('hunk has more old lines than its header says');
+      if (cursor.oldLeft-- <= 0) throw new SyntaxError('hunk has more old lines than its header says');
       cursor.oldMissing ||= missingNewline;
       return withText({ type: 'deletion' as const, text: null as string | null, lineNo: cursor.oldLine++ }, content);
     case 0x2b:
-      if (cursor.newLeft-- <= 0) throw new DiffFormatError('hunk has more new lines than its header says');
+      if (cursor.newLeft-- <= 0) throw new SyntaxError('hunk has more new lines than its header says');
       cursor.newMissing ||= missingNewline;
       return withText({ type: 'addition' as const, text: null as string | null, lineNo: cursor.newLine++ }, content);
     default:
-      throw new DiffFormatError('unexpected line in hunk');
+      throw new SyntaxError('unexpected line in hunk');
   }
 }
 
@@ -112,7 +111,7 @@ function withText<L extends { text: string | null; raw?: Buffer }>(line: L, cont
 
 function contextLine(cursor: Cursor, content: Content, missingNewline: boolean): DiffLine {
   if (cursor.oldLeft-- <= 0 || cursor.newLeft-- <= 0) {
-    throw new DiffFormatError('hunk has more context lines than its header says');
+    throw new SyntaxError('hunk has more context lines than its header says');
   }
   if (missingNewline) {
     cursor.oldMissing = true;

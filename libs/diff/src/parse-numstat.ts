@@ -4,7 +4,6 @@
  * for a rename or copy; binary files count `-\t-`. Records come in the order of the raw records
  * of the same diff (same diffcore pipeline), one per raw record (a type change is one record).
  */
-import { DiffFormatError } from './errors.js';
 import type { FileStats } from './types.js';
 
 /** One numstat record: line counts (null for a binary file) and the path(s) as bytes. */
@@ -20,7 +19,7 @@ const COUNTS = /^(?:(\d+)\t(\d+)|-\t-)\t$/;
  * Parses `git diff-tree -r -z --numstat` output; a record cut short at the end is dropped.
  * @param output - git's output, possibly cut at a byte cap
  * @returns the complete records, in git's order
- * @throws DiffFormatError when a record does not have git's shape
+ * @throws SyntaxError when a record does not have git's shape
  */
 export function parseNumstat(output: Buffer): NumstatRecord[] {
   const records: NumstatRecord[] = [];
@@ -29,7 +28,7 @@ export function parseNumstat(output: Buffer): NumstatRecord[] {
     const tab = output.indexOf(0x09, output.indexOf(0x09, at) + 1);
     if (tab < 0) break;
     const match = COUNTS.exec(output.toString('latin1', at, tab + 1));
-    if (match === null) throw new DiffFormatError('malformed numstat record');
+    if (match === null) throw new SyntaxError('malformed numstat record');
     const stats = match[1] === undefined ? null : { additions: Number(match[1]), deletions: Number(match[2]) };
     const paired = output[tab + 1] === 0;
     const first = readPath(output, paired ? tab + 2 : tab + 1);

@@ -3,7 +3,6 @@
  * (git-diff(1) "generating patch text with -p"), then either `Binary files … differ`, or
  * `---`/`+++` and hunks, or nothing (mode change, pure rename/copy, empty file).
  */
-import { DiffFormatError } from './errors.js';
 import type { LineReader } from './line-reader.js';
 import { parseHunk } from './parse-hunk.js';
 import type { DiffContent, EofState, FileHead, Hunk } from './types.js';
@@ -15,21 +14,21 @@ const SECTION_STARTS = ['diff --git ', '--- ', 'Binary files ', '@@ '];
  * @param reader - positioned on the `diff --git` line
  * @param head - the file, from the raw record
  * @returns its content, or null when the input ends inside the section
- * @throws DiffFormatError when the section does not have git's shape
+ * @throws SyntaxError when the section does not have git's shape
  */
 export function parseSection(reader: LineReader, head: FileHead): DiffContent | null {
   if (atCut(reader)) return null;
-  if (!reader.nextStartsWith('diff --git ')) throw new DiffFormatError('expected a `diff --git` line');
+  if (!reader.nextStartsWith('diff --git ')) throw new SyntaxError('expected a `diff --git` line');
   if (!skipHeader(reader) || (!reader.done && atCut(reader))) return null;
   if (reader.nextStartsWith('Binary files ')) {
     reader.next();
     return { type: 'binary' };
   }
-  if (reader.nextStartsWith('GIT binary patch')) throw new DiffFormatError('unexpected binary patch');
+  if (reader.nextStartsWith('GIT binary patch')) throw new SyntaxError('unexpected binary patch');
   if (!reader.nextStartsWith('--- ')) return emptyContent(head);
   reader.next();
   if (atCut(reader)) return null;
-  if (!reader.nextStartsWith('+++ ')) throw new DiffFormatError('expected a `+++` line');
+  if (!reader.nextStartsWith('+++ ')) throw new SyntaxError('expected a `+++` line');
   reader.next();
   return readHunks(reader);
 }
@@ -82,5 +81,5 @@ function emptyContent(head: FileHead): DiffContent {
 }
 
 function fail(message: string): never {
-  throw new DiffFormatError(message);
+  throw new SyntaxError(message);
 }

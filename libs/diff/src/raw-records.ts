@@ -3,7 +3,6 @@
  * `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<new path>\0]` per file,
  * then one `\0` before the patch text when `-p` is also given.
  */
-import { DiffFormatError } from './errors.js';
 
 /** One raw record. `status` is git's letter; `score` its number (R087 → 87) or null. */
 export interface RawRecord {
@@ -30,7 +29,7 @@ const META = /^:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{40}) ([0-9a-f]{40}) ([ADMRCT])([
  * Splits the raw records off the front of git's combined output.
  * @param output - `git diff-tree -r -z --raw -p …` output (possibly cut short)
  * @returns the complete records and the offset of the patch text
- * @throws DiffFormatError when a record is malformed
+ * @throws SyntaxError when a record is malformed
  */
 export function parseRawRecords(output: Buffer): RawPart {
   const records: RawRecord[] = [];
@@ -42,10 +41,10 @@ export function parseRawRecords(output: Buffer): RawPart {
     at = fields.next;
   }
   if (records.length === 0 && output.length > 0) {
-    throw new DiffFormatError('diff output does not start with `--raw -z` records');
+    throw new SyntaxError('diff output does not start with `--raw -z` records');
   }
   if (at >= output.length) return { records, patchStart: at, complete: records.length === 0 };
-  if (output[at] !== 0) throw new DiffFormatError('raw diff records are not followed by a NUL separator');
+  if (output[at] !== 0) throw new SyntaxError('raw diff records are not followed by a NUL separator');
   return { records, patchStart: at + 1, complete: true };
 }
 
@@ -53,7 +52,7 @@ function readFields(output: Buffer, at: number): { record: RawRecord; next: numb
   const metaEnd = output.indexOf(0, at);
   if (metaEnd < 0) return null;
   const match = META.exec(output.toString('latin1', at, metaEnd));
-  if (match === null) throw new DiffFormatError('malformed raw diff record');
+  if (match === null) throw new SyntaxError('malformed raw diff record');
   const [, oldMode = '', newMode = '', oldOid = '', newOid = '', letter = '', digits = ''] = match;
   const status = letter as RawRecord['status'];
   const first = readPath(output, metaEnd + 1);

@@ -1,5 +1,3 @@
-import { CanonicalJsonError } from './errors.js';
-
 /** A value canonicalJson can encode. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
@@ -20,7 +18,7 @@ const SHORT_ESCAPES: Record<string, string> = {
  * integers only. Object properties whose value is `undefined` are omitted (serde's skip).
  * @param value - plain JSON data
  * @returns the canonical text
- * @throws CanonicalJsonError for floats, non-finite or unsafe numbers, lone surrogates,
+ * @throws TypeError for floats, non-finite or unsafe numbers, lone surrogates,
  *   `undefined` in arrays and non-plain objects
  */
 export function canonicalJson(value: unknown): string {
@@ -37,24 +35,24 @@ export function canonicalJson(value: unknown): string {
     case 'object':
       return Array.isArray(value) ? encodeArray(value) : encodeObject(value);
     default:
-      throw new CanonicalJsonError(`canonical JSON cannot encode a ${typeof value}`);
+      throw new TypeError(`canonical JSON cannot encode a ${typeof value}`);
   }
 }
 
 function encodeInteger(value: number): string {
-  if (!Number.isSafeInteger(value)) throw new CanonicalJsonError(`canonical JSON allows integers only, got ${value}`);
+  if (!Number.isSafeInteger(value)) throw new TypeError(`canonical JSON allows integers only, got ${value}`);
   return Object.is(value, -0) ? '0' : String(value);
 }
 
 function encodeString(value: string): string {
-  if (/\p{Surrogate}/u.test(value)) throw new CanonicalJsonError('canonical JSON cannot encode a lone surrogate');
+  if (/\p{Surrogate}/u.test(value)) throw new TypeError('canonical JSON cannot encode a lone surrogate');
   const escaped = value.normalize('NFC').replace(/["\\\u0000-\u001f]/g, (c) => SHORT_ESCAPES[c] ?? '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
   return `"${escaped}"`;
 }
 
 function encodeArray(items: unknown[]): string {
   const parts = items.map((item) => {
-    if (item === undefined) throw new CanonicalJsonError('canonical JSON cannot encode undefined in an array');
+    if (item === undefined) throw new TypeError('canonical JSON cannot encode undefined in an array');
     return canonicalJson(item);
   });
   return `[${parts.join(',')}]`;
@@ -63,7 +61,7 @@ function encodeArray(items: unknown[]): string {
 function encodeObject(object: object): string {
   const prototype = Object.getPrototypeOf(object) as unknown;
   if (prototype !== Object.prototype && prototype !== null) {
-    throw new CanonicalJsonError('canonical JSON encodes plain objects only');
+    throw new TypeError('canonical JSON encodes plain objects only');
   }
   const members = Object.entries(object)
     .filter(([, member]) => member !== undefined)

@@ -1,6 +1,9 @@
 import type { Did, Nid } from './brands.js';
-import { InvalidDidError } from './errors.js';
+import { InvalidInputError } from './error-kinds.js';
 import { parseNid } from './nid.js';
+
+/** Message of a malformed did. */
+const INVALID_DID = 'Invalid did: expected did:key:z6Mk…';
 
 const DID_PREFIX = 'did:key:';
 
@@ -8,7 +11,7 @@ const DID_PREFIX = 'did:key:';
  * Parses a DID of the form `did:key:` + NID (docs/node-home.md §2.2).
  * @param text - candidate DID text
  * @returns the same text, branded
- * @throws InvalidDidError when the prefix or the NID part is wrong
+ * @throws InvalidInputError when the prefix or the NID part is wrong
  */
 export function parseDid(text: string): Did {
   nidFromDid(text);
@@ -28,13 +31,13 @@ export function didFromNid(nid: Nid): Did {
  * Extracts the NID from a DID text.
  * @param did - `did:key:z6Mk…`
  * @returns the NID
- * @throws InvalidDidError when the text is not a did:key of an ed25519 key
+ * @throws InvalidInputError when the text is not a did:key of an ed25519 key
  */
 export function nidFromDid(did: string): Nid {
-  if (!did.startsWith(DID_PREFIX)) throw new InvalidDidError();
+  if (!did.startsWith(DID_PREFIX)) throw new InvalidInputError(INVALID_DID);
   try {
     return parseNid(did.slice(DID_PREFIX.length));
   } catch {
-    throw new InvalidDidError();
+    throw new InvalidInputError(INVALID_DID);
   }
 }

@@ -1,13 +1,17 @@
 export type { Did, Nid, Rid } from './brands.js';
 export {
-  CanonicalJsonError,
-  InvalidDidError,
-  InvalidMultibaseError,
-  InvalidNidError,
-  InvalidRidError,
-  InvalidSshKeyError,
-  InvalidSshSignatureError,
-} from './errors.js';
+  BusyError,
+  type ErrorCode,
+  ForbiddenError,
+  InvalidDataError,
+  InvalidInputError,
+  LockedError,
+  NotFoundError,
+  ProcessFailedError,
+  RejectedError,
+  type Tolerance,
+  TooLargeError,
+} from './error-kinds.js';
 export { decodeMultibase, encodeMultibase } from './multibase.js';
 export { nidFromPublicKey, parseNid, publicKeyFromNid } from './nid.js';
 export { didFromNid, nidFromDid, parseDid } from './did.js';

@@ -24,7 +24,7 @@ export async function writeKeyFiles(homeDir: string, keyPair: KeyPair): Promise<
  * Reads the node's public key from `keys/radicle.pub` (first two fields; the comment is ignored).
  * @param homeDir - the node home directory
  * @returns the 32-byte public key
- * @throws InvalidSshKeyError when the file is malformed; fs errors when it is missing
+ * @throws InvalidInputError when the file is malformed; fs errors when it is missing
  */
 export async function readNodePublicKey(homeDir: string): Promise<Uint8Array> {
   const line = await readFile(path.join(homeDir, 'keys', 'radicle.pub'), 'utf8');

@@ -2,7 +2,7 @@ import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import * as ed from '@noble/ed25519';
 import type { Nid } from './brands.js';
-import { InvalidSshKeyError } from './errors.js';
+import { InvalidInputError } from './error-kinds.js';
 import { nidFromPublicKey } from './nid.js';
 
 // noble needs a synchronous SHA-512 for its sync API; node:crypto provides one.
@@ -22,10 +22,10 @@ export interface KeyPair {
  * Derives the key pair of a 32-byte seed (what `rad auth` does with `RAD_KEYGEN_SEED`).
  * @param seed - 32 bytes
  * @returns the key pair with its NID
- * @throws InvalidSshKeyError when the seed is not 32 bytes
+ * @throws InvalidInputError when the seed is not 32 bytes
  */
 export function keyPairFromSeed(seed: Uint8Array): KeyPair {
-  if (seed.length !== 32) throw new InvalidSshKeyError('Invalid key seed: expected 32 bytes');
+  if (seed.length !== 32) throw new InvalidInputError('Invalid key seed: expected 32 bytes');
   const copy = Uint8Array.from(seed);
   const publicKey = ed.getPublicKey(copy);
   return { seed: copy, publicKey, nid: nidFromPublicKey(publicKey) };

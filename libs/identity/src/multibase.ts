@@ -1,5 +1,8 @@
 import bs58 from 'bs58';
-import { InvalidMultibaseError } from './errors.js';
+import { InvalidInputError } from './error-kinds.js';
+
+/** Message of a malformed multibase. */
+const INVALID_MULTIBASE = 'Invalid multibase: expected z followed by base58btc';
 
 /**
  * Encodes bytes as multibase base58btc (`z` + Bitcoin-alphabet base58), the only base
@@ -25,11 +28,11 @@ function flat(text: string): string {
  * canonical encoding of its bytes (re-encoding gives the same text).
  * @param text - `z…`
  * @returns the decoded bytes
- * @throws InvalidMultibaseError when the prefix or an alphabet character is wrong
+ * @throws InvalidInputError when the prefix or an alphabet character is wrong
  */
 export function decodeMultibase(text: string): Uint8Array {
-  if (!text.startsWith('z') || text.length < 2) throw new InvalidMultibaseError();
+  if (!text.startsWith('z') || text.length < 2) throw new InvalidInputError(INVALID_MULTIBASE);
   const bytes = bs58.decodeUnsafe(text.slice(1));
-  if (bytes === undefined || bs58.encode(bytes) !== text.slice(1)) throw new InvalidMultibaseError();
+  if (bytes === undefined || bs58.encode(bytes) !== text.slice(1)) throw new InvalidInputError(INVALID_MULTIBASE);
   return bytes;
 }

@@ -1,7 +1,10 @@
-import { InvalidSshKeyError } from './errors.js';
+import { InvalidInputError } from './error-kinds.js';
 import { keyPairFromSeed, type KeyPair } from './key-pair.js';
 import { parseSshPublicKeyBlob, sshPublicKeyBlob } from './ssh-public-key.js';
 import { SshReader, sshString, sshUint32, unwrapPem, wrapBase64 } from './ssh-wire.js';
+
+/** Message of a malformed ssh key. */
+const INVALID_SSH_KEY = 'Invalid ssh key: expected an unencrypted ssh-ed25519 key';
 
 const MAGIC = Buffer.from('openssh-key-v1\0', 'latin1');
 const LABEL = 'OPENSSH PRIVATE KEY';
@@ -42,25 +45,25 @@ export function encodeOpenSshPrivateKey(keyPair: KeyPair): string {
  * Decodes an unencrypted OpenSSH ed25519 private key file (ours or an ssh-keygen re-save).
  * @param text - the file text
  * @returns the key pair derived from the seed in the file
- * @throws InvalidSshKeyError when the file is encrypted, malformed or inconsistent
+ * @throws InvalidInputError when the file is encrypted, malformed or inconsistent
  */
 export function decodeOpenSshPrivateKey(text: string): KeyPair {
   const body = unwrapPem(text, LABEL);
-  if (body === null || !body.subarray(0, MAGIC.length).equals(MAGIC)) throw new InvalidSshKeyError();
-  const reader = new SshReader(body.subarray(MAGIC.length), () => new InvalidSshKeyError());
+  if (body === null || !body.subarray(0, MAGIC.length).equals(MAGIC)) throw new InvalidInputError(INVALID_SSH_KEY);
+  const reader = new SshReader(body.subarray(MAGIC.length), () => new InvalidInputError(INVALID_SSH_KEY));
   if (reader.text() !== 'none' || reader.text() !== 'none') {
-    throw new InvalidSshKeyError('Invalid ssh key: encrypted keys are not supported');
+    throw new InvalidInputError('Invalid ssh key: encrypted keys are not supported');
   }
   reader.string();
-  if (reader.uint32() !== 1) throw new InvalidSshKeyError();
+  if (reader.uint32() !== 1) throw new InvalidInputError(INVALID_SSH_KEY);
   const publicKey = parseSshPublicKeyBlob(reader.string());
-  const secret = new SshReader(reader.string(), () => new InvalidSshKeyError());
-  if (secret.uint32() !== secret.uint32() || secret.text() !== 'ssh-ed25519') throw new InvalidSshKeyError();
+  const secret = new SshReader(reader.string(), () => new InvalidInputError(INVALID_SSH_KEY));
+  if (secret.uint32() !== secret.uint32() || secret.text() !== 'ssh-ed25519') throw new InvalidInputError(INVALID_SSH_KEY);
   const innerPublic = secret.string();
   const pair = secret.string();
-  if (pair.length !== 64 || !innerPublic.equals(Buffer.from(publicKey))) throw new InvalidSshKeyError();
+  if (pair.length !== 64 || !innerPublic.equals(Buffer.from(publicKey))) throw new InvalidInputError(INVALID_SSH_KEY);
   const keyPair = keyPairFromSeed(pair.subarray(0, 32));
-  if (!Buffer.from(keyPair.publicKey).equals(pair.subarray(32))) throw new InvalidSshKeyError();
+  if (!Buffer.from(keyPair.publicKey).equals(pair.subarray(32))) throw new InvalidInputError(INVALID_SSH_KEY);
   return keyPair;
 }
 

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { InvalidSshKeyError } from './errors.js';
+import { InvalidInputError } from './error-kinds.js';
 import { SshReader, sshString } from './ssh-wire.js';
+
+/** Message of a malformed ssh key. */
+const INVALID_SSH_KEY = 'Invalid ssh key: expected an unencrypted ssh-ed25519 key';
 
 const KEY_TYPE = 'ssh-ed25519';
 
@@ -11,7 +14,7 @@ const KEY_TYPE = 'ssh-ed25519';
  * @returns the wire blob
  */
 export function sshPublicKeyBlob(publicKey: Uint8Array): Buffer {
-  if (publicKey.length !== 32) throw new InvalidSshKeyError('Invalid ssh key: expected a 32-byte public key');
+  if (publicKey.length !== 32) throw new InvalidInputError('Invalid ssh key: expected a 32-byte public key');
   return Buffer.concat([sshString(KEY_TYPE), sshString(publicKey)]);
 }
 
@@ -38,12 +41,12 @@ export function sshFingerprint(publicKey: Uint8Array): string {
  * Parses an OpenSSH public key line (`ssh-ed25519 <base64> [comment]`), e.g. `keys/radicle.pub`.
  * @param line - the line; surrounding whitespace and a trailing newline are ignored
  * @returns the 32-byte public key
- * @throws InvalidSshKeyError when the line is not an ssh-ed25519 key
+ * @throws InvalidInputError when the line is not an ssh-ed25519 key
  */
 export function parseSshPublicKeyLine(line: string): Uint8Array {
   const [type, base64] = line.trim().split(/\s+/);
   if (type !== KEY_TYPE || base64 === undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) {
-    throw new InvalidSshKeyError();
+    throw new InvalidInputError(INVALID_SSH_KEY);
   }
   return parseSshPublicKeyBlob(Buffer.from(base64, 'base64'));
 }
@@ -52,12 +55,12 @@ export function parseSshPublicKeyLine(line: string): Uint8Array {
  * Parses an SSH wire blob of an Ed25519 public key.
  * @param blob - string("ssh-ed25519") ‖ string(32 bytes)
  * @returns the 32-byte public key
- * @throws InvalidSshKeyError when the blob is malformed or another key type
+ * @throws InvalidInputError when the blob is malformed or another key type
  */
 export function parseSshPublicKeyBlob(blob: Uint8Array): Uint8Array {
-  const reader = new SshReader(Buffer.from(blob), () => new InvalidSshKeyError());
-  if (reader.text() !== KEY_TYPE) throw new InvalidSshKeyError();
+  const reader = new SshReader(Buffer.from(blob), () => new InvalidInputError(INVALID_SSH_KEY));
+  if (reader.text() !== KEY_TYPE) throw new InvalidInputError(INVALID_SSH_KEY);
   const key = reader.string();
-  if (key.length !== 32 || reader.remaining() !== 0) throw new InvalidSshKeyError();
+  if (key.length !== 32 || reader.remaining() !== 0) throw new InvalidInputError(INVALID_SSH_KEY);
   return new Uint8Array(key);
 }

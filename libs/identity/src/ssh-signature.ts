@@ -1,6 +1,9 @@
-import { InvalidSshSignatureError } from './errors.js';
+import { InvalidInputError } from './error-kinds.js';
 import { parseSshPublicKeyBlob, sshPublicKeyBlob } from './ssh-public-key.js';
 import { SshReader, sshString, sshUint32, unwrapPem, wrapBase64 } from './ssh-wire.js';
+
+/** Message of a malformed ssh signature. */
+const INVALID_SSH_SIGNATURE = 'Invalid ssh signature: expected an ssh-ed25519 SSHSIG armor';
 
 const MAGIC = Buffer.from('SSHSIG', 'latin1');
 const LABEL = 'SSH SIGNATURE';
@@ -22,7 +25,7 @@ export interface SshSignature {
  *   wrapped at 70 characters, WITHOUT a final newline (ready to become a commit header)
  */
 export function armorSshSignature(publicKey: Uint8Array, signature: Uint8Array): string {
-  if (signature.length !== 64) throw new InvalidSshSignatureError('Invalid ssh signature: expected 64 bytes');
+  if (signature.length !== 64) throw new InvalidInputError('Invalid ssh signature: expected 64 bytes');
   const blob = Buffer.concat([
     MAGIC,
     sshUint32(1),
@@ -39,26 +42,26 @@ export function armorSshSignature(publicKey: Uint8Array, signature: Uint8Array):
  * Parses an armored SSHSIG blob. Lines may carry git's one-space header continuation indent.
  * @param text - the armor (e.g. the value of a commit's `gpgsig` header)
  * @returns the signer's key, the 64-byte signature and the namespace
- * @throws InvalidSshSignatureError when the armor is malformed or not ssh-ed25519
+ * @throws InvalidInputError when the armor is malformed or not ssh-ed25519
  */
 export function parseSshSignatureArmor(text: string): SshSignature {
   const blob = unwrapPem(text, LABEL);
-  if (blob === null || !blob.subarray(0, MAGIC.length).equals(MAGIC)) throw new InvalidSshSignatureError();
-  const fail = (): Error => new InvalidSshSignatureError();
+  if (blob === null || !blob.subarray(0, MAGIC.length).equals(MAGIC)) throw new InvalidInputError(INVALID_SSH_SIGNATURE);
+  const fail = (): Error => new InvalidInputError(INVALID_SSH_SIGNATURE);
   const reader = new SshReader(blob.subarray(MAGIC.length), fail);
-  if (reader.uint32() !== 1) throw new InvalidSshSignatureError();
+  if (reader.uint32() !== 1) throw new InvalidInputError(INVALID_SSH_SIGNATURE);
   let publicKey: Uint8Array;
   try {
     publicKey = parseSshPublicKeyBlob(reader.string());
   } catch {
-    throw new InvalidSshSignatureError();
+    throw new InvalidInputError(INVALID_SSH_SIGNATURE);
   }
   const namespace = reader.text();
   reader.string();
   reader.string();
   const inner = new SshReader(reader.string(), fail);
-  if (inner.text() !== 'ssh-ed25519') throw new InvalidSshSignatureError();
+  if (inner.text() !== 'ssh-ed25519') throw new InvalidInputError(INVALID_SSH_SIGNATURE);
   const signature = inner.string();
-  if (signature.length !== 64 || reader.remaining() !== 0) throw new InvalidSshSignatureError();
+  if (signature.length !== 64 || reader.remaining() !== 0) throw new InvalidInputError(INVALID_SSH_SIGNATURE);
   return { publicKey, signature: new Uint8Array(signature), namespace };
 }

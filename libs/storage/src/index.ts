@@ -5,10 +5,9 @@
  */
 // git (libs/storage/src/git)
 export { gitEnvironment } from './git/processes/git-command.js';
-export { checkGit, GitUnavailableError, MIN_GIT_VERSION } from './git/processes/check-git.js';
-export { EMPTY_TREE_OID, InvalidOidError, isOid, parseOid } from './git/objects/oid.js';
+export { checkGit, MIN_GIT_VERSION } from './git/processes/check-git.js';
+export { EMPTY_TREE_OID, isOid, parseOid } from './git/objects/oid.js';
 export type { Oid } from './git/objects/oid.js';
-export { GitCommandError, GitObjectFormatError, InvalidRefNameError, RangeWalkBusyError } from './git/errors.js';
 export type { GitObjectType } from './git/objects/object-type.js';
 export type { GitSignature } from './git/format/signature.js';
 export type { GitHeader } from './git/objects/object-headers.js';
@@ -49,7 +48,6 @@ export type { HistoryShares, IndexBudgets } from './git/storage-runtime.js';
 export type { GitChildProcess } from './git/processes/git-child-process.js';
 // end git
 // git server processes (libs/storage/src/serve)
-export { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './serve/errors.js';
 export { GitServerPool } from './serve/git-server-pool.js';
 export type { GitServerInvocation, GitServerPoolOptions } from './serve/git-server-pool.js';
 export { uploadPack } from './serve/upload-pack.js';
@@ -64,31 +62,27 @@ export { detectFlavour } from './home/detect-flavour.js';
 export type { FlavourDetection } from './home/detect-flavour.js';
 export { DEFAULT_SEEDING_POLICY } from './db/seeding-policy.js';
 export type { SeedingPolicy, SeedingScope } from './db/seeding-policy.js';
-export { DatabaseBusyError } from './db/database-busy-error.js';
 export { NodeDatabase } from './db/node-database.js';
 export { PoliciesDatabase } from './db/policies-database.js';
 export type { SeedingPolicyEntry } from './db/policies-database.js';
 export { resolveAlias } from './db/resolve-alias.js';
-export { ConfigInvalidError } from './config/errors.js';
 export { parseProfileConfig, parseWebConfig } from './config/profile-config.js';
 export type { ProfileConfig, WebConfig } from './config/profile-config.js';
 export { WebConfigWatcher } from './config/web-config-watcher.js';
 export type { ConfigLogger } from './config/web-config-watcher.js';
 export { ControlSocketClient } from './socket/control-socket-client.js';
 export { SIGREFS_PARENT_REF, SIGREFS_REF } from './sigrefs/format-signed-refs.js';
-export { IdentityDocumentError, parseIdentityDocument } from './identity-doc/identity-document.js';
+export { parseIdentityDocument } from './identity-doc/identity-document.js';
 export type { IdentityDocument, Visibility } from './identity-doc/identity-document.js';
 export { IDENTITY_DOC_PATH, IDENTITY_REF } from './identity-doc/load-identity-document.js';
 export { parseCanonicalRefsPayload, parseProjectPayload } from './identity-doc/payloads.js';
 export type { CanonicalRefsPayload, ProjectPayload } from './identity-doc/payloads.js';
-export { RepositoryHeadError } from './repository/errors.js';
 export { readHeadCommitTime, readHeadCommitTimeFromFiles } from './repository/head-commit-time.js';
 export type { HeadCommitTime } from './repository/head-commit-time.js';
 export type { CanonicalRefs, CanonicalTag } from './repository/canonical-refs.js';
 export type { RemoteRefs } from './repository/remotes.js';
 export { StoredRepository } from './repository/stored-repository.js';
 export type { RepositoryHead } from './repository/stored-repository.js';
-export { HomeInvalidError } from './home/errors.js';
 export { Storage } from './home/storage.js';
 export { StorageIndex } from './home/storage-index.js';
 export type { StorageIndexOptions, StorageIndexStats } from './home/storage-index.js';

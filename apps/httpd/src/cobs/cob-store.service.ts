@@ -87,7 +87,7 @@ export class CobStoreService implements OnModuleDestroy {
 
   /**
    * Opens a public repository and lists its refs once.
-   * @throws InvalidRidError / RepoNotFoundError from {@link RepositoryAccess}
+   * @throws InvalidInputError / NotFoundError from {@link RepositoryAccess}
    */
   async open(ridText: string): Promise<CobView> {
     return this.view(await this.access.openPublic(ridText));

@@ -1,3 +1,4 @@
+import { TooLargeError } from '@forge-httpd/identity';
 import { Injectable, type StreamableFile } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
 import { type GitCommit, type GitRepository, type Oid, RANGE_CHUNK_COMMITS, type ReadOptions } from '@forge-httpd/storage';
@@ -7,7 +8,6 @@ import { toCommit } from '../git-content/commit.mapper.js';
 import { toDiff, toDiffFiles } from '../git-content/diff.mapper.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { parseNumstat } from '@forge-httpd/diff';
-import { DiffStatsOverLimitError } from '../git-content/errors.js';
 import { timesInActivityWindow } from './activity.js';
 import { streamedJson, streamedJsonArray } from '../platform/streamed-json.js';
 
@@ -128,7 +128,7 @@ export class CommitsService {
     await Promise.all([this.content.requireCommit(git, range.base), this.content.requireCommit(git, range.oid)]);
     // The same pairing as the diff pages (`-M -C`), as `git diff --numstat` sums it.
     const { patch, truncated } = await git.diffNumstat({ from: range.base, to: range.oid, maxBytes: NUMSTAT_MAX_BYTES });
-    if (truncated) throw new DiffStatsOverLimitError();
+    if (truncated) throw new TooLargeError('diff has too many files to count');
     const records = parseNumstat(patch);
     return {
       filesChanged: records.length,

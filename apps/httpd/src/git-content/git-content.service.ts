@@ -1,3 +1,4 @@
+import { NotFoundError } from '@forge-httpd/identity';
 import { Injectable } from '@nestjs/common';
 import {
   DIFF_FILES_BLOB_MAX_BYTES,
@@ -14,7 +15,6 @@ import type { GitCommit, GitObjectInfo, GitRepository, Oid, ReadOptions } from '
 import { toBlobContent } from './blob-content.mapper.js';
 import type { DiffBlobData } from './diff.mapper.js';
 import { GitContentCache, type PreparedBlob } from './git-content-cache.js';
-import { CommitNotFoundError } from './errors.js';
 
 /** A bounded diff: parsed files and the blobs that fit in the `files` map. */
 export interface LoadedDiff {
@@ -35,11 +35,11 @@ export class GitContentService {
   /**
    * Reads a commit.
    * @param options - `sequential` when it is the first step of a walk that reads it again
-   * @throws CommitNotFoundError when the id names no commit (absent or another object type)
+   * @throws NotFoundError when the id names no commit (absent or another object type)
    */
   async requireCommit(git: GitRepository, oid: Oid, options?: ReadOptions): Promise<GitCommit> {
     const commit = await git.readCommit(oid, options);
-    if (commit === null) throw new CommitNotFoundError();
+    if (commit === null) throw new NotFoundError('commit');
     return commit;
   }
 

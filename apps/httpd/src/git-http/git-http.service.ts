@@ -1,13 +1,13 @@
 import { type Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
-import { parseNid, parseRid, type Rid } from '@forge-httpd/identity';
+import { ForbiddenError, InvalidInputError, parseNid, parseRid, type Rid, TooLargeError } from '@forge-httpd/identity';
 import { type StoredRepository, uploadPack } from '@forge-httpd/storage';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
-import { InvalidParameterError, PushRefusedError, RepoNotFoundError, RequestBodyTooLargeError } from '../platform/errors.js';
 import { GitProcesses } from '../platform/git-processes.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { parseGitProtocolVersion } from './git-protocol.js';
+import { repositoryNotFound } from '../platform/repository-not-found.js';
 
 /** Which repository (and peer namespace) a git URL names, as written in the path. */
 export interface GitTarget {
@@ -54,14 +54,14 @@ export class GitHttpService {
 
   /**
    * `GET /{rid}.git[/{nid}]/info/refs?service=git-upload-pack`.
-   * @throws RepoNotFoundError (404) for a malformed, absent or private repository or namespace,
-   *   or a missing service; PushRefusedError (403) for git-receive-pack; GitServerBusyError (503)
+   * @throws NotFoundError (404) for a malformed, absent or private repository or namespace,
+   *   or a missing service; ForbiddenError (403) for git-receive-pack; BusyError (503)
    */
   async advertise(target: GitTarget, request: { service: unknown; headers: GitRequestHeaders; head: boolean }): Promise<BinaryAnswer> {
     const { gitDir, namespace } = await this.open(target);
-    if (request.service === 'git-receive-pack') throw new PushRefusedError();
+    if (request.service === 'git-receive-pack') throw pushRefused();
     // The dumb protocol (no service) is not served: every git client since 1.6.6 is smart.
-    if (request.service !== 'git-upload-pack') throw new RepoNotFoundError();
+    if (request.service !== 'git-upload-pack') throw repositoryNotFound();
     const headers = { 'content-type': 'application/x-git-upload-pack-advertisement', ...NO_CACHE };
     if (request.head) return { headers, body: null };
     const protocolVersion = parseGitProtocolVersion(request.headers['git-protocol']);
@@ -70,45 +70,55 @@ export class GitHttpService {
 
   /**
    * `POST /{rid}.git[/{nid}]/git-upload-pack`: one fetch negotiation or pack, streamed.
-   * @throws RepoNotFoundError (404); InvalidParameterError (400) for a content encoding other
+   * @throws NotFoundError (404); InvalidInputError (400) for a content encoding other
    *   than gzip or identity (and as the stream's error for a body that does not gunzip);
-   *   GitServerBusyError (503)
+   *   BusyError (503)
    */
   async serve(target: GitTarget, request: { body: Readable; headers: GitRequestHeaders }): Promise<BinaryAnswer> {
     const { gitDir, namespace } = await this.open(target);
-    if (Number(request.headers['content-length'] ?? 0) > UPLOAD_PACK_BODY_LIMIT) throw new RequestBodyTooLargeError();
+    if (Number(request.headers['content-length'] ?? 0) > UPLOAD_PACK_BODY_LIMIT) throw bodyTooLarge();
     const decoded = decodedBody(request.body, request.headers['content-encoding']);
     const body = decoded.pipe(new ByteLimit(UPLOAD_PACK_BODY_LIMIT));
     const protocolVersion = parseGitProtocolVersion(request.headers['git-protocol']);
     const output = uploadPack(this.processes.pool, { gitDir, namespace, mode: 'serve', protocolVersion, body });
     // A body that does not decompress is the client's fault (400), not a failed git (500).
-    if (decoded !== request.body) decoded.once('error', () => output.destroy(new InvalidParameterError('Invalid request body: expected gzip data')));
+    if (decoded !== request.body) decoded.once('error', () => output.destroy(new InvalidInputError('Invalid request body: expected gzip data')));
     body.once('error', (error) => output.destroy(error));
     return { headers: { 'content-type': 'application/x-git-upload-pack-result', ...NO_CACHE }, body: output };
   }
 
   /**
    * `POST /{rid}.git[/{nid}]/git-receive-pack`: this server is read-only.
-   * @throws RepoNotFoundError (404) as for reads, so a private repository stays invisible; else PushRefusedError (403)
+   * @throws NotFoundError (404) as for reads, so a private repository stays invisible; else ForbiddenError (403)
    */
   async refusePush(target: GitTarget): Promise<never> {
     await this.open(target);
-    throw new PushRefusedError();
+    throw pushRefused();
   }
 
   /** The public repository's git directory and the parsed namespace; anything else is 404. */
   private async open(target: GitTarget): Promise<{ gitDir: string; namespace?: string }> {
     const rid = parseOrNull<Rid>(() => parseRid(target.repo.endsWith('.git') ? target.repo.slice(0, -4) : target.repo));
-    if (rid === null) throw new RepoNotFoundError();
+    if (rid === null) throw repositoryNotFound();
     const repository = await this.access.openPublicRid(rid);
     if (target.nid === undefined) return { gitDir: repository.git.gitDir };
     return { gitDir: repository.git.gitDir, namespace: await requireRemote(repository, target.nid) };
   }
 }
 
+/** A push (git-receive-pack): this server is read-only; answered 403. */
+function pushRefused(): ForbiddenError {
+  return new ForbiddenError('pushes are not accepted');
+}
+
+/** A request body above its cap (after decompression); answered 413 with the JSON error body. */
+function bodyTooLarge(): TooLargeError {
+  return new TooLargeError('request body over the size limit');
+}
+
 async function requireRemote(repository: StoredRepository, nidText: string): Promise<string> {
   const nid = parseOrNull(() => parseNid(nidText));
-  if (nid === null || (await repository.remote(nid)) === null) throw new RepoNotFoundError();
+  if (nid === null || (await repository.remote(nid)) === null) throw repositoryNotFound();
   return nid;
 }
 
@@ -124,13 +134,13 @@ function parseOrNull<T>(parse: () => T): T | null {
 function decodedBody(body: Readable, encoding: string | undefined): Readable {
   const coding = encoding?.trim().toLowerCase();
   if (coding === undefined || coding === '' || coding === 'identity') return body;
-  if (coding !== 'gzip' && coding !== 'x-gzip') throw new InvalidParameterError('Invalid content-encoding: expected gzip or identity');
+  if (coding !== 'gzip' && coding !== 'x-gzip') throw new InvalidInputError('Invalid content-encoding: expected gzip or identity');
   const gunzip = createGunzip();
   body.on('error', (error) => gunzip.destroy(error));
   return body.pipe(gunzip);
 }
 
-/** Passes bytes through until `limit`, then fails with {@link RequestBodyTooLargeError}. */
+/** Passes bytes through until `limit`, then fails with {@link bodyTooLarge}. */
 class ByteLimit extends Transform {
   private seen = 0;
 
@@ -140,7 +150,7 @@ class ByteLimit extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
     this.seen += chunk.length;
-    if (this.seen > this.limit) done(new RequestBodyTooLargeError());
+    if (this.seen > this.limit) done(bodyTooLarge());
     else done(null, chunk);
   }
 }

@@ -1,6 +1,7 @@
+import { NotFoundError } from '@forge-httpd/identity';
 import { Injectable } from '@nestjs/common';
 import type { Issue } from '@forge-httpd/api-types';
-import { CobNotFoundError, type IssueStatusFilter } from '@forge-httpd/cob';
+import { type IssueStatusFilter } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
 import { type PageRequest, pageRange } from '../platform/pagination.js';
 import { CobStoreService } from '../cobs/cob-store.service.js';
@@ -22,12 +23,12 @@ export class IssuesService {
 
   /**
    * `GET /repos/{rid}/issues/{id}`.
-   * @throws CobNotFoundError (404) when the issue does not exist or is invalid
+   * @throws NotFoundError (404) when the issue does not exist or is invalid
    */
   async get(ridText: string, id: Oid): Promise<Issue> {
     const { snapshot, aliasOf } = await this.cobs.open(ridText);
     const issue = await snapshot.issue(id);
-    if (issue === null) throw new CobNotFoundError('issue', id);
+    if (issue === null) throw new NotFoundError('issue', `${'issue'} ${id} not found`);
     return toIssue(issue, aliasOf);
   }
 }

@@ -57,7 +57,7 @@ export class NodeFactsMemo {
 
   /**
    * The facts as of now: each database is checked for changes once, here.
-   * @throws DatabaseBusyError when a database is locked
+   * @throws LockedError when a database is locked
    */
   current(): NodeFacts {
     const policiesStamp = this.home.policiesDb.changeStamp();

@@ -1,7 +1,10 @@
 /**
- * Reusable OpenAPI parts: headers, parameters and error responses shared by every route
- * (docs/decisions.md "Errors", docs/radicle-httpd.md §2.2–2.3; docs/development.md "HTTP caching").
+ * Reusable OpenAPI parts: headers, parameters and error responses shared by every route; the
+ * error responses are described from the app's error table (docs/decisions.md "Errors",
+ * docs/radicle-httpd.md §2.2–2.3; docs/development.md "HTTP caching").
  */
+import type { ErrorCode } from '@forge-httpd/identity';
+import { ERROR_TABLE } from '../platform/error-table.js';
 import type { JsonSchema } from './json-schemas.js';
 
 const json = (schema: JsonSchema): JsonSchema => ({ 'application/json': { schema } });
@@ -41,29 +44,31 @@ export const PARAMETERS: Record<string, JsonSchema> = {
   },
 };
 
+/** Component names of the headers error answers carry. */
+const HEADER_COMPONENTS: Readonly<Record<string, string>> = { 'retry-after': 'RetryAfter' };
+
+/** An error response described by the error table's row of `code`. */
+function tableResponse(code: ErrorCode): JsonSchema {
+  const { description, headers } = ERROR_TABLE[code];
+  const documented = Object.fromEntries(Object.keys(headers).map((name) => [name, { $ref: `#/components/headers/${HEADER_COMPONENTS[name]}` }]));
+  return { description, ...(Object.keys(documented).length > 0 ? { headers: documented } : {}), content: errorJson };
+}
+
 /** `components.responses`. */
 export const RESPONSES: Record<string, JsonSchema> = {
   NotModified: { description: 'The `If-None-Match` ETag still matches: no body.', headers: { etag: { $ref: '#/components/headers/ETag' } } },
-  BadRequest: { description: 'A malformed parameter; `error` names it (e.g. `Invalid rid: expected rad:z… base58 of 20 bytes`).', content: errorJson },
-  NotFound: {
-    description:
-      '`{"error":"Not Found","code":404}`: unknown route, or an absent or private repository, commit, path or object (a private repository answers exactly like an absent one).',
-    content: errorJson,
-  },
+  BadRequest: tableResponse('invalid-input'),
+  NotFound: tableResponse('not-found'),
   MethodNotAllowed: {
     description: 'A method other than GET, HEAD or OPTIONS on a known route (POST only on git-upload-pack).',
     headers: { allow: { $ref: '#/components/headers/Allow' } },
     content: errorJson,
   },
-  Forbidden: { description: '`{"error":"Forbidden","code":403}`: pushes are refused.', content: errorJson },
+  Forbidden: tableResponse('forbidden'),
   BlobTooLarge: { description: 'The file is above 4 MiB: the body is `[]`.', content: json({ $ref: '#/components/schemas/TooLargeBody' }) },
-  OverLimit: { description: 'Past the server bound for this answer.', content: errorJson },
-  Busy: {
-    description: 'Too many git server processes run (at most 4): retry after `retry-after` seconds. No queue.',
-    headers: { 'retry-after': { $ref: '#/components/headers/RetryAfter' } },
-    content: errorJson,
-  },
-  InternalError: { description: '`{"error":"Internal Server Error","code":500}`; logged by the server.', content: errorJson },
+  OverLimit: tableResponse('too-large'),
+  Busy: tableResponse('busy'),
+  InternalError: tableResponse('invalid-data'),
   OtherError: { description: 'Any other error status (e.g. 408, 414, 431): `{error, code}` with `code` = the status.', content: errorJson },
 };
 

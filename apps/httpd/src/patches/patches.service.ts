@@ -1,6 +1,7 @@
+import { NotFoundError } from '@forge-httpd/identity';
 import { Injectable } from '@nestjs/common';
 import type { Patch } from '@forge-httpd/api-types';
-import { CobNotFoundError, type PatchStatusFilter } from '@forge-httpd/cob';
+import { type PatchStatusFilter } from '@forge-httpd/cob';
 import type { Oid } from '@forge-httpd/storage';
 import { CobStoreService } from '../cobs/cob-store.service.js';
 import { type PageRequest, pageRange } from '../platform/pagination.js';
@@ -22,12 +23,12 @@ export class PatchesService {
 
   /**
    * `GET /repos/{rid}/patches/{id}`.
-   * @throws CobNotFoundError (404) when the patch does not exist or is invalid
+   * @throws NotFoundError (404) when the patch does not exist or is invalid
    */
   async get(ridText: string, id: Oid): Promise<Patch> {
     const { snapshot, aliasOf } = await this.cobs.open(ridText);
     const patch = await snapshot.patch(id);
-    if (patch === null) throw new CobNotFoundError('patch', id);
+    if (patch === null) throw new NotFoundError('patch', `${'patch'} ${id} not found`);
     return toPatch(patch, aliasOf);
   }
 }

@@ -1,18 +1,22 @@
 import { NotFoundException } from '@nestjs/common';
+import {
+  BusyError,
+  ForbiddenError,
+  InvalidDataError,
+  InvalidInputError,
+  LockedError,
+  NotFoundError,
+  ProcessFailedError,
+  RejectedError,
+  TooLargeError,
+} from '@forge-httpd/identity';
 import { toErrorResponse } from './error-response.js';
 
-class CodedError extends Error {
-  constructor(
-    readonly code: string,
-    message = 'detail /secret/path',
-  ) {
-    super(message);
-  }
-}
+const BLOB_ROUTE = '/api/v1/repos/:rid/blob/:sha/*';
 
 describe('toErrorResponse', () => {
-  it('maps *_NOT_FOUND codes to the fixed 404 body', () => {
-    expect(toErrorResponse(new CodedError('COMMIT_NOT_FOUND'))).toEqual({
+  it('maps not-found errors to the fixed 404 body', () => {
+    expect(toErrorResponse(new NotFoundError('commit'))).toEqual({
       status: 404,
       body: { error: 'Not Found', code: 404 },
       headers: {},
@@ -20,14 +24,14 @@ describe('toErrorResponse', () => {
     });
   });
 
-  it('maps INVALID_* codes to 400 with the error message', () => {
-    const response = toErrorResponse(new CodedError('INVALID_RID', 'Invalid rid: expected rad:z…'));
+  it('maps invalid-input errors to 400 with the error message', () => {
+    const response = toErrorResponse(new InvalidInputError('Invalid rid: expected rad:z…'));
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'Invalid rid: expected rad:z…', code: 400 });
   });
 
-  it('maps *_TOO_LARGE codes to 413 [] with no-cache', () => {
-    expect(toErrorResponse(new CodedError('BLOB_TOO_LARGE'))).toEqual({
+  it.each([BLOB_ROUTE, '/api/v1/repos/:rid/readme/:sha'])('maps too-large errors on %s to 413 [] with no-cache', (route) => {
+    expect(toErrorResponse(new TooLargeError('blob too large'), route)).toEqual({
       status: 413,
       body: [],
       headers: { 'cache-control': 'no-cache' },
@@ -36,37 +40,51 @@ describe('toErrorResponse', () => {
   });
 
   it.each([
-    ['RAW_FILE_OVER_LIMIT', 413, 'Payload Too Large'],
-    ['PUSH_FORBIDDEN', 403, 'Forbidden'],
-  ])('maps %s to %i with its reason phrase', (code, status, error) => {
-    expect(toErrorResponse(new CodedError(code))).toEqual({ status, body: { error, code: status }, headers: {}, unexpected: false });
+    [new TooLargeError('raw file over the size limit'), 413, 'Payload Too Large'],
+    [new ForbiddenError('pushes are not accepted'), 403, 'Forbidden'],
+  ])('maps %p to %i with its reason phrase', (error, status, reason) => {
+    expect(toErrorResponse(error, '/raw/:rid/:sha/*')).toEqual({ status, body: { error: reason, code: status }, headers: {}, unexpected: false });
   });
 
-  it.each([
-    ['GIT_SERVER_BUSY', 'too many git processes running'],
-    ['RANGE_WALK_BUSY', 'too many long history walks under way'],
-    ['PAGE_BUILDS_BUSY', 'too many big pages under way or waiting for their clients'],
-    ['OTHER_BUSY', 'too busy'],
-  ])('maps %s to 503 with retry-after and what is busy', (code, reason) => {
-    const response = toErrorResponse(new CodedError(code));
-    expect(response.status).toBe(503);
-    expect(response.body).toEqual({ error: `Service Unavailable: ${reason}, retry later`, code: 503 });
-    expect(response.headers).toEqual({ 'retry-after': '10' });
+  it.each(['too many git processes running', 'too many long history walks under way'])(
+    'maps busy errors to 503 with retry-after and what is busy',
+    (reason) => {
+      const response = toErrorResponse(new BusyError(reason));
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ error: `Service Unavailable: ${reason}, retry later`, code: 503 });
+      expect(response.headers).toEqual({ 'retry-after': '10' });
+    },
+  );
+
+  it('maps a locked database to the plain 503 with a short retry-after', () => {
+    expect(toErrorResponse(new LockedError('/home/node/policies.db is locked by another connection'))).toEqual({
+      status: 503,
+      body: { error: 'Service Unavailable', code: 503 },
+      headers: { 'retry-after': '1' },
+      unexpected: false,
+    });
   });
 
   it('maps Nest 404 exceptions to the fixed 404 body', () => {
     expect(toErrorResponse(new NotFoundException('Cannot GET /x')).body).toEqual({ error: 'Not Found', code: 404 });
   });
 
-  it.each([new CodedError('GIT_COMMAND_FAILED'), new Error('boom'), 'string', null, undefined, { code: 42 }])(
-    'maps anything else (%p) to a generic 500 marked unexpected',
-    (exception) => {
-      expect(toErrorResponse(exception)).toEqual({
-        status: 500,
-        body: { error: 'Internal Server Error', code: 500 },
-        headers: {},
-        unexpected: true,
-      });
-    },
-  );
+  it.each([
+    new ProcessFailedError('git failed /secret/path'),
+    new InvalidDataError('object', 'detail /secret/path'),
+    new RejectedError('not a delegate'),
+    new Error('boom'),
+    Object.assign(new Error('coded'), { code: 'COMMIT_NOT_FOUND' }),
+    'string',
+    null,
+    undefined,
+    { code: 'not-found' },
+  ])('maps anything else (%p) to a generic 500 marked unexpected', (exception) => {
+    expect(toErrorResponse(exception)).toEqual({
+      status: 500,
+      body: { error: 'Internal Server Error', code: 500 },
+      headers: {},
+      unexpected: true,
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type { ErrorBody, TooLargeBody } from '@forge-httpd/api-types';
+import { errorAnswerOf } from './error-table.js';
 
 /** What the error filter sends for an exception. */
 export interface ErrorResponse {
@@ -9,6 +10,9 @@ export interface ErrorResponse {
   /** True for unexpected failures, which are logged with their detail. */
   unexpected: boolean;
 }
+
+/** The JSON blob and readme routes, whose 413 is radicle-httpd's `[]` (docs/api.md 17). */
+const EMPTY_LIST_ON_413 = /^\/api\/v1\/repos\/:rid\/(?:blob|readme)\//;
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -21,51 +25,27 @@ const REASONS: Readonly<Record<number, string>> = {
   503: 'Service Unavailable',
 };
 
-/** Seconds a client is asked to wait when every git server process is busy. */
-const BUSY_RETRY_AFTER_SECONDS = 10;
-
-/** What a 503 says is busy, by error code. */
-const BUSY_REASONS: Readonly<Record<string, string>> = {
-  GIT_SERVER_BUSY: 'too many git processes running',
-  RANGE_WALK_BUSY: 'too many long history walks under way',
-  PAGE_BUILDS_BUSY: 'too many big pages under way or waiting for their clients',
-};
-
 /** `{"error": <reason phrase>, "code": status}` — the fixed bodies of docs/decisions.md. */
 export function plainErrorBody(status: number): ErrorBody {
   return { error: REASONS[status] ?? REASONS[500] ?? '', code: status };
 }
 
 /**
- * Maps any thrown value to a response (ARCHITECTURE.md "Errors", docs/decisions.md): a `code`
- * ending in `_NOT_FOUND` → 404, starting with `INVALID_` → 400 with the error's message,
- * ending in `_TOO_LARGE` → 413 `[]` (the JSON blob routes); ending in `_OVER_LIMIT` → 413 and
- * `_FORBIDDEN` → 403 with their reason phrase; ending in `_BUSY` → 503 with `retry-after` (a
- * locked database: the plain reason phrase); Nest
- * HTTP exceptions keep their 4xx status with a fixed reason phrase; everything else → 500 with
- * a generic body.
+ * Maps any thrown value to a response (ARCHITECTURE.md "Errors", docs/decisions.md): an error
+ * of one of the kinds answers as its row of {@link ERROR_TABLE} says; a 413 of the blob and
+ * readme routes is `[]` with `cache-control: no-cache` (docs/api.md 17); Nest HTTP exceptions
+ * keep their 4xx status with a fixed reason phrase; everything else → 500 with a generic body.
+ * @param route - the route's pattern as Fastify registered it (`request.routeOptions.url`)
  */
-export function toErrorResponse(exception: unknown): ErrorResponse {
-  const code = errorCode(exception);
-  if (code?.endsWith('_NOT_FOUND')) return expected(404, plainErrorBody(404));
-  if (code?.startsWith('INVALID_') && exception instanceof Error) {
-    return expected(400, { error: exception.message, code: 400 });
-  }
-  if (code?.endsWith('_TOO_LARGE')) {
-    return { status: 413, body: [], headers: { 'cache-control': 'no-cache' }, unexpected: false };
-  }
-  if (code?.endsWith('_OVER_LIMIT')) return expected(413, plainErrorBody(413));
-  if (code?.endsWith('_FORBIDDEN')) return expected(403, plainErrorBody(403));
-  if (code === 'DATABASE_BUSY') {
-    return { status: 503, body: plainErrorBody(503), headers: { 'retry-after': '1' }, unexpected: false };
-  }
-  if (code?.endsWith('_BUSY')) {
-    return {
-      status: 503,
-      body: { error: `Service Unavailable: ${BUSY_REASONS[code] ?? 'too busy'}, retry later`, code: 503 },
-      headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
-      unexpected: false,
-    };
+export function toErrorResponse(exception: unknown, route = ''): ErrorResponse {
+  const answer = errorAnswerOf(exception);
+  if (answer !== undefined) {
+    if (answer.status === 413 && EMPTY_LIST_ON_413.test(route)) {
+      return { status: 413, body: [], headers: { 'cache-control': 'no-cache' }, unexpected: false };
+    }
+    const { status, message, headers, unexpected } = answer;
+    const error = message === 'reason' ? plainErrorBody(status).error : message((exception as Error).message);
+    return { status, body: { error, code: status }, headers: { ...headers }, unexpected };
   }
   const status = httpStatus(exception);
   if (status !== undefined && status >= 400 && status < 500) {
@@ -76,12 +56,6 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
 
 function expected(status: number, body: ErrorBody): ErrorResponse {
   return { status, body, headers: {}, unexpected: false };
-}
-
-function errorCode(exception: unknown): string | undefined {
-  if (typeof exception !== 'object' || exception === null) return undefined;
-  const code: unknown = (exception as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 // Nest's HttpException (thrown by the router for unknown routes) exposes getStatus().

@@ -2,8 +2,8 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Logger } from 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { type ErrorResponse, toErrorResponse } from './error-response.js';
-import { RepoNotFoundError } from './errors.js';
 import { REPOSITORY_PRESENCE } from './tokens.js';
+import { repositoryNotFound } from './repository-not-found.js';
 
 /** What the filter asks about the repository a failed request read. */
 export type RepositoryPresence = Pick<RepositoryAccess, 'isServed'>;
@@ -15,8 +15,8 @@ export type RepositoryPresence = Pick<RepositoryAccess, 'isServed'>;
 const REPOSITORY_ROUTE = /^\/(?:api\/v1\/repos|raw)\/:rid(?:\/|$)/;
 
 /**
- * The one global exception filter: typed domain errors become their status and the exact
- * bodies of docs/decisions.md; an unexpected error becomes a generic 500 and is logged once,
+ * The one global exception filter: errors of the kinds become the status and exact body of
+ * their row in the error table (error-table.ts, docs/decisions.md); an unexpected error becomes a generic 500 and is logged once,
  * with its detail, here and nowhere else — unless the request read a repository that is no
  * longer served (moved, removed or made private while it was read): that answers 404 like an
  * absent one, as the next request will (docs/decisions.md "Gone while being read == absent").
@@ -31,8 +31,9 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    let response = toErrorResponse(exception);
-    if (response.unexpected && (await this.repositoryGone(request))) response = toErrorResponse(new RepoNotFoundError());
+    const route = request.routeOptions.url ?? '';
+    let response = toErrorResponse(exception, route);
+    if (response.unexpected && (await this.repositoryGone(request))) response = toErrorResponse(repositoryNotFound(), route);
     if (response.unexpected) this.logFailure(request, exception);
     if (reply.sent) return;
     send(reply, response);

@@ -1,7 +1,8 @@
+import { BusyError } from '@forge-httpd/identity';
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { firstValueFrom, from, type Observable } from 'rxjs';
-import { BigPage, MAX_WAITING_PAGE_BUILDS, PAGE_BUILD_SLOTS, PageBuildsBusyError, PageBuildsInterceptor } from './page-builds.js';
+import { BigPage, MAX_WAITING_PAGE_BUILDS, PAGE_BUILD_SLOTS, PageBuildsInterceptor } from './page-builds.js';
 
 class Routes {
   @BigPage()
@@ -43,7 +44,7 @@ describe('PageBuildsInterceptor', () => {
     await settle();
     expect(gated.running()).toBe(PAGE_BUILD_SLOTS);
     expect(interceptor.pending).toBe(total);
-    expect(() => interceptor.intercept(contextOf(Routes.prototype.big), gated.handler())).toThrow(PageBuildsBusyError);
+    expect(() => interceptor.intercept(contextOf(Routes.prototype.big), gated.handler())).toThrow(BusyError);
     // Other routes are never held back.
     const small = gatedHandlers();
     const smallPage = firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.small), small.handler()));
@@ -82,7 +83,7 @@ describe('PageBuildsInterceptor', () => {
     const sends = { pressed: true };
     const interceptor = new PageBuildsInterceptor(new Reflector(), sends);
     const page: CallHandler = { handle: () => from(Promise.resolve('page')) };
-    await expect(firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.big), page))).rejects.toBeInstanceOf(PageBuildsBusyError);
+    await expect(firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.big), page))).rejects.toBeInstanceOf(BusyError);
     expect(interceptor.pending).toBe(0);
     expect(await firstValueFrom(interceptor.intercept(contextOf(Routes.prototype.small), page))).toBe('page');
     sends.pressed = false;

@@ -1,5 +1,6 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { BusyError } from '@forge-httpd/identity';
 import { Semaphore } from '@forge-httpd/storage';
 import type { FastifyReply } from 'fastify';
 import { finalize, from, mergeMap, type Observable } from 'rxjs';
@@ -12,23 +13,18 @@ import { serializeJsonInTurns } from './json-in-turns.js';
  */
 export const PAGE_BUILD_SLOTS = 16;
 
-/** Pages that may wait for a slot; one more is refused ({@link PageBuildsBusyError}, 503). */
+/** Pages that may wait for a slot; one more is refused (a `BusyError`, 503). */
 export const MAX_WAITING_PAGE_BUILDS = 256;
 
 /** Provider token of whether answers waiting for clients pass their bound (`SendStallGuard.pressed`). */
 export const SEND_PRESSURE = Symbol('SEND_PRESSURE');
 
 /**
- * Too many big pages are being built and waiting, or clients have not taken too many bytes
- * of answers already written; maps to 503 with `retry-after`.
+ * Too many big pages are being built and waiting, or clients have not taken too many bytes of
+ * answers already written: 503 with `retry-after`.
  */
-export class PageBuildsBusyError extends Error {
-  readonly code = 'PAGE_BUILDS_BUSY';
-
-  constructor() {
-    super('too many big pages being built');
-    this.name = 'PageBuildsBusyError';
-  }
+function pageBuildsBusy(): BusyError {
+  return new BusyError('too many big pages under way or waiting for their clients');
 }
 
 const BIG_PAGE = Symbol('BIG_PAGE');
@@ -63,7 +59,7 @@ export class PageBuildsInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (this.reflector.get<boolean | undefined>(BIG_PAGE, context.getHandler()) !== true) return next.handle();
-    if (this.slots.pending >= PAGE_BUILD_SLOTS + MAX_WAITING_PAGE_BUILDS) throw new PageBuildsBusyError();
+    if (this.slots.pending >= PAGE_BUILD_SLOTS + MAX_WAITING_PAGE_BUILDS) throw pageBuildsBusy();
     return from(this.enter()).pipe(
       mergeMap((release) =>
         next.handle().pipe(
@@ -84,7 +80,7 @@ export class PageBuildsInterceptor implements NestInterceptor {
     const release = await this.slots.acquire();
     if (this.sends.pressed) {
       release();
-      throw new PageBuildsBusyError();
+      throw pageBuildsBusy();
     }
     return release;
   }

@@ -1,7 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
-import { type Did, type Nid, parseDid, parseNid, parseRid, type Rid } from '@forge-httpd/identity';
+import { type Did, InvalidInputError, type Nid, parseDid, parseNid, parseRid, type Rid } from '@forge-httpd/identity';
 import { type Oid, parseOid } from '@forge-httpd/storage';
-import { InvalidParameterError } from './errors.js';
 
 /**
  * Path-parameter pipes: each turns the text into its branded id through the one `parse*`
@@ -12,9 +11,8 @@ function rename(metadata: ArgumentMetadata, expected: string, parse: () => strin
   try {
     return parse();
   } catch (error) {
-    const code: unknown = (error as { code?: unknown }).code;
-    if (typeof code !== 'string' || !code.startsWith('INVALID_')) throw error;
-    throw new InvalidParameterError(`Invalid ${metadata.data ?? 'parameter'}: expected ${expected}`);
+    if (!(error instanceof InvalidInputError)) throw error;
+    throw new InvalidInputError(`Invalid ${metadata.data ?? 'parameter'}: expected ${expected}`);
   }
 }
 

@@ -54,6 +54,6 @@ describe('parseQuery', () => {
   });
 
   it('throws errors the filter maps to 400', () => {
-    expect(() => parseQuery({ page: 'x' }, schema)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
+    expect(() => parseQuery({ page: 'x' }, schema)).toThrow(expect.objectContaining({ code: 'invalid-input' }));
   });
 });

@@ -1,6 +1,6 @@
+import { InvalidInputError } from '@forge-httpd/identity';
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { type Oid, parseOid } from '@forge-httpd/storage';
-import { InvalidParameterError } from './errors.js';
 
 /**
  * Kind of a query parameter: `uint` (page, perPage), `int` (since, until: i64 seconds),
@@ -22,16 +22,16 @@ const MAX_I64 = 2n ** 63n - 1n;
 
 function parseUint(key: string, text: string): number {
   if (!/^[0-9]+$/.test(text) || BigInt(text) > MAX_UINT) {
-    throw new InvalidParameterError(`Invalid ${key}: expected a non-negative integer`);
+    throw new InvalidInputError(`Invalid ${key}: expected a non-negative integer`);
   }
   return Number(text);
 }
 
 function parseInt64(key: string, text: string): number {
-  if (!/^-?[0-9]+$/.test(text)) throw new InvalidParameterError(`Invalid ${key}: expected an integer`);
+  if (!/^-?[0-9]+$/.test(text)) throw new InvalidInputError(`Invalid ${key}: expected an integer`);
   const value = BigInt(text);
   if (value < MIN_I64 || value > MAX_I64) {
-    throw new InvalidParameterError(`Invalid ${key}: expected a 64-bit integer`);
+    throw new InvalidInputError(`Invalid ${key}: expected a 64-bit integer`);
   }
   // Number() rounds monotonically, so comparisons with real (safe-integer) times stay exact.
   return Number(value);
@@ -40,7 +40,7 @@ function parseInt64(key: string, text: string): number {
 function parseChoice(key: string, text: string, allowed: readonly string[]): string {
   if (!allowed.includes(text)) {
     const list = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
-    throw new InvalidParameterError(`Invalid ${key}: expected ${list}`);
+    throw new InvalidInputError(`Invalid ${key}: expected ${list}`);
   }
   return text;
 }
@@ -64,7 +64,7 @@ function parseValue(key: string, text: string, kind: QueryKind): unknown {
  * Parses a query object as Fastify hands it over (repeated keys become arrays) against a
  * schema (docs/decisions.md "Errors"): a repeated known key, an empty or malformed numeric
  * value, an unknown choice or a malformed oid is a 400 naming the key; unknown keys are ignored.
- * @throws InvalidParameterError
+ * @throws InvalidInputError
  */
 export function parseQuery<S extends QuerySchema>(query: unknown, schema: S): ParsedQuery<S> {
   const source = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
@@ -72,7 +72,7 @@ export function parseQuery<S extends QuerySchema>(query: unknown, schema: S): Pa
   for (const [key, kind] of Object.entries(schema)) {
     if (!Object.hasOwn(source, key)) continue;
     const raw = source[key];
-    if (Array.isArray(raw)) throw new InvalidParameterError(`Invalid ${key}: given more than once`);
+    if (Array.isArray(raw)) throw new InvalidInputError(`Invalid ${key}: given more than once`);
     parsed[key] = parseValue(key, typeof raw === 'string' ? raw : '', kind);
   }
   return parsed as ParsedQuery<S>;

@@ -1,6 +1,6 @@
+import { NotFoundError } from '@forge-httpd/identity';
 import { Injectable } from '@nestjs/common';
 import { archiveCommit, type GitRepository, type Oid, parseOid, resolveStoredRef, type StoredRepository } from '@forge-httpd/storage';
-import { CommitNotFoundError } from '../git-content/errors.js';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
 import { GitProcesses } from '../platform/git-processes.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
@@ -37,13 +37,13 @@ export class ArchiveService {
 
   /**
    * `GET /raw/{rid}/{sha}.tar.gz|.tar|.zip`: entries under `<name>-<sha>/`.
-   * @throws InvalidRidError, InvalidOidError (400); RepoNotFoundError, CommitNotFoundError (404)
-   *   (also for a missing or unknown suffix); GitServerBusyError (503)
+   * @throws InvalidInputError (400); NotFoundError (404: repository or commit)
+   *   (also for a missing or unknown suffix); BusyError (503)
    */
   async byCommit(ridText: string, shaWithSuffix: string, request: ArchiveRequest): Promise<BinaryAnswer> {
     const repository = await this.access.openPublic(ridText);
     const { name, kind } = detectArchiveKind(shaWithSuffix);
-    if (kind === null) throw new CommitNotFoundError();
+    if (kind === null) throw new NotFoundError('commit');
     const commit = await requireCommit(repository.git, parseOid(name, 'sha'));
     return this.answer(repository, { commit, label: commit, kind, ...request });
   }
@@ -51,7 +51,7 @@ export class ArchiveService {
   /**
    * `GET /raw/{rid}/archive/{refname}[.tar.gz|.tar|.zip]` (default tar.gz): the ref found the
    * way `git` resolves a short name; entries under `<name>-<refname, / as ->/`.
-   * @throws RepoNotFoundError, CommitNotFoundError (404) when no ref resolves to a commit; GitServerBusyError (503)
+   * @throws NotFoundError (404: repository, or commit when no ref resolves to one); BusyError (503)
    */
   async byRef(ridText: string, refWithSuffix: string, request: ArchiveRequest): Promise<BinaryAnswer> {
     const repository = await this.access.openPublic(ridText);
@@ -80,7 +80,7 @@ export class ArchiveService {
 
 async function requireCommit(git: GitRepository, oid: Oid): Promise<Oid> {
   const commit = await git.peelToCommit(oid);
-  if (commit === null) throw new CommitNotFoundError();
+  if (commit === null) throw new NotFoundError('commit');
   return commit;
 }
 
@@ -89,7 +89,7 @@ async function resolveShortName(git: GitRepository, name: string): Promise<Oid> 
     const oid = await resolveStoredRef(git, rule(name));
     if (oid !== null) return requireCommit(git, oid);
   }
-  throw new CommitNotFoundError();
+  throw new NotFoundError('commit');
 }
 
 /** One path component and a quoted-string-safe file name: ASCII letters, digits, `._+-`. */

@@ -1,9 +1,8 @@
+import { NotFoundError, TooLargeError } from '@forge-httpd/identity';
 import { Injectable } from '@nestjs/common';
 import type { GitRepository, Oid } from '@forge-httpd/storage';
 import { GitContentService } from '../git-content/git-content.service.js';
-import { PathNotFoundError } from '../git-content/errors.js';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
-import { RawFileTooLargeError } from '../platform/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { rawContentType } from './raw-content-type.js';
 
@@ -32,8 +31,8 @@ export class RawService {
 
   /**
    * `GET /raw/{rid}/{sha}/{path}`.
-   * @throws InvalidRidError (400); RepoNotFoundError, CommitNotFoundError, PathNotFoundError (404);
-   *   RawFileTooLargeError (413)
+   * @throws InvalidInputError (400); NotFoundError (404: repository, commit or path);
+   *   TooLargeError (413)
    */
   async fileAtCommit(ridText: string, at: { sha: Oid; path: string }): Promise<BinaryAnswer> {
     const { git } = await this.access.openPublic(ridText);
@@ -53,7 +52,7 @@ export class RawService {
 
   /**
    * `GET /raw/{rid}/blobs/{oid}`: any blob of the repository by id.
-   * @throws RepoNotFoundError, PathNotFoundError (404) when no such blob; RawFileTooLargeError (413)
+   * @throws NotFoundError (404: repository, or path when no such blob); TooLargeError (413)
    */
   async blob(ridText: string, oid: Oid): Promise<BinaryAnswer> {
     const { git } = await this.access.openPublic(ridText);
@@ -62,17 +61,17 @@ export class RawService {
 }
 
 async function fileAt(git: GitRepository, at: { sha: Oid; path: string; cacheControl: string | null }): Promise<BinaryAnswer> {
-  if (at.path === '' || at.path.endsWith('/')) throw new PathNotFoundError();
+  if (at.path === '' || at.path.endsWith('/')) throw new NotFoundError('path');
   const entry = await git.findEntry(at.sha, at.path);
-  if (entry?.kind !== 'blob') throw new PathNotFoundError();
+  if (entry?.kind !== 'blob') throw new NotFoundError('path');
   return blobAnswer(git, { oid: entry.oid, name: at.path.slice(at.path.lastIndexOf('/') + 1), cacheControl: at.cacheControl });
 }
 
 /** The size is checked from the object header, so an oversized blob's content is never read. */
 async function blobAnswer(git: GitRepository, blob: { oid: Oid; name: string | null; cacheControl: string | null }): Promise<BinaryAnswer> {
   const info = await git.readObjectInfo(blob.oid);
-  if (info?.type !== 'blob') throw new PathNotFoundError();
-  if (info.size > RAW_MAX_BYTES) throw new RawFileTooLargeError();
+  if (info?.type !== 'blob') throw new NotFoundError('path');
+  if (info.size > RAW_MAX_BYTES) throw new TooLargeError('raw file over the size limit');
   const bytes = await git.readBlob(blob.oid);
   if (bytes === null) throw new Error(`blob ${blob.oid} could not be read`);
   const headers: Record<string, string> = { 'content-type': rawContentType(blob.name, bytes), ...UNTRUSTED_CONTENT };

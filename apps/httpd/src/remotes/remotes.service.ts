@@ -1,9 +1,9 @@
+import { NotFoundError } from '@forge-httpd/identity';
 import { Injectable } from '@nestjs/common';
 import type { Remote } from '@forge-httpd/api-types';
 import type { Nid } from '@forge-httpd/identity';
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { Oid, RemoteRefs, StoredRepository } from '@forge-httpd/storage';
-import { RemoteNotFoundError } from '../git-content/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { type NodeFacts, NodeFactsMemo } from '../node/node-facts.js';
 import { isShownRemoteRef, toRemote } from './remote.mapper.js';
@@ -48,12 +48,12 @@ export class RemotesService {
 
   /**
    * `GET /remotes/{peer}` (docs/radicle-httpd.md §5.16).
-   * @throws RemoteNotFoundError when the peer has no (verified) signed refs here
+   * @throws NotFoundError when the peer has no (verified) signed refs here
    */
   async getRemote(ridText: string, peer: Nid): Promise<Remote> {
     const repository = await this.access.openPublic(ridText);
     const remote = await repository.remote(peer);
-    if (remote === null) throw new RemoteNotFoundError();
+    if (remote === null) throw new NotFoundError('remote');
     return this.remoteInfo(repository, remote, this.facts.current());
   }
 

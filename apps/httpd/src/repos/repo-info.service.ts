@@ -3,13 +3,13 @@ import type { DelegateRef, ProjectMeta, RepoInfo, RepoRefs } from '@forge-httpd/
 import { type Did, type Rid } from '@forge-httpd/identity';
 import { type NodeHome, payloadId, type StoredRepository } from '@forge-httpd/storage';
 import { ServerConfig } from '../config/server-config.js';
-import { RepoNotFoundError } from '../platform/errors.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { CobCountsService } from '../cobs/cob-counts.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { type NodeFacts, NodeFactsMemo } from '../node/node-facts.js';
 import { type BuiltRepoInfo, RepoInfoMemo } from './repo-info-memo.js';
 import { toDelegateRef, toProjectMeta, toRepoInfo, toRepoRefs } from './repo-info.mapper.js';
+import { isRepositoryNotFound } from '../platform/repository-not-found.js';
 
 /** A part of an info that could not be read, shown as docs/radicle-httpd.md §4.1 says. */
 const FAILED = Symbol('failed');
@@ -36,7 +36,7 @@ export class RepoInfoService {
 
   /**
    * Seeding verdicts, seed counts and aliases as of now, for one listing request.
-   * @throws DatabaseBusyError when a node database is locked
+   * @throws LockedError when a node database is locked
    */
   nodeFacts(): NodeFacts {
     return this.facts.current();
@@ -77,14 +77,14 @@ export class RepoInfoService {
       return await this.buildRepoInfo(repository);
     } catch (error) {
       // Gone or made private while it was read: skipped like one that is absent, silently.
-      if (!(error instanceof RepoNotFoundError)) this.logger.warn(`Skipping ${rid}: ${describe(error)}`);
+      if (!isRepositoryNotFound(error)) this.logger.warn(`Skipping ${rid}: ${describe(error)}`);
       return null;
     }
   }
 
   /**
    * Reads the info; when a read failed (thrown, or a part left out), checks the repository
-   * again, so one moved or removed while it was read answers as absent (RepoNotFoundError), as
+   * again, so one moved or removed while it was read answers as absent (NotFoundError), as
    * the next request will, rather than as an error or an info without its project entry.
    */
   private async buildRepoInfo(repository: StoredRepository): Promise<BuiltRepoInfo> {

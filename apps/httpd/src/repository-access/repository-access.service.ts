@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InvalidRidError, parseRid, type Rid } from '@forge-httpd/identity';
+import { InvalidInputError, parseRid, type Rid } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type StoredRepository } from '@forge-httpd/storage';
-import { RepoNotFoundError } from '../platform/errors.js';
 import { NODE_HOME } from '../platform/tokens.js';
+import { isRepositoryNotFound, repositoryNotFound } from '../platform/repository-not-found.js';
 
 /**
  * The single gate to repositories for every `/repos/{rid}/…` route: a private repository is
@@ -16,8 +16,8 @@ export class RepositoryAccess {
 
   /**
    * Opens a public repository from the `{rid}` path text.
-   * @throws InvalidRidError (400) when the text is not a RID
-   * @throws RepoNotFoundError (404) when the repository is absent or not public
+   * @throws InvalidInputError (400) when the text is not a RID
+   * @throws NotFoundError (404) when the repository is absent or not public
    */
   async openPublic(ridText: string): Promise<StoredRepository> {
     return this.openPublicRid(parseRid(ridText));
@@ -25,7 +25,7 @@ export class RepositoryAccess {
 
   /**
    * Opens a public repository by parsed RID (listings).
-   * @throws RepoNotFoundError when the repository is absent or not public
+   * @throws NotFoundError when the repository is absent or not public
    */
   async openPublicRid(rid: Rid): Promise<StoredRepository> {
     // Absent and private take the same path, one lookup in the storage index, so the time of a
@@ -34,13 +34,13 @@ export class RepositoryAccess {
     const index = this.home.storageIndex;
     await index.ready();
     const indexed = index.get(rid);
-    if (indexed === undefined || !isPublicSummary(indexed)) throw new RepoNotFoundError();
+    if (indexed === undefined || !isPublicSummary(indexed)) throw repositoryNotFound();
     const repository = await this.home.storage.openRepository(rid);
-    if (repository === null) throw new RepoNotFoundError();
+    if (repository === null) throw repositoryNotFound();
     // The index read this document already; the check below still reads the current
     // `refs/rad/id`, and reads the document again if it moved.
     if (indexed.identityHead !== null && indexed.document !== null) repository.adoptIdentityDocument(indexed.identityHead, indexed.document);
-    if (!(await repository.isPublic())) throw new RepoNotFoundError();
+    if (!(await repository.isPublic())) throw repositoryNotFound();
     return repository;
   }
 
@@ -55,7 +55,7 @@ export class RepositoryAccess {
       await this.openPublic(ridText);
       return true;
     } catch (error) {
-      return !(error instanceof RepoNotFoundError || error instanceof InvalidRidError);
+      return !(isRepositoryNotFound(error) || error instanceof InvalidInputError);
     }
   }
 
@@ -67,7 +67,7 @@ export class RepositoryAccess {
     try {
       return await this.openPublicRid(rid);
     } catch (error) {
-      if (!(error instanceof RepoNotFoundError)) {
+      if (!isRepositoryNotFound(error)) {
         this.logger.warn(`Skipping ${rid}: ${error instanceof Error ? error.message : String(error)}`);
       }
       return null;

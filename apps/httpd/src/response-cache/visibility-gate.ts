@@ -1,8 +1,8 @@
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { Rid } from '@forge-httpd/identity';
-import { RepoNotFoundError } from '../platform/errors.js';
 import type { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import type { RepositoryStateProbe } from './repository-state.js';
+import { isRepositoryNotFound } from '../platform/repository-not-found.js';
 
 /** A repository whose verdict is remembered, with the identity state it was checked at. */
 interface Verdict {
@@ -61,7 +61,7 @@ export class VisibilityGate {
       await access.openPublicRid(rid);
       return true;
     } catch (error) {
-      return error instanceof RepoNotFoundError ? false : null;
+      return isRepositoryNotFound(error) ? false : null;
     }
   }
 }

@@ -1,11 +1,11 @@
 import path from 'node:path';
+import { NotFoundError } from '@forge-httpd/identity';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Tree, TreeStats } from '@forge-httpd/api-types';
 import type { Oid } from '@forge-httpd/storage';
 import { GitContentCache } from '../git-content/git-content-cache.js';
 import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
-import { PathNotFoundError } from '../git-content/errors.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
 import { ServerConfig } from '../config/server-config.js';
 import { HistoryStatsCounter } from './history-stats.js';
@@ -33,7 +33,7 @@ export class TreeService implements OnModuleDestroy {
 
   /**
    * `GET /tree/{sha}/{path}` (docs/radicle-httpd.md §5.13): the directory at `path` ('' = root).
-   * @throws CommitNotFoundError, PathNotFoundError (also when the path names a file or submodule)
+   * @throws NotFoundError: commit or path (also when the path names a file or submodule)
    */
   async getTree(ridText: string, request: { sha: Oid; path: string }): Promise<Tree> {
     const { git, rid } = await this.access.openPublic(ridText);
@@ -44,7 +44,7 @@ export class TreeService implements OnModuleDestroy {
       // From the commit's tree: the commit was just read.
       const entry = await git.findEntry(commit.tree, request.path);
       const entries = entry?.kind === 'tree' ? await git.readTree(entry.oid) : null;
-      if (entries === null) throw new PathNotFoundError();
+      if (entries === null) throw new NotFoundError('path');
       // Browsing starts at a tree; the blob and readme pages that follow need the last-commit
       // index, which takes seconds to read on a long history: start it in the background,
       // once this page is answered (its processes and output would share this page's cores).
@@ -56,7 +56,7 @@ export class TreeService implements OnModuleDestroy {
   /**
    * `GET /stats/tree/{sha}` (docs/radicle-httpd.md §5.14): commits and contributors reachable from `sha` (cached
    * per commit), and the repository's number of branches.
-   * @throws CommitNotFoundError
+   * @throws NotFoundError
    */
   async getStats(ridText: string, sha: Oid): Promise<TreeStats> {
     const { git, rid } = await this.access.openPublic(ridText);

@@ -1,6 +1,6 @@
+import { RejectedError } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
-import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import { ChangeGraph } from './change-graph.js';
 import { orderChanges } from './order-changes.js';
 
@@ -47,7 +47,7 @@ export interface Evaluation<S> {
 /**
  * Evaluates an object from its loaded changes (docs/node-home.md §6.5): the root must be present
  * with a valid signature and initialise the state; the other changes apply in radicle's order;
- * a change with a bad signature or an apply error ({@link CobApplyError}) is pruned with its
+ * a change with a bad signature or an apply error ({@link RejectedError}) is pruned with its
  * descendants.
  * @param args.rootId - the object id
  * @param args.changes - every change loaded from the object's tips (root included)
@@ -73,7 +73,7 @@ export function evaluateChanges<S>(args: {
   try {
     state = args.folder.init(root);
   } catch (error) {
-    if (!(error instanceof CobApplyError)) throw error;
+    if (!(error instanceof RejectedError)) throw error;
     report({ change: root.id, root: true, ...describe(error), dropped: 1 });
     return null;
   }
@@ -90,8 +90,8 @@ export function evaluateChanges<S>(args: {
 
 type Rejection = Pick<ChangeRejection, 'reason' | 'unknownAction'>;
 
-function describe(error: CobApplyError): Rejection {
-  return { reason: error.message, unknownAction: error instanceof UnknownCobActionError ? error.actionType : null };
+function describe(error: RejectedError): Rejection {
+  return { reason: error.message, unknownAction: error.unknownAction };
 }
 
 /** Applies one change; returns null, or why the change was rejected. */
@@ -103,7 +103,7 @@ function tryApply<S>(step: { folder: CobFolder<S>; state: S; change: Change; gra
     return null;
   } catch (error) {
     // Only rejections prune; anything else is a bug and must surface.
-    if (error instanceof CobApplyError) return describe(error);
+    if (error instanceof RejectedError) return describe(error);
     throw error;
   }
 }

@@ -1,8 +1,7 @@
-import { canonicalJson, didFromNid, encodeMultibase, type KeyPair, signBytes } from '@forge-httpd/identity';
+import { canonicalJson, didFromNid, encodeMultibase, type KeyPair, RejectedError, signBytes } from '@forge-httpd/identity';
 import { type Oid } from '@forge-httpd/storage';
 import { hashObject } from '@forge-httpd/storage/write';
 import { evaluateChanges } from '../dag/evaluate-changes.js';
-import { CobApplyError } from '../errors.js';
 import { type IdentityDoc, parseIdentityDoc } from '../model/identity-doc.js';
 import { alice, bob, change, eve, oid } from '../testing/fixtures.testing.js';
 import { identityFolder } from './fold-identity.js';
@@ -32,12 +31,12 @@ const docs = new Map([initial, withBob, withEve, aliceAndEve].map((d) => [d.blob
 const env = {
   ridOid: initial.blob,
   docAt: (commit: Oid) => {
-    if (commit !== ROOT) throw new CobApplyError('no document');
+    if (commit !== ROOT) throw new RejectedError('no document');
     return { doc: initial.doc, blob: initial.blob };
   },
   docBlob: (blob: Oid) => {
     const doc = docs.get(blob);
-    if (doc === undefined) throw new CobApplyError('no blob');
+    if (doc === undefined) throw new RejectedError('no blob');
     return doc;
   },
 };

@@ -1,11 +1,10 @@
 /**
  * The identity reducer (docs/node-home.md §4.3–4.4; radicle `Identity::from_root` / `op`).
  */
-import { type Nid, didFromNid, publicKeyFromNid, verifySignature } from '@forge-httpd/identity';
+import { didFromNid, type Nid, publicKeyFromNid, RejectedError, verifySignature } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import type { ApplyContext, CobFolder } from '../dag/evaluate-changes.js';
-import { CobApplyError } from '../errors.js';
 import { delegateMajority, type IdentityDoc, isDelegate } from '../model/identity-doc.js';
 import { type IdentityAction, parseIdentityAction } from './identity-action.js';
 import { currentRevision, type IdentityRevision, type IdentityState } from './identity-state.js';
@@ -14,15 +13,11 @@ import { currentRevision, type IdentityRevision, type IdentityState } from './id
 export interface IdentityEnv {
   /** The repository id as a blob oid (RID = the root document's blob). */
   readonly ridOid: Oid;
-  /** Document and its blob id at a commit's `embeds/radicle.json`; throws CobApplyError. */
+  /** Document and its blob id at a commit's `embeds/radicle.json`; throws RejectedError. */
   docAt(commit: Oid): { readonly doc: IdentityDoc; readonly blob: Oid };
-  /** Document of a blob; throws CobApplyError. */
+  /** Document of a blob; throws RejectedError. */
   docBlob(blob: Oid): IdentityDoc;
 }
-
-// Errors the node tolerates: a vote that raced a concurrent change, a redacted target.
-class UnexpectedState extends CobApplyError {}
-class Redacted extends CobApplyError {}
 
 /** Builds the identity fold for one evaluation. */
 export function identityFolder(env: IdentityEnv): CobFolder<IdentityState> {
@@ -33,13 +28,13 @@ function initIdentity(root: Change, env: IdentityEnv): IdentityState {
   const actions = root.actions.map(parseIdentityAction);
   const first = actions[0];
   if (first?.type !== 'revision' || first.parent !== null || actions.length !== 1) {
-    throw new CobApplyError('the identity root must hold one revision without parent');
+    throw new RejectedError('the identity root must hold one revision without parent');
   }
   const { doc, blob } = env.docAt(root.id);
-  if (blob !== first.blob || blob !== env.ridOid) throw new CobApplyError('identity root does not match the repository id');
+  if (blob !== first.blob || blob !== env.ridOid) throw new RejectedError('identity root does not match the repository id');
   const founder = doc.delegates[0] as string;
   if (founder !== didFromNid(root.author) || !verifies(doc, { author: root.author, signature: first.signature, blob })) {
-    throw new CobApplyError('identity root is not signed by its founder');
+    throw new RejectedError('identity root is not signed by its founder');
   }
   const revision = newRevision({ id: root.id, action: first, author: root.author, doc, state: 'accepted', timestamp: root.timestamp });
   return {
@@ -58,8 +53,10 @@ function applyIdentityChange(args: { state: IdentityState; change: Change; conte
     try {
       applyIdentityAction(state, { action, change, env });
     } catch (error) {
-      // A state mismatch is fatal only without concurrent changes; a redacted target never is.
-      const tolerated = error instanceof UnexpectedState ? context.hasConcurrent() : error instanceof Redacted;
+      // Errors the node tolerates: a state mismatch (a vote that raced a concurrent change) only
+      // with concurrent changes; a redacted target always.
+      const tolerance = error instanceof RejectedError ? error.tolerance : 'never';
+      const tolerated = tolerance === 'always' || (tolerance === 'with-concurrent-changes' && context.hasConcurrent());
       if (!tolerated) throw error;
     }
     state.timeline.push(change.id);
@@ -68,7 +65,7 @@ function applyIdentityChange(args: { state: IdentityState; change: Change; conte
 
 function applyIdentityAction(state: IdentityState, { action, change, env }: { action: IdentityAction; change: Change; env: IdentityEnv }): void {
   const current = currentRevision(state);
-  if (!isDelegate(current.doc, change.author)) throw new UnexpectedState('not a delegate');
+  if (!isDelegate(current.doc, change.author)) throw new RejectedError('not a delegate', { tolerance: 'with-concurrent-changes' });
   switch (action.type) {
     case 'revision.accept':
       return accept(state, { revision: action.revision, signature: action.signature, author: change.author });
@@ -87,49 +84,49 @@ function accept(state: IdentityState, vote: { revision: Oid; signature: Uint8Arr
   const revision = activeRevision(state, vote.revision);
   state.heads.set(didFromNid(vote.author), revision.id);
   if (!verifies(currentRevision(state).doc, { author: vote.author, signature: vote.signature, blob: revision.blob }))
-    throw new CobApplyError('invalid accept signature');
+    throw new RejectedError('invalid accept signature');
   // The node overwrites the verdict before it reports the duplicate.
   const duplicate = revision.verdicts.has(vote.author);
   revision.verdicts.set(vote.author, true);
-  if (duplicate) throw new CobApplyError('duplicate verdict');
+  if (duplicate) throw new RejectedError('duplicate verdict');
   adopt(state, revision.id);
 }
 
 function reject(revision: IdentityRevision, author: Nid): void {
   const duplicate = revision.verdicts.has(author);
   revision.verdicts.set(author, false);
-  if (duplicate) throw new CobApplyError('duplicate verdict');
+  if (duplicate) throw new RejectedError('duplicate verdict');
   const rejections = [...revision.verdicts.values()].filter((accepted) => !accepted).length;
   if (rejections > revision.doc.delegates.length - delegateMajority(revision.doc)) revision.state = 'rejected';
 }
 
 function edit(state: IdentityState, { action, author }: { action: Extract<IdentityAction, { type: 'RevisionEdit' }>; author: Nid }): void {
-  if (action.revision === state.current) throw new CobApplyError('cannot edit the current revision');
+  if (action.revision === state.current) throw new RejectedError('cannot edit the current revision');
   const revision = activeRevision(state, action.revision);
-  if (revision.author !== author) throw new CobApplyError('cannot edit another delegate’s revision');
+  if (revision.author !== author) throw new RejectedError('cannot edit another delegate’s revision');
   revision.title = action.title;
   revision.description = action.description;
 }
 
 function redact(state: IdentityState, { id, author }: { id: Oid; author: Nid }): void {
-  if (id === state.current) throw new UnexpectedState('cannot redact the current revision');
+  if (id === state.current) throw new RejectedError('cannot redact the current revision', { tolerance: 'with-concurrent-changes' });
   const revision = state.revisions.get(id);
-  if (revision === undefined) throw new CobApplyError(`revision ${id} missing`);
+  if (revision === undefined) throw new RejectedError(`revision ${id} missing`);
   if (revision === null) return;
-  if (revision.state === 'accepted') throw new UnexpectedState('cannot redact an accepted revision');
-  if (revision.author !== author) throw new CobApplyError('cannot redact another delegate’s revision');
+  if (revision.state === 'accepted') throw new RejectedError('cannot redact an accepted revision', { tolerance: 'with-concurrent-changes' });
+  if (revision.author !== author) throw new RejectedError('cannot redact another delegate’s revision');
   state.revisions.set(id, null);
 }
 
 function propose(state: IdentityState, args: { action: Extract<IdentityAction, { type: 'revision' }>; change: Change; doc: IdentityDoc }): void {
   const { action, change, doc } = args;
-  if (action.parent === null) throw new CobApplyError('revision without parent');
+  if (action.parent === null) throw new RejectedError('revision without parent');
   const parent = state.revisions.get(action.parent);
-  if (parent === undefined) throw new CobApplyError(`revision ${action.parent} missing`);
-  if (parent === null) throw new Redacted('parent redacted');
+  if (parent === undefined) throw new RejectedError(`revision ${action.parent} missing`);
+  if (parent === null) throw new RejectedError('parent redacted', { tolerance: 'always' });
   const isCurrent = parent.id === state.current;
-  if (isCurrent && doc.canonical === parent.doc.canonical) throw new CobApplyError('revision does not change the document');
-  if (!verifies(parent.doc, { author: change.author, signature: action.signature, blob: action.blob })) throw new CobApplyError('invalid revision signature');
+  if (isCurrent && doc.canonical === parent.doc.canonical) throw new RejectedError('revision does not change the document');
+  if (!verifies(parent.doc, { author: change.author, signature: action.signature, blob: action.blob })) throw new RejectedError('invalid revision signature');
   const revision = newRevision({
     id: change.id,
     action,
@@ -158,9 +155,9 @@ function adopt(state: IdentityState, id: Oid): void {
 
 function activeRevision(state: IdentityState, id: Oid): IdentityRevision {
   const revision = state.revisions.get(id);
-  if (revision === undefined) throw new CobApplyError(`revision ${id} missing`);
-  if (revision === null) throw new Redacted('revision redacted');
-  if (revision.state !== 'active') throw new UnexpectedState('revision is not active');
+  if (revision === undefined) throw new RejectedError(`revision ${id} missing`);
+  if (revision === null) throw new RejectedError('revision redacted', { tolerance: 'always' });
+  if (revision.state !== 'active') throw new RejectedError('revision is not active', { tolerance: 'with-concurrent-changes' });
   return revision;
 }
 

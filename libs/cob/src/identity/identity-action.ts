@@ -1,9 +1,8 @@
 /**
  * `xyz.radicle.id` actions (docs/node-home.md §4.3). Note the undotted `RevisionEdit` tag.
  */
-import { decodeMultibase } from '@forge-httpd/identity';
+import { decodeMultibase, RejectedError } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import { asObject, type JsonObject, readOid, readOptionalOid, readString } from '../model/json-fields.js';
 
 /** One decoded identity action. */
@@ -22,7 +21,7 @@ export type IdentityAction =
 
 /**
  * Decodes one identity action blob.
- * @throws CobApplyError for unknown types and invalid fields
+ * @throws RejectedError for unknown types and invalid fields
  */
 export function parseIdentityAction(value: unknown): IdentityAction {
   const o = asObject(value, 'identity action');
@@ -45,7 +44,7 @@ export function parseIdentityAction(value: unknown): IdentityAction {
     case 'revision.redact':
       return { type, revision: readOid(o, 'revision') };
     default:
-      throw new UnknownCobActionError('identity', String(type));
+      throw new RejectedError(`unknown identity action ${String(type)}`, { unknownAction: String(type) });
   }
 }
 
@@ -60,5 +59,5 @@ function signature(o: JsonObject): Uint8Array {
   } catch {
     // fall through: reported as an invalid signature below
   }
-  throw new CobApplyError('invalid signature encoding');
+  throw new RejectedError('invalid signature encoding');
 }

@@ -1,6 +1,6 @@
+import { RejectedError } from '@forge-httpd/identity';
 import type { Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
 import { sameSet } from '../model/compare.js';
 import { type IdentityDoc, isDelegate } from '../model/identity-doc.js';
 import type { IssueAction } from './issue-action.js';
@@ -14,7 +14,7 @@ export type Authorization = 'allow' | 'deny' | 'unknown';
  * `Issue::authorization`): delegates may do anything; the issue author may edit and change the
  * lifecycle; anyone may comment and react; comment authors edit and redact their own comments;
  * others may only re-assert the current assignees or labels.
- * @throws CobApplyError when the action names a comment that never existed
+ * @throws RejectedError when the action names a comment that never existed
  */
 export function authorizeIssueAction(issue: IssueState, request: { action: IssueAction; actor: Nid; doc: IdentityDoc }): Authorization {
   const { action, actor, doc } = request;
@@ -38,7 +38,7 @@ export function authorizeIssueAction(issue: IssueState, request: { action: Issue
 
 function commentAuthorization(issue: IssueState, { id, actor }: { id: Oid; actor: Nid }): Authorization {
   const comment = issue.thread.comments.get(id);
-  if (comment === undefined) throw new CobApplyError(`comment ${id} missing`);
+  if (comment === undefined) throw new RejectedError(`comment ${id} missing`);
   if (comment === null) return 'unknown';
   return comment.author === actor ? 'allow' : 'deny';
 }

@@ -1,10 +1,10 @@
 /**
  * The issue reducer (docs/node-home.md §7.1; radicle `Issue::from_root` / `Issue::op`).
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { Nid } from '@forge-httpd/identity';
 import type { Change } from '../change.js';
 import type { CobFolder } from '../dag/evaluate-changes.js';
-import { CobApplyError } from '../errors.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import type { IdentityDoc } from '../model/identity-doc.js';
 import { addComment, editComment, newThread, reactToComment, redactComment } from '../model/thread.js';
@@ -28,7 +28,7 @@ function initIssue(root: Change, env: FoldEnv): IssueState {
   const doc = env.docAt(root.resource);
   const [first, ...rest] = root.actions.map(parseIssueAction);
   if (first?.type !== 'comment' || first.replyTo !== null) {
-    throw new CobApplyError('the first issue action must be a root comment');
+    throw new RejectedError('the first issue action must be a root comment');
   }
   const thread = newThread<never>();
   // The root comment bypasses the thread's empty-body check (radicle builds it directly).
@@ -64,7 +64,7 @@ function applyIssueChange(issue: IssueState, change: Change, env: FoldEnv): void
 function authorizedApply(issue: IssueState, op: { action: IssueAction; change: Change; doc: IdentityDoc }): void {
   const { action, change, doc } = op;
   const outcome = authorizeIssueAction(issue, { action, actor: change.author, doc });
-  if (outcome === 'deny') throw new CobApplyError(`${change.author} may not ${action.type}`);
+  if (outcome === 'deny') throw new RejectedError(`${change.author} may not ${action.type}`);
   if (outcome === 'allow') applyIssueAction(issue, { action, change });
 }
 
@@ -96,7 +96,7 @@ function applyIssueAction(issue: IssueState, { action, change }: { action: Issue
     case 'comment.edit':
       return editComment(issue.thread, { id: change.id, comment: action.id, author, timestamp: change.timestamp, body: action.body, embeds: action.embeds });
     case 'comment.redact':
-      if (action.id === issue.id) throw new CobApplyError('the root comment cannot be redacted');
+      if (action.id === issue.id) throw new RejectedError('the root comment cannot be redacted');
       return redactComment(issue.thread, { id: change.id, comment: action.id });
     case 'comment.react':
       return reactToComment(issue.thread, { id: change.id, author, comment: action.id, emoji: action.reaction, active: action.active });
@@ -104,6 +104,6 @@ function applyIssueAction(issue: IssueState, { action, change }: { action: Issue
 }
 
 function setTitle(issue: IssueState, title: string): void {
-  if (title.includes('\n') || title.includes('\r')) throw new CobApplyError('issue title must be one line');
+  if (title.includes('\n') || title.includes('\r')) throw new RejectedError('issue title must be one line');
   issue.title = title;
 }

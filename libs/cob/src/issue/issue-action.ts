@@ -2,9 +2,9 @@
  * `xyz.radicle.issue` actions (docs/node-home.md §7.1), decoded and validated like the node's
  * serde derive: one bad action rejects the whole change before anything is applied.
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { Did } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import { asObject, type JsonObject, readArray, readBoolean, readDefaultArray, readOid, readOptionalOid, readString } from '../model/json-fields.js';
 import { type Embed, toDid, toEmbed, toLabel, toReaction } from '../model/values.js';
 
@@ -26,7 +26,7 @@ export type IssueAction =
  * Decodes one issue action blob.
  * @param value - the parsed JSON (undefined when the blob was not JSON)
  * @returns the action
- * @throws CobApplyError for unknown types and invalid fields
+ * @throws RejectedError for unknown types and invalid fields
  */
 export function parseIssueAction(value: unknown): IssueAction {
   const object = asObject(value, 'issue action');
@@ -49,7 +49,7 @@ export function parseIssueAction(value: unknown): IssueAction {
     case 'comment.react':
       return { type, id: readOid(object, 'id'), reaction: toReaction(object['reaction']), active: readBoolean(object, 'active') };
     default:
-      throw new UnknownCobActionError('issue', String(type));
+      throw new RejectedError(`unknown issue action ${String(type)}`, { unknownAction: String(type) });
   }
 }
 
@@ -59,5 +59,5 @@ function parseIssueLifecycle(value: unknown): IssueLifecycle {
   if (object['status'] === 'closed' && (object['reason'] === 'other' || object['reason'] === 'solved')) {
     return { status: 'closed', reason: object['reason'] };
   }
-  throw new CobApplyError('invalid issue state');
+  throw new RejectedError('invalid issue state');
 }

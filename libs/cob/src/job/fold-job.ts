@@ -3,11 +3,11 @@
  * `Request` for an existing commit; later `Request`s are ignored; `Run` adds a run for the op
  * author unless that run id exists; `Finished` finishes a known run. Nothing is authorised.
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { Nid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import type { CobFolder } from '../dag/evaluate-changes.js';
-import { CobApplyError } from '../errors.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import { type JobAction, parseJobAction } from './job-action.js';
 
@@ -39,8 +39,8 @@ export function jobFolder(env: Pick<FoldEnv, 'hasCommit'>): CobFolder<JobState> 
 
 function initJob(root: Change, env: Pick<FoldEnv, 'hasCommit'>): JobState {
   const [first, ...rest] = root.actions.map(parseJobAction);
-  if (first?.type !== 'Request') throw new CobApplyError('the first job action must be a request');
-  if (!env.hasCommit(first.oid)) throw new CobApplyError(`job commit ${first.oid} missing`);
+  if (first?.type !== 'Request') throw new RejectedError('the first job action must be a request');
+  if (!env.hasCommit(first.oid)) throw new RejectedError(`job commit ${first.oid} missing`);
   const job: JobState = { id: root.id, commit: first.oid, runs: new Map() };
   applyJobActions(job, { actions: rest, change: root });
   return job;

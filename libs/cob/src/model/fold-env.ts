@@ -11,7 +11,7 @@ export interface FoldEnv {
   readonly projectPayloadId: string;
   /**
    * The identity document at a change's `Rad-Resource` commit.
-   * @throws CobApplyError when the resource is absent or its document cannot be loaded
+   * @throws RejectedError when the resource is absent or its document cannot be loaded
    */
   docAt(resource: Oid | null): IdentityDoc;
   /**

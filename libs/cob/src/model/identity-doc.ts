@@ -3,9 +3,8 @@
  * delegates and threshold for authorisation and merges, the project's default branch for
  * merges, and a canonical form to tell whether a revision changes anything.
  */
-import { canonicalJson, type Did, type Nid, nidFromDid } from '@forge-httpd/identity';
-import { type IdentityDocument, IdentityDocumentError, parseIdentityDocument } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
+import { canonicalJson, type Did, InvalidDataError, type Nid, nidFromDid, RejectedError } from '@forge-httpd/identity';
+import { type IdentityDocument, parseIdentityDocument } from '@forge-httpd/storage';
 import type { JsonObject } from './json-fields.js';
 
 /** A parsed identity document. */
@@ -22,14 +21,14 @@ export interface IdentityDoc {
  * Parses identity-document bytes (storage's parser, §4.1) into the view evaluation needs.
  * @param bytes - the `embeds/radicle.json` blob
  * @returns the document
- * @throws CobApplyError when the document is invalid (the change using it is rejected)
+ * @throws RejectedError when the document is invalid (the change using it is rejected)
  */
 export function parseIdentityDoc(bytes: Uint8Array): IdentityDoc {
   let parsed: IdentityDocument;
   try {
     parsed = parseIdentityDocument(Buffer.from(bytes));
   } catch (error) {
-    if (error instanceof IdentityDocumentError) throw new CobApplyError(error.message);
+    if (error instanceof InvalidDataError && error.what === 'identity document') throw new RejectedError(error.message);
     throw error;
   }
   const { payloads, delegates, threshold, visibility } = parsed;
@@ -46,12 +45,12 @@ export function parseIdentityDoc(bytes: Uint8Array): IdentityDoc {
  * Returns the default branch of the project payload, as `identity.project()` does for merges.
  * @param doc - the document
  * @param projectPayloadId - `xyz.<flavour>.project`
- * @throws CobApplyError when the payload is missing or has no valid default branch
+ * @throws RejectedError when the payload is missing or has no valid default branch
  */
 export function projectDefaultBranch(doc: IdentityDoc, projectPayloadId: string): string {
   const project = doc.payload[projectPayloadId];
   const branch = typeof project === 'object' && project !== null ? (project as JsonObject)['defaultBranch'] : undefined;
-  if (typeof branch !== 'string' || branch === '') throw new CobApplyError('project payload missing');
+  if (typeof branch !== 'string' || branch === '') throw new RejectedError('project payload missing');
   return branch;
 }
 

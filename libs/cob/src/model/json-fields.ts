@@ -1,10 +1,10 @@
 /**
  * Readers for decoded action JSON that behave like the node's serde derives: unknown keys are
  * ignored, a missing or `null` optional field is "none", a missing required field or a wrong
- * type rejects the whole change ({@link CobApplyError}).
+ * type rejects the whole change ({@link RejectedError}).
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
 
 /** A decoded JSON object. */
 export type JsonObject = Readonly<Record<string, unknown>>;
@@ -14,7 +14,7 @@ const OID_PATTERN = /^[0-9a-fA-F]{40}$/;
 /** Returns the value as an object or rejects. */
 export function asObject(value: unknown, what: string): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CobApplyError(`${what}: expected an object`);
+    throw new RejectedError(`${what}: expected an object`);
   }
   return value as JsonObject;
 }
@@ -22,7 +22,7 @@ export function asObject(value: unknown, what: string): JsonObject {
 /** Reads a required string field. */
 export function readString(object: JsonObject, key: string): string {
   const value = object[key];
-  if (typeof value !== 'string') throw new CobApplyError(`field ${key}: expected a string`);
+  if (typeof value !== 'string') throw new RejectedError(`field ${key}: expected a string`);
   return value;
 }
 
@@ -35,7 +35,7 @@ export function readOptionalString(object: JsonObject, key: string): string | nu
 /** Reads a required boolean field. */
 export function readBoolean(object: JsonObject, key: string): boolean {
   const value = object[key];
-  if (typeof value !== 'boolean') throw new CobApplyError(`field ${key}: expected a boolean`);
+  if (typeof value !== 'boolean') throw new RejectedError(`field ${key}: expected a boolean`);
   return value;
 }
 
@@ -43,14 +43,14 @@ export function readBoolean(object: JsonObject, key: string): boolean {
 export function readUnsigned(object: JsonObject, key: string): number {
   const value = object[key];
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new CobApplyError(`field ${key}: expected a non-negative integer`);
+    throw new RejectedError(`field ${key}: expected a non-negative integer`);
   }
   return value;
 }
 
 /** Parses an oid value (40 hex digits, output lower case). */
 export function toOid(value: unknown, what: string): Oid {
-  if (typeof value !== 'string' || !OID_PATTERN.test(value)) throw new CobApplyError(`${what}: expected an oid`);
+  if (typeof value !== 'string' || !OID_PATTERN.test(value)) throw new RejectedError(`${what}: expected an oid`);
   return value.toLowerCase() as Oid;
 }
 
@@ -68,7 +68,7 @@ export function readOptionalOid(object: JsonObject, key: string): Oid | null {
 /** Reads a required array field (`Vec<T>` without a serde default). */
 export function readArray(object: JsonObject, key: string): readonly unknown[] {
   const value = object[key];
-  if (!Array.isArray(value)) throw new CobApplyError(`field ${key}: expected an array`);
+  if (!Array.isArray(value)) throw new RejectedError(`field ${key}: expected an array`);
   return value;
 }
 

@@ -3,9 +3,8 @@
  * comments. Comments are keyed by the id of the change that created them; `timeline` records the
  * change id of every thread action in application order (docs/node-home.md §7.1).
  */
-import { compareUtf8, type Nid } from '@forge-httpd/identity';
+import { compareUtf8, type Nid, RejectedError } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
 import { compareNids } from './compare.js';
 import type { Embed } from './values.js';
 
@@ -50,9 +49,9 @@ export function addComment<L>(
   thread: Thread<L>,
   comment: { id: Oid; author: Nid; timestamp: number; body: string; replyTo: Oid | null; location: L | null; embeds: readonly Embed[] },
 ): void {
-  if (comment.body === '') throw new CobApplyError(`comment ${comment.id} is empty`);
+  if (comment.body === '') throw new RejectedError(`comment ${comment.id} is empty`);
   if (comment.replyTo !== null && !thread.comments.has(comment.replyTo)) {
-    throw new CobApplyError(`comment ${comment.replyTo} missing`);
+    throw new RejectedError(`comment ${comment.replyTo} missing`);
   }
   thread.timeline.push(comment.id);
   const edit: Edit = { author: comment.author, timestamp: comment.timestamp, body: comment.body, embeds: comment.embeds };
@@ -68,16 +67,16 @@ export function addComment<L>(
 
 /** Appends an edit; a redacted comment is left alone, an unknown one rejects. */
 export function editComment<L>(thread: Thread<L>, edit: { id: Oid; comment: Oid } & Edit): void {
-  if (edit.body === '') throw new CobApplyError(`edit ${edit.id} is empty`);
+  if (edit.body === '') throw new RejectedError(`edit ${edit.id} is empty`);
   thread.timeline.push(edit.id);
   const target = thread.comments.get(edit.comment);
-  if (target === undefined) throw new CobApplyError(`comment ${edit.comment} missing`);
+  if (target === undefined) throw new RejectedError(`comment ${edit.comment} missing`);
   target?.edits.push({ author: edit.author, timestamp: edit.timestamp, body: edit.body, embeds: edit.embeds });
 }
 
 /** Redacts a comment (`id` is the redacting change); an unknown comment rejects. */
 export function redactComment<L>(thread: Thread<L>, redaction: { id: Oid; comment: Oid }): void {
-  if (!thread.comments.has(redaction.comment)) throw new CobApplyError(`comment ${redaction.comment} missing`);
+  if (!thread.comments.has(redaction.comment)) throw new RejectedError(`comment ${redaction.comment} missing`);
   thread.timeline.push(redaction.id);
   thread.comments.set(redaction.comment, null);
 }
@@ -85,7 +84,7 @@ export function redactComment<L>(thread: Thread<L>, redaction: { id: Oid; commen
 /** Adds or removes a reaction; ignored on a redacted comment, rejects on an unknown one. */
 export function reactToComment<L>(thread: Thread<L>, reaction: { id: Oid; author: Nid; comment: Oid; emoji: string; active: boolean }): void {
   const target = thread.comments.get(reaction.comment);
-  if (target === undefined) throw new CobApplyError(`comment ${reaction.comment} missing`);
+  if (target === undefined) throw new RejectedError(`comment ${reaction.comment} missing`);
   if (target === null) return;
   thread.timeline.push(reaction.id);
   const key = `${reaction.author} ${reaction.emoji}`;
@@ -96,7 +95,7 @@ export function reactToComment<L>(thread: Thread<L>, reaction: { id: Oid; author
 /** Marks a review comment resolved or unresolved; ignored when redacted. */
 export function resolveComment<L>(thread: Thread<L>, change: { id: Oid; comment: Oid; resolved: boolean }): void {
   const target = thread.comments.get(change.comment);
-  if (target === undefined) throw new CobApplyError(`comment ${change.comment} missing`);
+  if (target === undefined) throw new RejectedError(`comment ${change.comment} missing`);
   if (target === null) return;
   thread.timeline.push(change.id);
   target.resolved = change.resolved;

@@ -2,9 +2,8 @@
  * Value types shared by issue and patch actions (docs/node-home.md §7 "Common shapes"), validated
  * the way the node deserialises them.
  */
-import { type Did, parseDid } from '@forge-httpd/identity';
+import { type Did, parseDid, RejectedError } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError } from '../errors.js';
 import { asObject, type JsonObject, readOptionalString, readString, readUnsigned, toOid } from './json-fields.js';
 
 /** A file attached to a comment or description: `content` is a URI such as `git:<blob oid>`. */
@@ -50,7 +49,7 @@ export function isReaction(text: string): boolean {
 
 /** Parses a reaction value. */
 export function toReaction(value: unknown): string {
-  if (typeof value !== 'string' || !isReaction(value)) throw new CobApplyError('invalid reaction');
+  if (typeof value !== 'string' || !isReaction(value)) throw new RejectedError('invalid reaction');
   return value;
 }
 
@@ -61,17 +60,17 @@ export function isLabel(text: string): boolean {
 
 /** Parses a label value. */
 export function toLabel(value: unknown): string {
-  if (typeof value !== 'string' || !isLabel(value)) throw new CobApplyError('invalid label');
+  if (typeof value !== 'string' || !isLabel(value)) throw new RejectedError('invalid label');
   return value;
 }
 
 /** Parses a DID value (assignees). */
 export function toDid(value: unknown): Did {
-  if (typeof value !== 'string') throw new CobApplyError('invalid did');
+  if (typeof value !== 'string') throw new RejectedError('invalid did');
   try {
     return parseDid(value);
   } catch {
-    throw new CobApplyError('invalid did');
+    throw new RejectedError('invalid did');
   }
 }
 
@@ -103,7 +102,7 @@ function toCodeRange(value: unknown): CodeRange | null {
     case 'chars':
       return { type: 'chars', line: readUnsigned(object, 'line'), range };
     default:
-      throw new CobApplyError('invalid code range type');
+      throw new RejectedError('invalid code range type');
   }
 }
 

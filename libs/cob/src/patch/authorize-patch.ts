@@ -14,7 +14,7 @@ import type { PatchState } from './patch-state.js';
  * lifecycle; anyone may propose revisions, review, comment and react; authors of revisions,
  * reviews and comments edit or redact their own; resolving belongs to the comment author, the
  * reviewer and the revision author; others may only re-assert labels, never assign or merge.
- * @throws CobApplyError when the action names a revision or review that never existed
+ * @throws RejectedError when the action names a revision or review that never existed
  */
 export function authorizePatchAction(patch: PatchState, request: { action: PatchAction; actor: Nid; doc: IdentityDoc }): Authorization {
   const { action, actor, doc } = request;

@@ -1,8 +1,8 @@
 /**
  * Patch reducer cases that act on reviews and their comment threads (radicle `Patch::action`).
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { Change } from '../change.js';
-import { CobApplyError } from '../errors.js';
 import { addComment, editComment, newThread, reactToComment, redactComment, resolveComment } from '../model/thread.js';
 import type { PatchAction } from './patch-action.js';
 import { lookupReview } from './patch-lookup.js';
@@ -35,7 +35,7 @@ export function addReview(patch: PatchState, { action, change }: { action: Of<'r
  */
 export function editReview(patch: PatchState, op: { action: Of<'review.edit'>; change: Change }): void {
   const { action, change } = op;
-  if ((action.summary === null || action.summary === '') && action.verdict === null) throw new CobApplyError('empty review');
+  if ((action.summary === null || action.summary === '') && action.verdict === null) throw new RejectedError('empty review');
   const found = lookupReview(patch, action.review);
   if (found === null) return;
   if (action.summary !== null) {
@@ -58,10 +58,10 @@ export function reactToReview(patch: PatchState, op: { action: Of<'review.react'
 /** Redacts a review. */
 export function redactReview(patch: PatchState, action: Of<'review.redact'>): void {
   const locator = patch.reviews.get(action.review);
-  if (locator === undefined) throw new CobApplyError(`review ${action.review} missing`);
+  if (locator === undefined) throw new RejectedError(`review ${action.review} missing`);
   if (locator === null) return;
   const revision = patch.revisions.get(locator.revision);
-  if (revision === undefined) throw new CobApplyError(`revision ${locator.revision} missing`);
+  if (revision === undefined) throw new RejectedError(`revision ${locator.revision} missing`);
   if (revision === null) return;
   revision.reviews.delete(locator.reviewer);
   patch.reviews.set(action.review, null);

@@ -3,8 +3,7 @@
  * redactions and the revision discussion (radicle `Patch::action`).
  */
 import type { Change } from '../change.js';
-import { CobApplyError } from '../errors.js';
-import { canonicalJson } from '@forge-httpd/identity';
+import { canonicalJson, RejectedError } from '@forge-httpd/identity';
 import { addComment, editComment, reactToComment, redactComment } from '../model/thread.js';
 import { newThread } from '../model/thread.js';
 import type { PatchAction } from './patch-action.js';
@@ -34,7 +33,7 @@ export function addRevision(patch: PatchState, { action, change }: Op<'revision'
 /** Appends a description edit; ignored when the revision was redacted. */
 export function editRevision(patch: PatchState, { action, change }: Op<'revision.edit'>): void {
   const revision = patch.revisions.get(action.revision);
-  if (revision === undefined) throw new CobApplyError(`revision ${action.revision} missing`);
+  if (revision === undefined) throw new RejectedError(`revision ${action.revision} missing`);
   revision?.description.push({ author: change.author, timestamp: change.timestamp, body: action.description, embeds: action.embeds });
 }
 
@@ -52,8 +51,8 @@ export function reactToRevision(patch: PatchState, { action, change }: Op<'revis
 
 /** Redacts a revision; the root revision cannot be, a merged one is kept. */
 export function redactRevision(patch: PatchState, action: Of<'revision.redact'>): void {
-  if (rootRevision(patch)?.id === action.revision) throw new CobApplyError('the root revision cannot be redacted');
-  if (!patch.revisions.has(action.revision)) throw new CobApplyError(`revision ${action.revision} missing`);
+  if (rootRevision(patch)?.id === action.revision) throw new RejectedError('the root revision cannot be redacted');
+  if (!patch.revisions.has(action.revision)) throw new RejectedError(`revision ${action.revision} missing`);
   if ([...patch.merges.values()].some((merge) => merge.revision === action.revision)) return;
   patch.revisions.set(action.revision, null);
 }

@@ -1,9 +1,9 @@
 /**
  * The patch reducer (docs/node-home.md §7.2; radicle `Patch::from_root` / `Patch::op`).
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { Change } from '../change.js';
 import type { CobFolder } from '../dag/evaluate-changes.js';
-import { CobApplyError } from '../errors.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import type { IdentityDoc } from '../model/identity-doc.js';
 import { authorizePatchAction } from './authorize-patch.js';
@@ -28,8 +28,8 @@ export function patchFolder(env: FoldEnv): CobFolder<PatchState> {
 function initPatch(root: Change, env: FoldEnv): PatchState {
   const doc = env.docAt(root.resource);
   const [first, second, ...rest] = root.actions.map(parsePatchAction);
-  if (first?.type !== 'revision') throw new CobApplyError('the first patch action must be a revision');
-  if (second?.type !== 'edit') throw new CobApplyError('the second patch action must be an edit');
+  if (first?.type !== 'revision') throw new RejectedError('the first patch action must be a revision');
+  if (second?.type !== 'edit') throw new RejectedError('the second patch action must be an edit');
   const patch: PatchState = {
     id: root.id,
     title: second.title,
@@ -68,7 +68,7 @@ interface ActionContext {
 function authorizedApply(context: ActionContext): void {
   const { patch, action, change, doc } = context;
   const outcome = authorizePatchAction(patch, { action, actor: change.author, doc });
-  if (outcome === 'deny') throw new CobApplyError(`${change.author} may not ${action.type}`);
+  if (outcome === 'deny') throw new RejectedError(`${change.author} may not ${action.type}`);
   if (outcome === 'allow') applyPatchAction(context);
 }
 

@@ -8,9 +8,9 @@
  * `review.react`, the versioned `review.edit.v2` (the summary is required and carries embeds)
  * and merge targets naming a branch (`{"branch": "refs/heads/…"}`).
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { Did } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
-import { CobApplyError, UnknownCobActionError } from '../errors.js';
 import {
   asObject,
   type JsonObject,
@@ -95,7 +95,7 @@ export type PatchAction =
 /**
  * Decodes one patch action blob.
  * @param value - the parsed JSON (undefined when the blob was not JSON)
- * @throws CobApplyError for unknown types and invalid fields
+ * @throws RejectedError for unknown types and invalid fields
  */
 export function parsePatchAction(value: unknown): PatchAction {
   const o = asObject(value, 'patch action');
@@ -175,18 +175,18 @@ function parseMorePatchActions(o: JsonObject, type: unknown): PatchAction {
     case 'revision.comment.react':
       return { type, ...revisionRef(o), ...react(o) };
     default:
-      throw new UnknownCobActionError('patch', String(type));
+      throw new RejectedError(`unknown patch action ${String(type)}`, { unknownAction: String(type) });
   }
 }
 
 /**
  * Reads a merge target: `"delegates"` or `{"branch": name}` (a bare name means `refs/heads/name`).
- * @throws CobApplyError when it is neither
+ * @throws RejectedError when it is neither
  */
 export function parseMergeTarget(value: unknown): MergeTarget {
   if (value === 'delegates') return value;
   const branch = asObject(value, 'merge target')['branch'];
-  if (typeof branch !== 'string' || !isBranchName(branch)) throw new CobApplyError('invalid merge target');
+  if (typeof branch !== 'string' || !isBranchName(branch)) throw new RejectedError('invalid merge target');
   return { branch: branch.startsWith('refs/') ? branch : `refs/heads/${branch}` };
 }
 
@@ -200,12 +200,12 @@ function isBranchName(name: string): boolean {
 function parseLifecycle(value: unknown): PatchLifecycle {
   const status = asObject(value, 'patch state')['status'];
   if (status === 'open' || status === 'draft' || status === 'archived') return status;
-  throw new CobApplyError('invalid patch lifecycle');
+  throw new RejectedError('invalid patch lifecycle');
 }
 
 function reviewFields(o: JsonObject): ReviewFields {
   const verdict = readOptionalString(o, 'verdict');
-  if (verdict !== null && verdict !== 'accept' && verdict !== 'reject') throw new CobApplyError('invalid verdict');
+  if (verdict !== null && verdict !== 'accept' && verdict !== 'reject') throw new RejectedError('invalid verdict');
   return { summary: readOptionalString(o, 'summary'), verdict, labels: readDefaultArray(o, 'labels').map(toLabel) };
 }
 
@@ -230,6 +230,6 @@ function requiredBody(o: JsonObject): Body {
 }
 
 function toPair(value: unknown): readonly [Oid, Oid] {
-  if (!Array.isArray(value) || value.length !== 2) throw new CobApplyError('invalid resolves entry');
+  if (!Array.isArray(value) || value.length !== 2) throw new RejectedError('invalid resolves entry');
   return [toOid(value[0], 'resolves'), toOid(value[1], 'resolves')];
 }

@@ -4,9 +4,9 @@
  * Facts about immutable objects are cached across evaluations; the refs a result depends on
  * are reported so a cached result can be invalidated when they move.
  */
+import { RejectedError } from '@forge-httpd/identity';
 import { type GitRepository, IDENTITY_DOC_PATH, isOid, type Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
-import { CobApplyError } from '../errors.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import { type IdentityDoc, parseIdentityDoc, projectDefaultBranch } from '../model/identity-doc.js';
 import { parseMergeTarget } from '../patch/patch-action.js';
@@ -65,8 +65,8 @@ export async function prepareFoldEnv(args: {
     projectPayloadId: args.projectPayloadId,
     docAt: (resource) => {
       const result = resource === null ? undefined : docs.get(resource);
-      if (result === undefined) throw new CobApplyError('identity document missing');
-      if ('error' in result) throw new CobApplyError(result.error);
+      if (result === undefined) throw new RejectedError('identity document missing');
+      if ('error' in result) throw new RejectedError(result.error);
       return result.doc;
     },
     isOnBranch: ({ nid, branch, commit }) => onBranch.get(`${nid} ${branch} ${commit}`) ?? false,
@@ -138,7 +138,7 @@ async function readDoc(git: GitRepository, commit: Oid): Promise<DocResult> {
   try {
     return { doc: parseIdentityDoc(bytes), blob: entry.oid };
   } catch (error) {
-    if (error instanceof CobApplyError) return { error: error.message };
+    if (error instanceof RejectedError) return { error: error.message };
     throw error;
   }
 }

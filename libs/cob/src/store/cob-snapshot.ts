@@ -3,6 +3,7 @@
  * of cached objects, so a repository with thousands of issues lists quickly after the first
  * request and re-evaluates only objects whose tips moved.
  */
+import { InvalidDataError } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Issue } from '../issue/issue-view.js';
 import type { Job } from '../job/job-view.js';
@@ -12,7 +13,7 @@ import type { CachedObject, ListingMemo, RootTime } from './cached-object.js';
 import type { CobKind, CobKinds, CobRepository } from './cob-kinds.js';
 import type { ListingFacts } from './persisted-evaluations.js';
 import { compareNewestFirst } from './listing-order.js';
-import { firstIndexAfter, SortedChangesError, withChanges } from './sorted-changes.js';
+import { firstIndexAfter, withChanges } from './sorted-changes.js';
 
 /** Issue list filter (docs/radicle-httpd.md §5.20). */
 export type IssueStatusFilter = 'open' | 'closed' | 'all';
@@ -279,7 +280,7 @@ export class CobSnapshot {
       try {
         return await this.updateListing(kind, memo, stale);
       } catch (error) {
-        if (!(error instanceof SortedChangesError)) throw error;
+        if (!(error instanceof InvalidDataError && error.what === 'sorted changes')) throw error;
         // The memo does not hold what its entries say (a fault in this bookkeeping): the
         // listing is worked out whole and replaces it, instead of failing every page.
         return this.adoptListing(kind, undefined, await this.evaluateAll(kind));

@@ -3,9 +3,7 @@
  * binary search and the rest copied in slices, so bringing a 10,000-entry listing forward by
  * one object costs a few comparisons instead of one comparison and one copy per entry.
  */
-
-/** A removed element that the sorted array does not hold: the caller's bookkeeping is wrong. */
-export class SortedChangesError extends Error {}
+import { InvalidDataError } from '@forge-httpd/identity';
 
 /**
  * `sorted` without the elements of `removed` and with those of `added` in their places.
@@ -13,13 +11,13 @@ export class SortedChangesError extends Error {}
  * @param removed - elements of `sorted` (by identity)
  * @param added - elements equal by `compare` to none of `sorted` that stay
  * @param compare - the order of `sorted`
- * @throws SortedChangesError when an element of `removed` is not in `sorted`
+ * @throws InvalidDataError (`what`: `sorted changes`) when an element of `removed` is not in `sorted`: the caller's bookkeeping is wrong
  */
 export function withChanges<T>(sorted: readonly T[], removed: readonly T[], added: readonly T[], compare: (a: T, b: T) => number): T[] {
   if (removed.length === 0 && added.length === 0) return [...sorted];
   const gone = removed.map((element) => {
     const at = firstIndexAfter(sorted, (other) => compare(other, element) < 0);
-    if (sorted[at] !== element) throw new SortedChangesError('withChanges: a removed element is not in the array');
+    if (sorted[at] !== element) throw new InvalidDataError('sorted changes', 'withChanges: a removed element is not in the array');
     return at;
   });
   gone.sort((a, b) => a - b);

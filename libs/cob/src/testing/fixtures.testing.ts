@@ -2,10 +2,9 @@
  * In-memory changes and environments for unit tests of the pure evaluation core (not built,
  * not a test suite itself).
  */
-import { canonicalJson, keyPairFromSeed, type KeyPair, type Nid, didFromNid } from '@forge-httpd/identity';
+import { canonicalJson, didFromNid, type KeyPair, keyPairFromSeed, type Nid, RejectedError } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
-import { CobApplyError } from '../errors.js';
 import type { FoldEnv } from '../model/fold-env.js';
 import { type IdentityDoc, parseIdentityDoc } from '../model/identity-doc.js';
 
@@ -62,7 +61,7 @@ export function env(fields: { doc?: IdentityDoc; onBranch?: (commit: Oid) => boo
   return {
     projectPayloadId: 'xyz.radicle.project',
     docAt: (resource) => {
-      if (resource === null) throw new CobApplyError('missing identity');
+      if (resource === null) throw new RejectedError('missing identity');
       return identity;
     },
     isOnBranch: ({ commit }) => (fields.onBranch ?? (() => true))(commit),

@@ -3,12 +3,12 @@
  * its tips, check the node would accept it, move the author's ref and re-sign the author's
  * refs (docs/node-home.md §6, §10.2 "Issues/patches afterwards").
  */
+import { RejectedError } from '@forge-httpd/identity';
 import type { KeyPair } from '@forge-httpd/identity';
 import { type Flavour, type GitRepository, type Oid, openGitRepository, resolveStoredRef, StorageRuntime } from '@forge-httpd/storage';
 import { type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
 import type { Change } from '../change.js';
 import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
-import { CobApplyError, CobWriteError } from '../errors.js';
 import { issueFolder } from '../issue/fold-issue.js';
 import { jobFolder } from '../job/fold-job.js';
 import type { FoldEnv } from '../model/fold-env.js';
@@ -68,7 +68,7 @@ export interface ChangeRequest {
 /**
  * Creates an object.
  * @returns the object id (the root change id)
- * @throws CobWriteError when the node would reject the object
+ * @throws RejectedError when the node would reject the object
  */
 export async function createCob(context: CobWriteContext, request: ChangeRequest): Promise<Oid> {
   return withGit(context, async (git, resource) => {
@@ -84,7 +84,7 @@ export async function createCob(context: CobWriteContext, request: ChangeRequest
 /**
  * Adds a change to an existing object.
  * @returns the change id
- * @throws CobWriteError when the object does not exist or the node would reject the change
+ * @throws RejectedError when the object does not exist or the node would reject the change
  */
 export async function updateCob(context: CobWriteContext, request: ChangeRequest & { readonly id: Oid }): Promise<Oid> {
   return withGit(context, async (git, resource) => {
@@ -95,7 +95,7 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
     const changes = await loadObjectChanges({ git, tips, typeName, cache: new Map(), manifests: new ManifestCache() });
     const { env } = await prepareFoldEnv({ git, changes, refs: refLookup(git), caches: newFactCaches(), projectPayloadId: kinds.projectPayloadId });
     const evaluation = evaluateChanges({ rootId: request.id, changes, folder: folderFor(request.kind, env) });
-    if (evaluation === null) throw new CobWriteError(`no valid ${request.kind} ${request.id}`);
+    if (evaluation === null) throw new RejectedError(`no valid ${request.kind} ${request.id}`);
     const head = await writeChange({ ...context, ...request, typeName, tips: request.tips ?? evaluation.tips, resource });
     const next = await changeEnv(context, { git, id: head });
     if (!context.force) check(() => folderFor(request.kind, next.env).apply(evaluation.state, next.change, { hasConcurrent: () => false }));
@@ -108,7 +108,7 @@ async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, re
   const git = openGitRepository(context.gitDir, { runtime: context.runtime ?? new StorageRuntime() });
   try {
     const resource = context.resource ?? (await git.resolveRef('refs/rad/id'));
-    if (resource === null) throw new CobWriteError('repository has no identity head (refs/rad/id)');
+    if (resource === null) throw new RejectedError('repository has no identity head (refs/rad/id)');
     return await run(git, resource);
   } finally {
     await git.close();
@@ -117,7 +117,7 @@ async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, re
 
 async function changeEnv(context: CobWriteContext, { git, id }: { git: GitRepository; id: Oid }): Promise<{ change: Change; env: FoldEnv }> {
   const change = await loadChange(git, id, new ManifestCache());
-  if (change === null) throw new CobWriteError(`written change ${id} cannot be loaded`);
+  if (change === null) throw new RejectedError(`written change ${id} cannot be loaded`);
   const { env } = await prepareFoldEnv({
     git,
     changes: [change],
@@ -148,7 +148,7 @@ function check(apply: () => unknown): void {
   try {
     apply();
   } catch (error) {
-    if (error instanceof CobApplyError) throw new CobWriteError(`a node would reject this change: ${error.message}`);
+    if (error instanceof RejectedError) throw new RejectedError(`a node would reject this change: ${error.message}`);
     throw error;
   }
 }

@@ -78,6 +78,6 @@ describe('parseProfileConfig', () => {
     ['a description that is not a string', '{"node":{"alias":"a"},"web":{"pinned":{"repositories":[]},"description":1}}'],
     ['an unknown seeding policy', '{"node":{"alias":"a","seedingPolicy":{"default":"maybe"}}}'],
   ])('rejects a file with %s with code CONFIG_INVALID', (_case, text) => {
-    expect(() => parseProfileConfig(text)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => parseProfileConfig(text)).toThrow(expect.objectContaining({ code: 'invalid-data' }));
   });
 });

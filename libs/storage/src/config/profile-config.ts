@@ -1,6 +1,5 @@
-import { parseRid, type Rid } from '@forge-httpd/identity';
+import { InvalidDataError, parseRid, type Rid } from '@forge-httpd/identity';
 import { DEFAULT_SEEDING_POLICY, type SeedingPolicy } from '../db/seeding-policy.js';
-import { ConfigInvalidError } from './errors.js';
 
 /** The reloadable display settings: config.json `web` (docs/node-home.md §1.1). */
 export interface WebConfig {
@@ -32,15 +31,15 @@ function isObject(value: unknown): value is JsonObject {
  * Parses config.json text the way heartwood's profile loader accepts it (§1.1): `node` and
  * `node.alias` are required, `web.pinned.repositories` is required whenever `web` exists and
  * every pin must be a RID; unknown keys are ignored.
- * @throws ConfigInvalidError naming the first problem found
+ * @throws InvalidDataError naming the first problem found
  */
 export function parseProfileConfig(text: string): ProfileConfig {
   const root = parseJsonObject(text);
   const node = root['node'];
-  if (!isObject(node)) throw new ConfigInvalidError('config.json: "node" must be an object');
+  if (!isObject(node)) throw new InvalidDataError('config', 'config.json: "node" must be an object');
   const alias = node['alias'];
   if (typeof alias !== 'string' || alias === '') {
-    throw new ConfigInvalidError('config.json: "node.alias" must be a non-empty string');
+    throw new InvalidDataError('config', 'config.json: "node.alias" must be a non-empty string');
   }
   return {
     alias,
@@ -53,16 +52,16 @@ export function parseProfileConfig(text: string): ProfileConfig {
 /**
  * Validates the `web` value of config.json (§1.1, docs/decisions.md). An absent `web` means
  * nothing pinned and no texts.
- * @throws ConfigInvalidError when `web` is not an object, has no `pinned.repositories` array,
+ * @throws InvalidDataError when `web` is not an object, has no `pinned.repositories` array,
  *   holds a pin that is not a RID, or a text field that is not a string
  */
 export function parseWebConfig(web: unknown): WebConfig {
   if (web === undefined) return { pinnedRepositories: [] };
-  if (!isObject(web)) throw new ConfigInvalidError('config.json: "web" must be an object');
+  if (!isObject(web)) throw new InvalidDataError('config', 'config.json: "web" must be an object');
   const pinned = web['pinned'];
   const repositories = isObject(pinned) ? pinned['repositories'] : undefined;
   if (!Array.isArray(repositories)) {
-    throw new ConfigInvalidError('config.json: "web.pinned.repositories" must be an array');
+    throw new InvalidDataError('config', 'config.json: "web.pinned.repositories" must be an array');
   }
   const config: WebConfig = { pinnedRepositories: parsePins(repositories) };
   for (const key of ['avatarUrl', 'bannerUrl', 'description'] as const) {
@@ -70,7 +69,7 @@ export function parseWebConfig(web: unknown): WebConfig {
     // serde reads `null` for an optional field as unset.
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') {
-      throw new ConfigInvalidError(`config.json: "web.${key}" must be a string`);
+      throw new InvalidDataError('config', `config.json: "web.${key}" must be a string`);
     }
     config[key] = value;
   }
@@ -79,16 +78,16 @@ export function parseWebConfig(web: unknown): WebConfig {
 
 /**
  * Parses the text of config.json as a JSON object.
- * @throws ConfigInvalidError when it is not JSON or not an object
+ * @throws InvalidDataError when it is not JSON or not an object
  */
 export function parseJsonObject(text: string): JsonObject {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ConfigInvalidError('config.json: not valid JSON');
+    throw new InvalidDataError('config', 'config.json: not valid JSON');
   }
-  if (!isObject(value)) throw new ConfigInvalidError('config.json: not a JSON object');
+  if (!isObject(value)) throw new InvalidDataError('config', 'config.json: not a JSON object');
   return value;
 }
 
@@ -96,12 +95,12 @@ function parsePins(repositories: unknown[]): Rid[] {
   const pins = new Set<Rid>();
   for (const pin of repositories) {
     if (typeof pin !== 'string') {
-      throw new ConfigInvalidError('config.json: "web.pinned.repositories" must hold RIDs');
+      throw new InvalidDataError('config', 'config.json: "web.pinned.repositories" must hold RIDs');
     }
     try {
       pins.add(parseRid(pin));
     } catch {
-      throw new ConfigInvalidError('config.json: "web.pinned.repositories" must hold RIDs');
+      throw new InvalidDataError('config', 'config.json: "web.pinned.repositories" must hold RIDs');
     }
   }
   return [...pins];
@@ -116,9 +115,9 @@ function parseSeedingPolicy(node: JsonObject): SeedingPolicy {
   const scope = legacy ? node['scope'] : isObject(policy) ? policy['scope'] : undefined;
   if (tag === 'block') return { policy: 'block' };
   if (tag !== 'allow') {
-    throw new ConfigInvalidError('config.json: "node.seedingPolicy" must be allow or block');
+    throw new InvalidDataError('config', 'config.json: "node.seedingPolicy" must be allow or block');
   }
   if (scope === undefined || scope === 'all') return { policy: 'allow', scope: 'all' };
   if (scope === 'followed') return { policy: 'allow', scope: 'followed' };
-  throw new ConfigInvalidError('config.json: "node.seedingPolicy.scope" must be all or followed');
+  throw new InvalidDataError('config', 'config.json: "node.seedingPolicy.scope" must be all or followed');
 }

@@ -1,5 +1,5 @@
+import { InvalidDataError } from '@forge-httpd/identity';
 import { readFileSync, statSync } from 'node:fs';
-import { ConfigInvalidError } from './errors.js';
 import { parseJsonObject, parseWebConfig, type WebConfig } from './profile-config.js';
 
 /** Receives one message per distinct config.json problem. */
@@ -66,7 +66,7 @@ export class WebConfigWatcher {
   private reread(key: string | null): void {
     this.key = key;
     try {
-      if (key === null) throw new ConfigInvalidError('config.json: cannot stat the file');
+      if (key === null) throw new InvalidDataError('config', 'config.json: cannot stat the file');
       const root = parseJsonObject(readFileSync(this.path, 'utf8'));
       this.web = parseWebConfig(root['web']);
       this.lastReadFailed = false;
@@ -76,7 +76,7 @@ export class WebConfigWatcher {
       this.lastReadFailed = true;
       if (this.lastLoggedKey !== key) {
         this.lastLoggedKey = key;
-        const reason = error instanceof ConfigInvalidError ? error.message : 'config.json: cannot read the file';
+        const reason = error instanceof InvalidDataError && error.what === 'config' ? error.message : 'config.json: cannot read the file';
         this.log(`${reason}; keeping the previous web settings`, error);
       }
     }

@@ -57,7 +57,7 @@ export class NodeDatabase {
   /**
    * A stamp that changes whenever the node commits to node.db (or the file appears, is replaced
    * or becomes unreadable): answers read from it may be reused while it is the same.
-   * @throws DatabaseBusyError when the database is locked
+   * @throws LockedError when the database is locked
    */
   changeStamp(): string {
     return this.db.changeStamp();

@@ -1,6 +1,6 @@
+import { LockedError } from '@forge-httpd/identity';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { DatabaseBusyError } from './database-busy-error.js';
 
 /** How often a missing database file is looked for again, and how long a lock fails fast. */
 const RETRY_MS = 1000;
@@ -17,7 +17,7 @@ const BUSY_TIMEOUT_MS = 200;
  * for again at most once a second, so a node that creates its databases after the server
  * started is picked up without a restart. Queries are prepared once per connection; a query
  * that does not prepare (e.g. a column missing in an old schema) also reads as empty.
- * A lock held past {@link BUSY_TIMEOUT_MS} throws {@link DatabaseBusyError} (and for a second
+ * A lock held past {@link BUSY_TIMEOUT_MS} throws {@link LockedError} (and for a second
  * after, without waiting again); any other query failure (a corrupt or replaced file) drops the
  * connection, so the next use reopens the file instead of trusting pages cached from it.
  */
@@ -38,7 +38,7 @@ export class ReadonlyDatabase {
   /**
    * Returns the prepared statement for `sql`, or null while the database is unavailable or the
    * query does not fit its schema.
-   * @throws DatabaseBusyError when the schema is locked; SQLite's error for a damaged file
+   * @throws LockedError when the schema is locked; SQLite's error for a damaged file
    */
   statement(sql: string): Database.Statement | null {
     const db = this.connection();
@@ -60,7 +60,7 @@ export class ReadonlyDatabase {
    * Moves whenever another connection (the node) commits to the database (SQLite's `PRAGMA
    * data_version`, ~2 µs a call) and when the connection is opened, reopened or lost: results
    * derived from the database may be reused while it stays the same.
-   * @throws DatabaseBusyError when the database is locked
+   * @throws LockedError when the database is locked
    */
   changeStamp(): string {
     const version = this.get<{ data_version: number }>('PRAGMA data_version');
@@ -78,7 +78,7 @@ export class ReadonlyDatabase {
   }
 
   private query<T>(sql: string, run: (statement: Database.Statement) => T, empty: T): T {
-    if (this.busySince !== null && Date.now() - this.busySince < RETRY_MS) throw new DatabaseBusyError(this.path);
+    if (this.busySince !== null && Date.now() - this.busySince < RETRY_MS) throw new LockedError(`${this.path} is locked by another connection`);
     const statement = this.statement(sql);
     if (!statement) return empty;
     let result: T;
@@ -96,7 +96,7 @@ export class ReadonlyDatabase {
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
       if (this.busySince === null) this.onError(`${this.path} is locked by another connection`, error);
       this.busySince = Date.now();
-      return new DatabaseBusyError(this.path, { cause: error });
+      return new LockedError(`${this.path} is locked by another connection`, { cause: error });
     }
     // In WAL mode SQLite trusts pages it cached while nothing in the WAL index changed, so a
     // connection that read a damaged file keeps failing after the file is repaired: reopen.

@@ -160,7 +160,7 @@ export interface GitCommitWalks {
    * `HeldCommitIds`), as {@link openCommitRange} does for a range's rest; for a listing from
    * {@link listCommitOids} that is sent on as it is read.
    * @returns the release: call it once the list is read or no longer wanted
-   * @throws RangeWalkBusyError when holding it would pass the bound
+   * @throws BusyError when holding it would pass the bound
    */
   holdCommitIds(ids: OidList): () => void;
 }
@@ -219,8 +219,8 @@ export interface GitDiffs {
 /**
  * Read access to one git repository: the reads of each facet above, over one repository. All
  * methods are async; "not found" is `null` (or `[]`), invalid input (malformed oid or ref name)
- * throws an `INVALID_*` error, git failures throw `GitCommandError`, corrupt objects
- * `GitObjectFormatError`.
+ * throws an `InvalidInputError`, git failures throw `ProcessFailedError`, corrupt objects
+ * `InvalidDataError`.
  */
 export interface GitRepository extends GitObjectReads, GitRefReads, GitCommitWalks, GitHistoryQueries, GitGraphQueries, GitDiffs {
   readonly gitDir: string;

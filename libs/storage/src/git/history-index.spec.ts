@@ -1,3 +1,4 @@
+import { BusyError } from '@forge-httpd/identity';
 import { gitRaw, makeTempDir, removeTempDir } from './write/git-cli.testing.js';
 import type { GitRepository } from './git-repository.js';
 import { buildTrickyHistory, TRICKY_PATHS } from './history/history-index.testing.js';
@@ -8,7 +9,6 @@ import { openCommitRange, readInChunks, walkCommitsUntil, type WalkBounds } from
 import { waitUntil } from '../wait-until.testing.js';
 import { OidList } from './objects/oid-list.js';
 import { HeldCommitIds } from './history/held-commit-ids.js';
-import { RangeWalkBusyError } from './errors.js';
 import { StorageRuntime } from './storage-runtime.js';
 
 const runtime = new StorageRuntime();
@@ -188,8 +188,8 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const held = new HeldCommitIds(oneRange + 20);
     const first = await openCommitRange(repo, { from, stop: never }, 3, walkBounds(held));
     expect(held.bytes).toBe(oneRange);
-    await expect(openCommitRange(repo, { from, stop: never }, 3, walkBounds(held))).rejects.toBeInstanceOf(RangeWalkBusyError);
-    await expect(walkCommitsUntil(repo, { from, stop: never }, 3, walkBounds(held))).rejects.toBeInstanceOf(RangeWalkBusyError);
+    await expect(openCommitRange(repo, { from, stop: never }, 3, walkBounds(held))).rejects.toBeInstanceOf(BusyError);
+    await expect(walkCommitsUntil(repo, { from, stop: never }, 3, walkBounds(held))).rejects.toBeInstanceOf(BusyError);
     // A near range holds no ids: it is never refused.
     const near = await openCommitRange(repo, { from, stop: expected[2] as Oid }, 3, walkBounds(held));
     expect(near.first).toHaveLength(2);
@@ -204,7 +204,7 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     const tiny = new HeldCommitIds(1);
     const alone = await openCommitRange(repo, { from, stop: never }, 3, walkBounds(tiny));
     expect(tiny.bytes).toBe(oneRange);
-    await expect(openCommitRange(repo, { from, stop: never }, 3, walkBounds(tiny))).rejects.toBeInstanceOf(RangeWalkBusyError);
+    await expect(openCommitRange(repo, { from, stop: never }, 3, walkBounds(tiny))).rejects.toBeInstanceOf(BusyError);
     alone.release();
     expect(tiny.bytes).toBe(0);
   });
@@ -255,8 +255,8 @@ describe.each([1, 2])('on a random history with merges, equal times and clock sk
     await waitUntil(() => longWalks.pending === 10);
     open();
     const outcomes = await Promise.all(walks);
-    expect(outcomes.filter((outcome) => outcome === 'RANGE_WALK_BUSY')).toHaveLength(2);
-    for (const outcome of outcomes.filter((outcome) => outcome !== 'RANGE_WALK_BUSY')) expect(outcome).toEqual(revList(gitDir, [from]));
+    expect(outcomes.filter((outcome) => outcome === 'busy')).toHaveLength(2);
+    for (const outcome of outcomes.filter((outcome) => outcome !== 'busy')) expect(outcome).toEqual(revList(gitDir, [from]));
   });
 
   it('has octopus merges, clock skew and equal committer times', () => {

@@ -130,7 +130,7 @@ describe.each(['loose', 'packed'])('reading %s objects', (layout) => {
     expect(await repo.readCommits(oids, options)).toEqual(one);
     expect(one.map((commit) => commit?.oid ?? null)).toEqual([fixture.commits.m, null, fixture.commits.c1, null, fixture.commits.c3, fixture.commits.m]);
     expect(await repo.readCommits([])).toEqual([]);
-    await expect(repo.readCommits([fixture.commits.c1, 'HEAD' as Oid])).rejects.toMatchObject({ code: 'INVALID_OID' });
+    await expect(repo.readCommits([fixture.commits.c1, 'HEAD' as Oid])).rejects.toMatchObject({ code: 'invalid-input' });
   });
 
   it.each([
@@ -194,7 +194,7 @@ describe('readCommits of a damaged commit', () => {
     const { fixture, repo } = setups.loose as { fixture: Fixture; repo: GitRepository };
     const damaged = git(fixture.gitDir, ['hash-object', '-t', 'commit', '--literally', '-w', '--stdin'], { input: 'tree not-an-id\n\nmessage\n' }) as Oid;
     const oids = [fixture.commits.c1, fixture.commits.c2, damaged, fixture.commits.c3];
-    await expect(repo.readCommits(oids, options)).rejects.toMatchObject({ code: 'GIT_BAD_OBJECT' });
+    await expect(repo.readCommits(oids, options)).rejects.toMatchObject({ code: 'invalid-data' });
     // The repository goes on reading.
     expect((await repo.readCommits([fixture.commits.c3], options)).map((commit) => commit?.oid)).toEqual([fixture.commits.c3]);
   });

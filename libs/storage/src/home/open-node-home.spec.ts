@@ -126,11 +126,11 @@ describe('openNodeHome failures', () => {
 
   it('fails with HOME_INVALID when the home or its public key is missing', async () => {
     await expect(openNodeHome({ runtime, home: path.join(dir, 'none'), flavour: 'forge' })).rejects.toMatchObject({
-      code: 'HOME_INVALID',
+      code: 'invalid-data',
     });
     await mkdir(path.join(dir, 'nokey'));
     await expect(openNodeHome({ runtime, home: path.join(dir, 'nokey'), flavour: 'forge' })).rejects.toMatchObject({
-      code: 'HOME_INVALID',
+      code: 'invalid-data',
     });
   });
 
@@ -142,7 +142,7 @@ describe('openNodeHome failures', () => {
     await writeTestHome({ home, keyPair: ALICE });
     await rm(path.join(home, 'config.json'));
     if (text !== null) await writeFile(path.join(home, 'config.json'), text);
-    await expect(openNodeHome({ runtime, home, flavour: 'forge' })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    await expect(openNodeHome({ runtime, home, flavour: 'forge' })).rejects.toMatchObject({ code: 'invalid-data' });
   });
 
   it('reads missing databases as empty', async () => {

@@ -1,14 +1,12 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { type Nid, nidFromPublicKey, readNodePublicKey } from '@forge-httpd/identity';
-import { ConfigInvalidError } from '../config/errors.js';
+import { InvalidDataError, type Nid, nidFromPublicKey, readNodePublicKey } from '@forge-httpd/identity';
 import { parseProfileConfig, type ProfileConfig, type WebConfig } from '../config/profile-config.js';
 import { type ConfigLogger, WebConfigWatcher } from '../config/web-config-watcher.js';
 import { NodeDatabase } from '../db/node-database.js';
 import { PoliciesDatabase } from '../db/policies-database.js';
 import type { SeedingPolicy } from '../db/seeding-policy.js';
 import { ControlSocketClient } from '../socket/control-socket-client.js';
-import { HomeInvalidError } from './errors.js';
 import type { Flavour } from './flavour.js';
 import type { SweeperOptions } from './index-sweeper.js';
 import type { StorageRuntime } from '../git/storage-runtime.js';
@@ -94,7 +92,7 @@ async function canonicalHome(home: string): Promise<string> {
   try {
     return await realpath(path.resolve(home));
   } catch (error) {
-    throw new HomeInvalidError(`node home ${home} does not exist`, { cause: error });
+    throw new InvalidDataError('home', `node home ${home} does not exist`, { cause: error });
   }
 }
 
@@ -102,7 +100,7 @@ async function readNid(home: string): Promise<Nid> {
   try {
     return nidFromPublicKey(await readNodePublicKey(home));
   } catch (error) {
-    throw new HomeInvalidError(`node home ${home}: keys/radicle.pub is missing or invalid`, { cause: error });
+    throw new InvalidDataError('home', `node home ${home}: keys/radicle.pub is missing or invalid`, { cause: error });
   }
 }
 
@@ -113,12 +111,12 @@ async function readProfile(file: string): Promise<{ profile: ProfileConfig; key:
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ConfigInvalidError(`${file}: missing or unreadable`, { cause: error });
+    throw new InvalidDataError('config', `${file}: missing or unreadable`, { cause: error });
   }
   try {
     return { profile: parseProfileConfig(text), key };
   } catch (error) {
-    throw new ConfigInvalidError(`${file}: ${(error as Error).message.replace(/^config\.json: /, '')}`, {
+    throw new InvalidDataError('config', `${file}: ${(error as Error).message.replace(/^config\.json: /, '')}`, {
       cause: error,
     });
   }
@@ -128,8 +126,8 @@ async function readProfile(file: string): Promise<{ profile: ProfileConfig; key:
  * Opens a node home for reading: the NID from `keys/radicle.pub`, config.json parsed once,
  * SQLite databases opened read-only on first use, the storage directory and the control
  * socket client. Missing databases read as empty.
- * @throws HomeInvalidError when the home or its public key is missing or invalid
- * @throws ConfigInvalidError when config.json is missing or invalid
+ * @throws InvalidDataError when the home or its public key is missing or invalid
+ * @throws InvalidDataError when config.json is missing or invalid
  */
 export async function openNodeHome(options: OpenNodeHomeOptions): Promise<NodeHome> {
   const home = await canonicalHome(options.home);

@@ -43,7 +43,7 @@ describe('parseIdentityDocument', () => {
     ['version 0', { version: 0 }],
     ['a payload that is not an object', { payload: [] }],
   ])('rejects a document with %s', (_case, fields) => {
-    expect(() => parseIdentityDocument(doc(fields))).toThrow(expect.objectContaining({ code: 'IDENTITY_DOC_INVALID' }));
+    expect(() => parseIdentityDocument(doc(fields))).toThrow(expect.objectContaining({ code: 'invalid-data' }));
   });
 });
 

@@ -1,4 +1,4 @@
-import { compareUtf8, type Did, parseDid } from '@forge-httpd/identity';
+import { compareUtf8, type Did, InvalidDataError, parseDid } from '@forge-httpd/identity';
 
 /** Who may see a repository (docs/node-home.md §4.1). */
 export type Visibility = { type: 'public' } | { type: 'private'; allow: Did[] };
@@ -15,15 +15,6 @@ export interface IdentityDocument {
   version: number;
 }
 
-/** A repository's identity document is missing or malformed; the repository is unloadable. */
-export class IdentityDocumentError extends Error {
-  readonly code = 'IDENTITY_DOC_INVALID';
-  constructor(message: string) {
-    super(message);
-    this.name = 'IdentityDocumentError';
-  }
-}
-
 const MAX_DELEGATES = 255;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -34,24 +25,24 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * Parses the `embeds/radicle.json` blob of an identity revision (docs/node-home.md §4.1):
  * delegates are DIDs (deduplicated, order kept), 1 ≤ threshold ≤ delegates, visibility
  * defaults to public, unknown top-level keys are ignored.
- * @throws IdentityDocumentError when the document violates those rules
+ * @throws InvalidDataError when the document violates those rules
  */
 export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
   let doc: unknown;
   try {
     doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw new IdentityDocumentError('identity document is not JSON');
+    throw new InvalidDataError('identity document', 'identity document is not JSON');
   }
-  if (!isObject(doc)) throw new IdentityDocumentError('identity document is not an object');
+  if (!isObject(doc)) throw new InvalidDataError('identity document', 'identity document is not an object');
   const delegates = parseDelegates(doc['delegates']);
   const threshold = doc['threshold'];
   if (!Number.isInteger(threshold) || (threshold as number) < 1 || (threshold as number) > delegates.length) {
-    throw new IdentityDocumentError('identity document threshold is out of range');
+    throw new InvalidDataError('identity document', 'identity document threshold is out of range');
   }
   const version = doc['version'] ?? 1;
   if (!Number.isInteger(version) || (version as number) < 1) {
-    throw new IdentityDocumentError('identity document version is unsupported');
+    throw new InvalidDataError('identity document', 'identity document version is unsupported');
   }
   return {
     payloads: parsePayloads(doc['payload']),
@@ -63,13 +54,13 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
 }
 
 function parseDidList(value: unknown, what: string): Did[] {
-  if (!Array.isArray(value)) throw new IdentityDocumentError(`identity document ${what} is not a list`);
+  if (!Array.isArray(value)) throw new InvalidDataError('identity document', `identity document ${what} is not a list`);
   const dids = new Set<Did>();
   for (const item of value) {
     try {
       dids.add(parseDid(String(item)));
     } catch {
-      throw new IdentityDocumentError(`identity document ${what} holds a malformed DID`);
+      throw new InvalidDataError('identity document', `identity document ${what} holds a malformed DID`);
     }
   }
   return [...dids];
@@ -78,14 +69,14 @@ function parseDidList(value: unknown, what: string): Did[] {
 function parseDelegates(value: unknown): Did[] {
   const delegates = parseDidList(value, 'delegates');
   if (delegates.length === 0 || delegates.length > MAX_DELEGATES) {
-    throw new IdentityDocumentError('identity document needs 1 to 255 delegates');
+    throw new InvalidDataError('identity document', 'identity document needs 1 to 255 delegates');
   }
   return delegates;
 }
 
 function parsePayloads(value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
-  if (!isObject(value)) throw new IdentityDocumentError('identity document payload is not an object');
+  if (!isObject(value)) throw new InvalidDataError('identity document', 'identity document payload is not an object');
   // The stored document is canonical JSON, so this is the stored order too.
   const ids = Object.keys(value).sort(compareUtf8);
   return Object.fromEntries(ids.map((id) => [id, value[id]]));
@@ -99,5 +90,5 @@ function parseVisibility(value: unknown): Visibility {
     // A set in heartwood, ordered by key; DID text order is key order.
     return { type: 'private', allow: allow.sort(compareUtf8) };
   }
-  throw new IdentityDocumentError('identity document visibility is malformed');
+  throw new InvalidDataError('identity document', 'identity document visibility is malformed');
 }

@@ -38,7 +38,7 @@ function treeEntry(read: ReadObject, tree: Oid, name: string): { kind: string; o
  * The identity document of revision `head` read from the object files (docs/node-home.md §4.3,
  * `embeds/radicle.json` of the commit's tree).
  * @returns the document, or undefined when an object on the way is left to git (ask git)
- * @throws IdentityDocumentError when the document blob is found but malformed
+ * @throws InvalidDataError when the document blob is found but malformed
  */
 export function readIdentityDocumentFromFiles(gitDir: string, objects: ObjectReads, head: Oid): IdentityDocument | undefined {
   return withObjectFiles(gitDir, objects, (read) => readIdentityDocumentWith(read, head));

@@ -1,7 +1,6 @@
-import { compareUtf8 } from '@forge-httpd/identity';
+import { compareUtf8, InvalidDataError } from '@forge-httpd/identity';
 import type { GitRepository } from '../git/git-repository.js';
 import type { Oid } from '../git/objects/oid.js';
-import { RepositoryHeadError } from './errors.js';
 
 /** Inputs of {@link computeQuorumHead}. */
 export interface QuorumInput {
@@ -19,7 +18,7 @@ export interface QuorumInput {
  * 0.15): each delegate's tip votes for itself, and for every pair of distinct tips where one
  * is an ancestor of the other the older one gains a vote; of the candidates reaching the
  * threshold, in ascending oid order, the one every other candidate is an ancestor of wins.
- * @throws RepositoryHeadError when no tip reaches the threshold or candidates diverge
+ * @throws InvalidDataError when no tip reaches the threshold or candidates diverge
  */
 export async function computeQuorumHead(input: QuorumInput): Promise<Oid> {
   const { tips } = input;
@@ -42,12 +41,12 @@ export async function computeQuorumHead(input: QuorumInput): Promise<Oid> {
 
 async function pickLongest(git: Pick<GitRepository, 'mergeBase'>, candidates: Oid[]): Promise<Oid> {
   const [first, ...rest] = candidates;
-  if (first === undefined) throw new RepositoryHeadError('no head candidate reaches the threshold');
+  if (first === undefined) throw new InvalidDataError('head', 'no head candidate reaches the threshold');
   let longest = first;
   for (const candidate of rest) {
     const base = await git.mergeBase(candidate, longest);
     if (base === longest) longest = candidate;
-    else if (base !== candidate) throw new RepositoryHeadError('delegate branches diverge');
+    else if (base !== candidate) throw new InvalidDataError('head', 'delegate branches diverge');
   }
   return longest;
 }

@@ -147,7 +147,7 @@ describe('StoredRepository', () => {
       });
       await updateRefs(repo.gitDir, [{ name: 'refs/rad/id', delete: true }]);
       await expect((await open(repo.rid)).identityDocument()).rejects.toMatchObject({
-        code: 'IDENTITY_DOC_INVALID',
+        code: 'invalid-data',
       });
     });
   });
@@ -198,7 +198,7 @@ describe('StoredRepository', () => {
         { name: `refs/namespaces/${ALICE.nid}/refs/heads/main`, oid: c3 as Oid },
         { name: `refs/namespaces/${BOB.nid}/refs/heads/main`, oid: fork as Oid },
       ]);
-      await expect((await open(repo.rid)).head()).rejects.toMatchObject({ code: 'REPO_HEAD_UNRESOLVED' });
+      await expect((await open(repo.rid)).head()).rejects.toMatchObject({ code: 'invalid-data' });
     });
   });
 });

@@ -1,13 +1,12 @@
-import { type Did, didFromNid, type Nid, type Rid } from '@forge-httpd/identity';
+import { type Did, didFromNid, InvalidDataError, type Nid, type Rid } from '@forge-httpd/identity';
 import { resolveStoredRef } from '../git/refs/resolve-stored-ref.js';
 import type { GitRepository } from '../git/git-repository.js';
 import type { Oid } from '../git/objects/oid.js';
 import { type Flavour, payloadId } from '../home/flavour.js';
-import { type IdentityDocument, IdentityDocumentError } from '../identity-doc/identity-document.js';
+import { type IdentityDocument } from '../identity-doc/identity-document.js';
 import { IDENTITY_REF, loadIdentityDocument } from '../identity-doc/load-identity-document.js';
 import { parseCanonicalRefsPayload, parseProjectPayload, type ProjectPayload } from '../identity-doc/payloads.js';
 import { type CanonicalRefs, CanonicalRefsReader } from './canonical-refs.js';
-import { RepositoryHeadError } from './errors.js';
 import { computeQuorumHead } from './quorum-head.js';
 import { compileRefGlob } from './ref-glob.js';
 import { type RemoteRefs, RemotesReader } from './remotes.js';
@@ -40,17 +39,17 @@ export class StoredRepository {
   /**
    * The commit of the accepted identity revision: top-level `refs/rad/id` (§4.4 fast path;
    * the slow path is not implemented, such repositories are unloadable).
-   * @throws IdentityDocumentError when the ref is missing
+   * @throws InvalidDataError when the ref is missing
    */
   async identityHead(): Promise<Oid> {
     const head = await this.git.resolveRef(IDENTITY_REF);
-    if (head === null) throw new IdentityDocumentError('repository has no refs/rad/id');
+    if (head === null) throw new InvalidDataError('identity document', 'repository has no refs/rad/id');
     return head;
   }
 
   /**
    * The current identity document (§3.2, §4).
-   * @throws IdentityDocumentError when it is missing or malformed
+   * @throws InvalidDataError when it is missing or malformed
    */
   async identityDocument(): Promise<IdentityDocument> {
     const head = await this.identityHead();
@@ -88,7 +87,7 @@ export class StoredRepository {
   /**
    * The repository head (§3.2 step 3): `HEAD`'s target when it resolves to a commit, else the
    * delegates' quorum on the default branch (§3.3).
-   * @throws RepositoryHeadError when neither works; IdentityDocumentError when unloadable
+   * @throws InvalidDataError when neither works; InvalidDataError when unloadable
    */
   async head(): Promise<RepositoryHead> {
     const target = await this.git.readSymbolicRef('HEAD');
@@ -97,7 +96,7 @@ export class StoredRepository {
       return { name: target, oid };
     }
     const project = await this.project();
-    if (project === null) throw new RepositoryHeadError('repository has no project payload');
+    if (project === null) throw new InvalidDataError('head', 'repository has no project payload');
     return { name: `refs/heads/${project.defaultBranch}`, oid: await this.quorumHead(project) };
   }
 

@@ -28,7 +28,7 @@ const SAFE_PREFIX = /^[A-Za-z0-9._+-]+$/;
  * @param pool - bounds of git server processes
  * @param request - repository, commit, format and prefix
  * @returns the archive bytes, streamed
- * @throws GitServerBusyError when the pool is full; Error when the prefix is not one safe path component
+ * @throws BusyError when the pool is full; Error when the prefix is not one safe path component
  */
 export function archiveCommit(pool: GitServerPool, request: ArchiveRequest): Readable {
   if (request.prefix !== null && (!SAFE_PREFIX.test(request.prefix) || request.prefix === '..' || request.prefix === '.')) {

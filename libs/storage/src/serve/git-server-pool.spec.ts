@@ -1,5 +1,5 @@
+import { BusyError, ProcessFailedError } from '@forge-httpd/identity';
 import { PassThrough, type Readable } from 'node:stream';
-import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 import { GitServerPool } from './git-server-pool.js';
 import { waitUntil } from '../wait-until.testing.js';
 import { git, makeTempBareRepository, noiseBytes, removeTempDir } from '../git/write/git-cli.testing.js';
@@ -34,7 +34,7 @@ describe('GitServerPool', () => {
     const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 1, timeoutMs: 10_000 });
     const stdin = new PassThrough();
     const output = pool.start({ ...WAITING, stdin });
-    expect(() => pool.start({ ...WAITING, stdin: new PassThrough() })).toThrow(GitServerBusyError);
+    expect(() => pool.start({ ...WAITING, stdin: new PassThrough() })).toThrow(BusyError);
     stdin.end();
     await outcome(output);
     await waitUntil(() => pool.running === 0);
@@ -44,7 +44,7 @@ describe('GitServerPool', () => {
   it('kills a process past its time limit and makes its stream fail', async () => {
     const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 2, timeoutMs: 200 });
     const result = await outcome(pool.start({ ...WAITING, stdin: new PassThrough() }));
-    expect(result.error).toBeInstanceOf(GitServerTimeoutError);
+    expect(result.error).toBeInstanceOf(ProcessFailedError);
     await waitUntil(() => pool.running === 0);
   });
 
@@ -82,7 +82,7 @@ describe('GitServerPool', () => {
   it('fails the stream on a non-zero exit only when asked to', async () => {
     const pool = new GitServerPool({ processes: runtime.processes, maxProcesses: 2, timeoutMs: 10_000 });
     const failing = { args: ['--git-dir=/nonexistent', 'archive', 'HEAD'] };
-    expect((await outcome(pool.start({ ...failing, failOnExit: true }))).error).toBeInstanceOf(GitServerExitError);
+    expect((await outcome(pool.start({ ...failing, failOnExit: true }))).error).toBeInstanceOf(ProcessFailedError);
     expect((await outcome(pool.start({ ...failing, failOnExit: false }))).error).toBeNull();
   });
 });

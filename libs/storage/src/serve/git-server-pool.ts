@@ -1,10 +1,10 @@
+import { BusyError, ProcessFailedError } from '@forge-httpd/identity';
 import { PassThrough, type Readable } from 'node:stream';
 import type { GitChildProcess } from '../git/processes/git-child-process.js';
 import { gitEnvironment } from '../git/processes/git-command.js';
 import { countGitProcess } from '../git/processes/git-process-counts.js';
 import type { GitProcesses } from '../git/processes/git-processes.js';
 import { runInBackground } from '../git/processes/process-priority.js';
-import { GitServerBusyError, GitServerExitError, GitServerTimeoutError } from './errors.js';
 
 /** Bounds of a {@link GitServerPool}. */
 export interface GitServerPoolOptions {
@@ -37,7 +37,7 @@ const STDERR_LIMIT = 4096;
 
 /**
  * Runs git's server side (`upload-pack`, `archive`) with bounds: at most `maxProcesses` at
- * once (past it {@link GitServerBusyError}, never a queue that would hold clients forever),
+ * once (past it {@link BusyError}, never a queue that would hold clients forever),
  * a time limit per process, and the process killed as soon as its output stream is destroyed
  * (the client hung up). These processes never take a slot of the short-lived spawn limiter
  * used by the JSON routes, so a slow clone cannot delay them.
@@ -68,10 +68,10 @@ export class GitServerPool {
    * Starts one process and returns its stdout as a stream (backpressure reaches git).
    * @param invocation - arguments, extra environment, stdin and exit policy
    * @returns stdout; destroying it kills the process
-   * @throws GitServerBusyError when every slot is taken
+   * @throws BusyError when every slot is taken
    */
   start(invocation: GitServerInvocation): Readable {
-    if (this.children.size >= this.options.maxProcesses) throw new GitServerBusyError(this.options.maxProcesses);
+    if (this.children.size >= this.options.maxProcesses) throw new BusyError('too many git processes running');
     const child = this.options.processes.spawner.start(invocation.args, { ...gitEnvironment(), ...invocation.env });
     this.children.add(child);
     countGitProcess('server', child);
@@ -120,12 +120,13 @@ export class GitServerPool {
     if (output.destroyed) return;
     if (end.timedOut) {
       this.options.log?.(`git ${command} killed after ${this.options.timeoutMs} ms`);
-      output.destroy(new GitServerTimeoutError(command, this.options.timeoutMs));
+      output.destroy(new ProcessFailedError(`git ${command} killed after ${this.options.timeoutMs} ms`));
       return;
     }
     if (code !== 0) this.options.log?.(`git ${command} exited with ${code ?? signal ?? '?'}: ${stderr.trim()}`);
     // A signal other than ours (input failed, killed from outside) also means incomplete output.
-    if (code !== 0 && (end.invocation.failOnExit || signal !== null)) output.destroy(new GitServerExitError(command, code ?? signal ?? '?', stderr));
+    if (code !== 0 && (end.invocation.failOnExit || signal !== null))
+      output.destroy(new ProcessFailedError(`git ${command} exited with ${code ?? signal ?? '?'}: ${stderr.trim()}`, { exitCode: code, stderr }));
     else output.end();
   }
 }

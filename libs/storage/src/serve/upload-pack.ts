@@ -40,7 +40,7 @@ const TOP_LEVEL_CONFIG = ['-c', 'uploadpack.hideRefs=refs/namespaces/'];
  * @param pool - bounds of git server processes
  * @param request - repository, mode, namespace, protocol version and body
  * @returns git's output, streamed
- * @throws GitServerBusyError when the pool is full
+ * @throws BusyError when the pool is full
  */
 export function uploadPack(pool: GitServerPool, request: UploadPackRequest): Readable {
   // A commit-graph of ours, where the server keeps one, shortens the walk that counts a clone's objects.

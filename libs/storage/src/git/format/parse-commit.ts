@@ -1,5 +1,5 @@
+import { InvalidDataError } from '@forge-httpd/identity';
 import { isUtf8 } from 'node:buffer';
-import { GitObjectFormatError } from '../errors.js';
 import type { GitCommit } from './git-objects.js';
 import { parseObjectHeaders, type GitHeader } from '../objects/object-headers.js';
 import type { Oid } from '../objects/oid.js';
@@ -11,7 +11,7 @@ import { parseSignature } from './signature.js';
  * @param oid - the commit's id (copied into the result)
  * @param data - the commit content
  * @returns the parsed commit; unknown headers are kept in `headers`
- * @throws GitObjectFormatError when tree, author or committer is missing or an id is malformed
+ * @throws InvalidDataError when tree, author or committer is missing or an id is malformed
  */
 export function parseCommit(oid: Oid, data: Buffer): GitCommit {
   const { headers, message } = parseObjectHeaders(data);
@@ -28,7 +28,7 @@ export function parseCommit(oid: Oid, data: Buffer): GitCommit {
     else extra.push({ name, value: value.toString('utf8') });
   }
   if (tree === undefined || author === undefined || committer === undefined) {
-    throw new GitObjectFormatError(`commit ${oid} lacks tree, author or committer`);
+    throw new InvalidDataError('object', `commit ${oid} lacks tree, author or committer`);
   }
   return {
     oid,
@@ -47,12 +47,12 @@ export function parseCommit(oid: Oid, data: Buffer): GitCommit {
  * Reads a header value that must be an object id.
  * @param value - raw header value
  * @returns the id
- * @throws GitObjectFormatError when it is not 40 lower-case hex characters
+ * @throws InvalidDataError when it is not 40 lower-case hex characters
  */
 export function headerOid(value: Buffer): Oid {
   // Checked on the bytes: decoding every id first and matching it with a regular expression
   // was about a fifth of a commit's parse.
-  if (value.length !== 40 || !isLowerHex(value)) throw new GitObjectFormatError('malformed object id in object header');
+  if (value.length !== 40 || !isLowerHex(value)) throw new InvalidDataError('object', 'malformed object id in object header');
   return value.toString('latin1') as Oid;
 }
 

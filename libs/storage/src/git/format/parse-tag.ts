@@ -1,5 +1,5 @@
+import { InvalidDataError } from '@forge-httpd/identity';
 import { isUtf8 } from 'node:buffer';
-import { GitObjectFormatError } from '../errors.js';
 import type { GitTag } from './git-objects.js';
 import { parseObjectHeaders, type GitHeader } from '../objects/object-headers.js';
 import { isGitObjectType } from '../objects/object-type.js';
@@ -13,7 +13,7 @@ import { parseSignature, type GitSignature } from './signature.js';
  * @param oid - the tag's id
  * @param data - the tag content
  * @returns the parsed tag
- * @throws GitObjectFormatError when object, type or tag is missing or malformed
+ * @throws InvalidDataError when object, type or tag is missing or malformed
  */
 export function parseTag(oid: Oid, data: Buffer): GitTag {
   const { headers, message } = parseObjectHeaders(data);
@@ -32,7 +32,7 @@ export function parseTag(oid: Oid, data: Buffer): GitTag {
     if (name === 'tag' || name === 'tagger') textIsUtf8 &&= isUtf8(value);
   }
   if (object === undefined || type === undefined || !isGitObjectType(type) || tag === undefined) {
-    throw new GitObjectFormatError(`tag ${oid} lacks object, type or tag`);
+    throw new InvalidDataError('object', `tag ${oid} lacks object, type or tag`);
   }
   return {
     oid,

@@ -1,4 +1,4 @@
-import { GitObjectFormatError } from '../errors.js';
+import { InvalidDataError } from '@forge-httpd/identity';
 import type { TreeEntry, TreeEntryKind } from './git-objects.js';
 import type { Oid } from '../objects/oid.js';
 
@@ -7,7 +7,7 @@ import type { Oid } from '../objects/oid.js';
  * Names are decoded as UTF-8; entries keep the stored order.
  * @param data - the tree content
  * @returns the entries
- * @throws GitObjectFormatError on truncated or malformed entries
+ * @throws InvalidDataError on truncated or malformed entries
  */
 export function parseTree(data: Buffer): TreeEntry[] {
   const entries: TreeEntry[] = [];
@@ -16,10 +16,10 @@ export function parseTree(data: Buffer): TreeEntry[] {
     const space = data.indexOf(0x20, offset);
     const nul = space < 0 ? -1 : data.indexOf(0, space + 1);
     if (space < 0 || nul < 0 || nul + 21 > data.length) {
-      throw new GitObjectFormatError('truncated tree entry');
+      throw new InvalidDataError('object', 'truncated tree entry');
     }
     const mode = data.toString('latin1', offset, space);
-    if (!/^[0-7]{5,6}$/.test(mode)) throw new GitObjectFormatError('malformed tree entry mode');
+    if (!/^[0-7]{5,6}$/.test(mode)) throw new InvalidDataError('object', 'malformed tree entry mode');
     entries.push({
       name: data.toString('utf8', space + 1, nul),
       mode,

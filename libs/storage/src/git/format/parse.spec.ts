@@ -1,5 +1,5 @@
+import { InvalidDataError } from '@forge-httpd/identity';
 import { BatchResponseParser, type BatchAnswer } from '../processes/batch-response-parser.js';
-import { GitObjectFormatError } from '../errors.js';
 import { hashObject } from '../objects/hash-object.js';
 import { isOid, parseOid } from '../objects/oid.js';
 import { seededRandom } from '../history/history-index.testing.js';
@@ -113,7 +113,7 @@ describe('parseObjectHeaders', () => {
       try {
         actual = read(data);
       } catch (error) {
-        expect(error).toBeInstanceOf(GitObjectFormatError);
+        expect(error).toBeInstanceOf(InvalidDataError);
         actual = 'refused';
       }
       expect({ text, actual }).toEqual({ text, actual: expected });
@@ -140,7 +140,7 @@ describe('parseObjectHeaders', () => {
 
 describe('headerOid', () => {
   it.each([TREE.toUpperCase(), TREE.slice(1), `${TREE}0`, `${TREE.slice(0, 39)}g`, `${TREE.slice(0, 20)}\n${TREE.slice(20)}`])('refuses %j', (text) => {
-    expect(() => headerOid(Buffer.from(text, 'latin1'))).toThrow(GitObjectFormatError);
+    expect(() => headerOid(Buffer.from(text, 'latin1'))).toThrow(InvalidDataError);
   });
 
   it('reads 40 lower-case hex digits', () => {
@@ -175,7 +175,7 @@ describe('parseCommit', () => {
     ['a malformed parent', `tree ${TREE}\nparent xyz\nauthor A <a> 1 +0000\ncommitter A <a> 1 +0000\n\nm`],
     ['a header line without value', `tree ${TREE}\nbogus\n\nm`],
   ])('rejects a commit with %s', (_label, text) => {
-    expect(() => parseCommit(TREE, Buffer.from(text))).toThrow(expect.objectContaining({ code: 'GIT_BAD_OBJECT' }));
+    expect(() => parseCommit(TREE, Buffer.from(text))).toThrow(expect.objectContaining({ code: 'invalid-data' }));
   });
 });
 
@@ -200,7 +200,7 @@ describe('parseTree', () => {
 
   it('rejects a truncated entry', () => {
     const bytes = serializeTree([{ name: 'a', mode: '100644', oid: '1'.repeat(40) as Oid }]);
-    expect(() => parseTree(bytes.subarray(0, bytes.length - 1))).toThrow(expect.objectContaining({ code: 'GIT_BAD_OBJECT' }));
+    expect(() => parseTree(bytes.subarray(0, bytes.length - 1))).toThrow(expect.objectContaining({ code: 'invalid-data' }));
   });
 });
 

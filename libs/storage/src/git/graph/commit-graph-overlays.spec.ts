@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
+import { ProcessFailedError, ridDirectoryName, ridFromOid } from '@forge-httpd/identity';
 import { Storage } from '../../home/storage.js';
 import { CommitGraphOverlays } from './commit-graph-overlays.js';
-import { GitCommandError } from '../errors.js';
 import { git, gitRaw, makeTempDir, removeTempDir } from '../write/git-cli.testing.js';
 import type { GitRepository } from '../git-repository.js';
 import { buildTrickyHistory, TRICKY_PATHS } from '../history/history-index.testing.js';
@@ -59,7 +58,7 @@ describe('CommitGraphOverlays', () => {
     await expect(verifyThroughServerGit(gitDir, path.join(root, 'repo'))).resolves.toBeDefined();
     await overlays.close();
     // Closed: git processes no longer read it.
-    await expect(verifyThroughServerGit(gitDir, path.join(root, 'repo'))).rejects.toBeInstanceOf(GitCommandError);
+    await expect(verifyThroughServerGit(gitDir, path.join(root, 'repo'))).rejects.toBeInstanceOf(ProcessFailedError);
   });
 
   it('leaves alone a repository whose own commit-graph has Bloom filters, and one with fewer objects than the bound', async () => {

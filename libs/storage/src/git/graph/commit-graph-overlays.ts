@@ -19,10 +19,10 @@
  * no objects. A commit-graph that misses newer commits is still correct (git parses those),
  * so it is written again only when a new pack arrived and it is old enough.
  */
+import { ProcessFailedError } from '@forge-httpd/identity';
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { graphHasChangedPaths } from './commit-graph-file.js';
-import { GitCommandError } from '../errors.js';
 import type { OverlayPlacement } from '../objects/overlay-object-directories.js';
 import type { GitProcesses } from '../processes/git-processes.js';
 import { PACK_INDEX_HEADER_BYTES, readPackIndexFanout } from '../objects/pack-index.js';
@@ -137,7 +137,7 @@ export class CommitGraphOverlays {
           await this.update(next);
         } catch (error) {
           // A lock held by another worker writing the same file is no problem.
-          if (!(error instanceof GitCommandError && error.stderr.includes('.lock'))) {
+          if (!(error instanceof ProcessFailedError && error.stderr.includes('.lock'))) {
             this.options.log?.(`commit-graph for ${next.gitDir} not written: ${(error as Error).message}`);
           }
         }

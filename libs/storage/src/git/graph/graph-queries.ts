@@ -3,11 +3,10 @@
  * the commit-graph and the in-memory reachability index when they can tell, else by git.
  */
 import { compareUtf8 } from '@forge-httpd/identity';
-import { InvalidRefNameError } from '../errors.js';
 import type { GitGraphQueries, GitObjectReads } from '../git-repository.js';
 import { listRefFiles, type PackedRefsFile } from '../objects/loose-files.js';
 import { checkOid, type Oid } from '../objects/oid.js';
-import { isValidRefPrefix } from '../objects/ref-name.js';
+import { invalidRefName, isValidRefPrefix } from '../objects/ref-name.js';
 import type { RefListingCache } from '../refs/ref-listing-cache.js';
 import { listRefsContaining } from '../refs/refs.js';
 import type { RepositoryContext } from '../repository-context.js';
@@ -55,7 +54,7 @@ export class GraphQueries implements GitGraphQueries {
 
   async refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]> {
     checkOid(commit);
-    for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw invalidRefName('prefix');
     // The ref files and the commit-graph answer in process when they can: no process, no
     // listing of the history, on a first read as later.
     const fromGraph = this.containingFromFiles(commit, prefixes);

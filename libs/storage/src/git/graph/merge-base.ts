@@ -1,5 +1,5 @@
 import type { Oid } from '../objects/oid.js';
-import { isOid, InvalidOidError } from '../objects/oid.js';
+import { invalidOid, isOid } from '../objects/oid.js';
 import { runGit } from '../processes/run-git.js';
 import type { GitTarget } from '../processes/git-processes.js';
 
@@ -8,7 +8,7 @@ import type { GitTarget } from '../processes/git-processes.js';
  * @param at - repository, and the processes git runs under
  * @param commits - the two commits
  * @returns the merge base, or null when the histories share no commit
- * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when a commit is unknown
  */
 export async function mergeBase(at: GitTarget, [a, b]: readonly [Oid, Oid]): Promise<Oid | null> {
   checkOids(a, b);
@@ -26,7 +26,7 @@ export async function mergeBase(at: GitTarget, [a, b]: readonly [Oid, Oid]): Pro
  * @param at - repository, and the processes git runs under
  * @param pair - candidate ancestor and descendant commits
  * @returns true when reachable (a commit is its own ancestor)
- * @throws InvalidOidError for malformed ids; GitCommandError when a commit is unknown
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when a commit is unknown
  */
 export async function isAncestor(at: GitTarget, { ancestor, descendant }: { ancestor: Oid; descendant: Oid }): Promise<boolean> {
   checkOids(ancestor, descendant);
@@ -39,5 +39,5 @@ export async function isAncestor(at: GitTarget, { ancestor, descendant }: { ance
 }
 
 function checkOids(...oids: Oid[]): void {
-  for (const oid of oids) if (!isOid(oid)) throw new InvalidOidError();
+  for (const oid of oids) if (!isOid(oid)) throw invalidOid();
 }

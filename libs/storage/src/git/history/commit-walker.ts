@@ -3,7 +3,7 @@
  * listed by the commit-graph or `rev-list` and read), ranges, and long lists read a chunk at
  * a time.
  */
-import { GitObjectFormatError } from '../errors.js';
+import { InvalidDataError } from '@forge-httpd/identity';
 import type { GitCommit } from '../format/git-objects.js';
 import type { GitCommitWalks, GitObjectReads, ReadOptions, WalkCommitsOptions } from '../git-repository.js';
 import { historyInGraph } from '../graph/graph-history.js';
@@ -66,7 +66,7 @@ export class CommitWalker implements GitCommitWalks {
     return Promise.all(
       oids.toArray().map(async (oid) => {
         const commit = await this.objects.readCommit(oid);
-        if (commit === null) throw new GitObjectFormatError(`commit ${oid} listed by rev-list is unreadable`);
+        if (commit === null) throw new InvalidDataError('object', `commit ${oid} listed by rev-list is unreadable`);
         return commit;
       }),
     );

@@ -1,5 +1,5 @@
 import type { DiffNumstatOptions, DiffPatch, DiffPatchOptions } from '../git-repository.js';
-import { EMPTY_TREE_OID, InvalidOidError, isOid } from '../objects/oid.js';
+import { EMPTY_TREE_OID, invalidOid, isOid } from '../objects/oid.js';
 import { runGit } from '../processes/run-git.js';
 import type { GitTarget } from '../processes/git-processes.js';
 
@@ -32,7 +32,7 @@ const NUMSTAT_OPTIONS = ['diff-tree', '-r', '-z', '--numstat', '-M', '-C', '--no
  * @param at - repository, and the processes git runs under
  * @param options - old side (null = empty tree), new side and byte cap
  * @returns raw patch bytes and whether they were truncated
- * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when git fails (unknown object)
  */
 export function diffPatch(at: GitTarget, options: DiffPatchOptions): Promise<DiffPatch> {
   return runDiffTree(at, DIFF_TREE_OPTIONS, options);
@@ -45,7 +45,7 @@ export function diffPatch(at: GitTarget, options: DiffPatchOptions): Promise<Dif
  * @param at - repository, and the processes git runs under
  * @param options - old side (null = empty tree), new side and byte cap
  * @returns the raw `-z` numstat bytes (at most maxBytes) and whether they were truncated
- * @throws InvalidOidError for malformed ids; GitCommandError when git fails (unknown object)
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when git fails (unknown object)
  */
 export function diffNumstat(at: GitTarget, options: DiffNumstatOptions): Promise<DiffPatch> {
   return runDiffTree(at, NUMSTAT_OPTIONS, options);
@@ -53,7 +53,7 @@ export function diffNumstat(at: GitTarget, options: DiffNumstatOptions): Promise
 
 async function runDiffTree(at: GitTarget, command: readonly string[], options: DiffPatchOptions): Promise<DiffPatch> {
   const from = options.from ?? EMPTY_TREE_OID;
-  if (!isOid(from) || !isOid(options.to)) throw new InvalidOidError();
+  if (!isOid(from) || !isOid(options.to)) throw invalidOid();
   if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError('maxBytes');
   const { stdout, truncated } = await runGit({
     ...at,

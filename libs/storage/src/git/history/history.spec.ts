@@ -1,3 +1,4 @@
+import { InvalidInputError } from '@forge-httpd/identity';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildFixture, type Fixture } from '../write/fixture-repo.testing.js';
@@ -5,8 +6,7 @@ import { git, gitRaw, makeTempDir, removeTempDir } from '../write/git-cli.testin
 import type { GitRepository } from '../git-repository.js';
 import { readGitProcessCounts } from '../processes/git-process-counts.js';
 import { openGitRepository } from '../open-git-repository.js';
-import { InvalidRefNameError } from '../errors.js';
-import { EMPTY_TREE_OID, InvalidOidError, type Oid } from '../objects/oid.js';
+import { EMPTY_TREE_OID, type Oid } from '../objects/oid.js';
 import { waitUntil } from '../../wait-until.testing.js';
 import { StorageRuntime } from '../storage-runtime.js';
 
@@ -75,7 +75,7 @@ describe('walkCommits', () => {
   );
 
   it('fails for an unknown start commit', async () => {
-    await expect(repo.walkCommits({ from: 'f'.repeat(40) as Oid })).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+    await expect(repo.walkCommits({ from: 'f'.repeat(40) as Oid })).rejects.toMatchObject({ code: 'process-failed' });
   });
 });
 
@@ -119,7 +119,7 @@ describe('history statistics', () => {
 
   it('refuses anything but a full id in a list of commits (each line would reach git as an option or revision)', async () => {
     for (const bad of ['--all', 'HEAD', `${fixture.commits.c1}\n--all`, 'not-hex']) {
-      await expect(repo.commitTimesOf([fixture.commits.c1, bad as Oid])).rejects.toBeInstanceOf(InvalidOidError);
+      await expect(repo.commitTimesOf([fixture.commits.c1, bad as Oid])).rejects.toBeInstanceOf(InvalidInputError);
     }
   });
 });
@@ -213,8 +213,8 @@ describe('merge bases', () => {
     } finally {
       git(fixture.gitDir, ['update-ref', '-d', 'refs/heads/reach-probe']);
     }
-    await expect(repo.refsContaining(c1, ['refs/../x/'])).rejects.toThrow(InvalidRefNameError);
-    await expect(repo.refsContaining('--all' as Oid, ['refs/heads/'])).rejects.toThrow(InvalidOidError);
+    await expect(repo.refsContaining(c1, ['refs/../x/'])).rejects.toThrow(InvalidInputError);
+    await expect(repo.refsContaining('--all' as Oid, ['refs/heads/'])).rejects.toThrow(InvalidInputError);
   });
 });
 

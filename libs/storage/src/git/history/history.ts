@@ -1,9 +1,8 @@
 /**
  * History walks through `git rev-list` (which uses the commit-graph when present).
  */
-import { GitCommandError } from '../errors.js';
-import { InvalidOidError } from '../objects/oid.js';
-import { isOid, type Oid } from '../objects/oid.js';
+import { ProcessFailedError } from '@forge-httpd/identity';
+import { invalidOid, isOid, type Oid } from '../objects/oid.js';
 import type { Contributor, WalkCommitsOptions } from '../git-repository.js';
 import { runGit, streamGit } from '../processes/run-git.js';
 import { streamGitLines } from './stream-git-lines.js';
@@ -22,7 +21,7 @@ import type { GitTarget } from '../processes/git-processes.js';
  * @param at - repository, and the processes git runs under
  * @param options - start, exclusions, pagination and committer-time bounds
  * @returns commit ids
- * @throws InvalidOidError for malformed ids; GitCommandError when git fails (e.g. unknown start)
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when git fails (e.g. unknown start)
  */
 export async function walkCommitOids(at: GitTarget, options: WalkCommitsOptions): Promise<OidList> {
   checkWalkWindow(options);
@@ -37,7 +36,7 @@ export async function walkCommitOids(at: GitTarget, options: WalkCommitsOptions)
     const reader = new OidLineReader();
     await streamGit({ ...at, args: ['rev-list', ...limits, ...revisions] }, (chunk) => (reader.push(chunk) ? undefined : 'stop'));
     const oids = reader.finish();
-    if (oids === null) throw new InvalidOidError();
+    if (oids === null) throw invalidOid();
     return oids;
   }
   const oids: Oid[] = [];
@@ -118,11 +117,11 @@ export async function commitTimes(at: GitTarget, { from, sinceExclusive }: { fro
  * @param oids - commit ids
  * @returns each id that names a commit → its committer time in seconds; ids that are absent
  *   or name another kind of object are left out. The keys are the caller's own strings.
- * @throws InvalidOidError for a malformed id; GitCommandError when git fails
+ * @throws InvalidInputError for a malformed id; ProcessFailedError when git fails
  */
 export async function commitTimesOf(at: GitTarget, oids: readonly Oid[]): Promise<Map<Oid, number>> {
   // Every line of --stdin is a revision or an option: only well-formed ids are written.
-  for (const oid of oids) if (!isOid(oid)) throw new InvalidOidError();
+  for (const oid of oids) if (!isOid(oid)) throw invalidOid();
   const found = new Map<string, number>();
   if (oids.length > 0) {
     const args = ['rev-list', '--no-walk=unsorted', '--timestamp', '--ignore-missing', '--stdin'];
@@ -162,7 +161,7 @@ export async function lastCommitTouching(at: GitTarget, options: { from: Oid; pa
 
 /** `--end-of-options <from> ^<exclude>…` after validating every id. */
 function revisionArguments(from: Oid, exclude: readonly Oid[]): string[] {
-  for (const oid of [from, ...exclude]) if (!isOid(oid)) throw new InvalidOidError();
+  for (const oid of [from, ...exclude]) if (!isOid(oid)) throw invalidOid();
   return ['--end-of-options', from, ...exclude.map((oid) => `^${oid}`)];
 }
 
@@ -170,7 +169,7 @@ function revisionArguments(from: Oid, exclude: readonly Oid[]): string[] {
 function parseTimestampLine(line: string): { oid: Oid; time: number } {
   const space = line.indexOf(' ');
   const oid = line.slice(space + 1);
-  if (space < 0 || !isOid(oid)) throw new GitCommandError('unexpected rev-list output');
+  if (space < 0 || !isOid(oid)) throw new ProcessFailedError('unexpected rev-list output');
   return { oid, time: Number(line.slice(0, space)) };
 }
 

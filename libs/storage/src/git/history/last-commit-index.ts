@@ -10,6 +10,7 @@
  * With a {@link LastCommitFile}, a big index is also written to the caller's cache directory
  * and read back from there before anything is read from git (`commit-changes-file.ts`).
  */
+import { TooLargeError } from '@forge-httpd/identity';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -156,7 +157,7 @@ export class LastCommitIndex implements BudgetedIndex {
       this.budget.use(this, changes.size);
       this.planSave();
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'COMMIT_CHANGES_OVER_LIMIT') this.tooLarge = true;
+      if (error instanceof TooLargeError) this.tooLarge = true;
       throw error;
     }
   }

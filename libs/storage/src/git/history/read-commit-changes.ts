@@ -6,8 +6,8 @@
  * `-r --raw --no-renames -z --always` so every line answers with exactly one header and the
  * paths are raw bytes.
  */
+import { ProcessFailedError, TooLargeError } from '@forge-httpd/identity';
 import { BYTES_PER_CHANGE, BYTES_PER_COMMIT, type CommitChangesEntry } from './commit-changes.js';
-import { GitCommandError } from '../errors.js';
 import { isOid, type Oid } from '../objects/oid.js';
 import { streamGit } from '../processes/run-git.js';
 import { INDEX_SLICE_MS, ThreadSlices } from '../limits/thread-slices.js';
@@ -19,11 +19,6 @@ const BUILD_TIMEOUT_MS = 10 * 60_000;
 const OID_HEX = 40;
 /** Commits written between two looks at the clock. */
 const LINES_PER_CLOCK_LOOK = 256;
-
-/** Why {@link readCommitChanges} stopped early: the history is larger than the caller can hold. */
-class CommitChangesOverLimitError extends Error {
-  readonly code = 'COMMIT_CHANGES_OVER_LIMIT';
-}
 
 /** Input of {@link readCommitChanges}. */
 export interface CommitChangesRange {
@@ -45,17 +40,17 @@ interface GraphEntry {
  * @param at - repository, and the processes git runs under
  * @param range - tips, exclusions and the size limit
  * @returns one entry per commit, in rev-list order
- * @throws CommitChangesOverLimitError past `limit`; GitCommandError when git fails or answers unexpectedly
+ * @throws TooLargeError past `limit`; ProcessFailedError when git fails or answers unexpectedly
  */
 export async function readCommitChanges(at: GitTarget, range: CommitChangesRange): Promise<CommitChangesEntry[]> {
-  for (const oid of [...range.tips, ...range.exclude]) if (!isOid(oid)) throw new GitCommandError('invalid tip');
+  for (const oid of [...range.tips, ...range.exclude]) if (!isOid(oid)) throw new ProcessFailedError('invalid tip');
   const graph = await readGraph(at, range);
   const { input, edges } = await edgeLines(graph);
   const parser = new RawSectionParser(Math.floor((range.limit - graph.length * BYTES_PER_COMMIT) / BYTES_PER_CHANGE));
   const args = ['diff-tree', '--stdin', '-r', '-z', '--raw', '--no-renames', '--root', '--always'];
   await streamGit({ ...at, args, input, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => parser.push(chunk));
   const sections = parser.end();
-  if (sections.length !== edges) throw new GitCommandError(`diff-tree answered ${sections.length} of ${edges} lines`);
+  if (sections.length !== edges) throw new ProcessFailedError(`diff-tree answered ${sections.length} of ${edges} lines`);
   let next = 0;
   return graph.map(({ oid, time, parents }) => ({ oid, time, parents, changes: sections.slice(next, (next += Math.max(1, parents.length))) }));
 }
@@ -108,8 +103,8 @@ async function readGraph(at: GitTarget, range: CommitChangesRange): Promise<Grap
     // Thrown below, never from inside the stream callback.
     return malformed || commits.length * BYTES_PER_COMMIT > range.limit ? 'stop' : undefined;
   });
-  if (malformed || partial !== '') throw new GitCommandError('unexpected rev-list output');
-  if (commits.length * BYTES_PER_COMMIT > range.limit) throw new CommitChangesOverLimitError('history over the index budget');
+  if (malformed || partial !== '') throw new ProcessFailedError('unexpected rev-list output');
+  if (commits.length * BYTES_PER_COMMIT > range.limit) throw new TooLargeError('history over the index budget');
   return commits;
 }
 
@@ -138,13 +133,13 @@ class RawSectionParser {
     const tokens = (this.partial + chunk.toString('latin1')).split('\0');
     this.partial = tokens.pop() ?? '';
     for (const token of tokens) this.take(token);
-    if (this.budget < 0) this.error ??= new CommitChangesOverLimitError('history over the index budget');
+    if (this.budget < 0) this.error ??= new TooLargeError('history over the index budget');
     return this.error === null ? undefined : 'stop';
   }
 
   /** The path lists, one per header. */
   end(): string[][] {
-    if (this.error === null && (this.partial !== '' || this.expectPath)) this.error = new GitCommandError('diff-tree output ended inside a record');
+    if (this.error === null && (this.partial !== '' || this.expectPath)) this.error = new ProcessFailedError('diff-tree output ended inside a record');
     if (this.error !== null) throw this.error;
     if (this.current !== null) this.sections.push(this.current);
     this.current = null;
@@ -167,7 +162,7 @@ class RawSectionParser {
       if (this.current !== null) this.sections.push(this.current);
       this.current = [];
     } else {
-      this.error ??= new GitCommandError('unexpected diff-tree output');
+      this.error ??= new ProcessFailedError('unexpected diff-tree output');
     }
   }
 }

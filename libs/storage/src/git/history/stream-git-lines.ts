@@ -5,7 +5,7 @@ import { streamGit, type GitInvocation } from '../processes/run-git.js';
  * returning `'stop'` kills the process, so walks end as soon as enough lines were seen.
  * @param invocation - repository and arguments
  * @param onLine - receives lines in order
- * @throws GitCommandError when git fails (not when stopped)
+ * @throws ProcessFailedError when git fails (not when stopped)
  */
 export async function streamGitLines(invocation: GitInvocation, onLine: (line: string) => 'stop' | void): Promise<void> {
   let partial = '';

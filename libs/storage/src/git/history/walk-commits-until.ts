@@ -8,8 +8,8 @@
  * order), and the commits themselves are read in chunks as the reader asks for them, so a
  * whole-history range is never held in memory at once.
  */
+import { BusyError, InvalidDataError } from '@forge-httpd/identity';
 import { DateOrderQueue } from './date-order-queue.js';
-import { GitObjectFormatError, RangeWalkBusyError } from '../errors.js';
 import type { GitCommit } from '../format/git-objects.js';
 import type { GitRepository } from '../git-repository.js';
 import type { Oid } from '../objects/oid.js';
@@ -43,7 +43,7 @@ export interface WalkBounds {
 }
 
 /**
- * Long walks that may wait for a slot; one more is refused ({@link RangeWalkBusyError}, 503).
+ * Long walks that may wait for a slot; one more is refused ({@link BusyError}, 503).
  * Unbounded, a flood's queued walks went on for seconds after its clients had left.
  */
 const MAX_WAITING_LONG_WALKS = 8;
@@ -65,14 +65,14 @@ export type CommitSource = Pick<GitRepository, 'readCommit' | 'readCommits' | 'l
  *   `release` is called
  * @returns the first commits and, for a long range, the ids of the rest (held: call `release`
  *   once they are read or not wanted)
- * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
+ * @throws InvalidDataError when a commit of the walk cannot be read; BusyError when
  *   too many long walks are under way, or when the rest's ids would pass the held ids' bound
  */
 export async function openCommitRange(git: CommitSource, range: { from: Oid; stop: Oid }, near: number, bounds: WalkBounds): Promise<CommitRange> {
   const { longWalks, heldCommitIds } = bounds;
   const walked = await walkNear(git, range, near);
   if (walked.complete) return { first: walked.commits, rest: OidList.EMPTY, release: NOTHING_HELD };
-  if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new RangeWalkBusyError();
+  if (longWalks.pending >= LONG_WALK_SLOTS + MAX_WAITING_LONG_WALKS) throw new BusyError('too many long history walks under way');
   const listed = await longWalks.run(() => git.listCommitOids({ from: range.from, skip: walked.commits.length }));
   const end = listed.indexOf(range.stop);
   const rest = end < 0 ? listed : listed.take(end);
@@ -91,7 +91,7 @@ function NOTHING_HELD(): void {
  * @param limit - commits listed through cat-file before rev-list takes over
  * @param bounds - the long-walk slots and the bound the ids of a long range count against
  * @returns the commits before `stop` (all reachable commits when `stop` is never met)
- * @throws GitObjectFormatError when a commit of the walk cannot be read; RangeWalkBusyError when
+ * @throws InvalidDataError when a commit of the walk cannot be read; BusyError when
  *   too many long walks are under way
  */
 export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; stop: Oid }, limit: number, bounds: WalkBounds): Promise<GitCommit[]> {
@@ -114,7 +114,7 @@ export async function walkCommitsUntil(git: CommitSource, range: { from: Oid; st
  * @param longWalks - the runtime's long-walk slots ({@link createLongWalkSlots})
  * @param options - commits per chunk; a signal that stops the reads
  * @returns the commits, chunk by chunk, each read when asked for (nothing more once aborted)
- * @throws GitObjectFormatError (from the iteration) when a listed commit cannot be read
+ * @throws InvalidDataError (from the iteration) when a listed commit cannot be read
  */
 export async function* readInChunks(
   git: Pick<GitRepository, 'readCommits'>,
@@ -145,7 +145,7 @@ export async function* readInChunks(
  * @param range - start commit; the commit that ends the list, if any
  * @param limit - commits listed at most
  * @returns the commits before `stop` (or the first `limit`), and whether the history ended there
- * @throws GitObjectFormatError when a commit of the walk cannot be read
+ * @throws InvalidDataError when a commit of the walk cannot be read
  */
 export async function walkNear(
   git: Pick<GitRepository, 'readCommit'>,
@@ -190,7 +190,7 @@ function existing(oids: readonly Oid[], commits: ReadonlyArray<GitCommit | null>
 }
 
 function readable(oid: Oid, commit: GitCommit | null): GitCommit {
-  if (commit === null) throw new GitObjectFormatError(`commit ${oid} of the history walk is unreadable`);
+  if (commit === null) throw new InvalidDataError('object', `commit ${oid} of the history walk is unreadable`);
   return commit;
 }
 

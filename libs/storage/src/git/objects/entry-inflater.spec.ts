@@ -1,5 +1,6 @@
+import { InvalidDataError } from '@forge-httpd/identity';
 import { deflateSync } from 'node:zlib';
-import { EntryInflater, InflateError } from './entry-inflater.js';
+import { EntryInflater } from './entry-inflater.js';
 
 const inflater = new EntryInflater();
 const inflateEntry = (compressed: Buffer, size: number): Buffer | null => inflater.inflate(compressed, size);
@@ -35,12 +36,12 @@ describe('inflateEntry', () => {
     expect(inflateEntry(deflateSync(content), content.length)?.equals(content)).toBe(true);
   });
 
-  it('throws InflateError for damaged or cut data, and inflates the next entry', async () => {
+  it('throws InvalidDataError for damaged or cut data, and inflates the next entry', async () => {
     const content = commitText(2);
     const whole = deflateSync(content);
-    expect(() => inflateEntry(Buffer.from('x\x9c garbage that does not inflate'), 20)).toThrow(InflateError);
+    expect(() => inflateEntry(Buffer.from('x\x9c garbage that does not inflate'), 20)).toThrow(InvalidDataError);
     expect(inflateEntry(whole, content.length)?.equals(content)).toBe(true);
-    expect(() => inflateEntry(whole.subarray(0, whole.length - 6), content.length)).toThrow(InflateError);
+    expect(() => inflateEntry(whole.subarray(0, whole.length - 6), content.length)).toThrow(InvalidDataError);
     expect(inflateEntry(whole, content.length)?.equals(content)).toBe(true);
     // The damaged stream's own error event must not surface later as an uncaught exception.
     await new Promise((resolve) => setTimeout(resolve, 20));

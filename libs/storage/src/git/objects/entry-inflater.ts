@@ -15,6 +15,7 @@
  * chunk a small commit came back as a view of a much larger buffer, and a cache holding it
  * held all of it.
  */
+import { InvalidDataError } from '@forge-httpd/identity';
 import { constants, Inflate, inflateSync } from 'node:zlib';
 import { keptBytes } from './kept-bytes.js';
 
@@ -33,8 +34,8 @@ interface DrivableInflate {
   on(event: 'error', listener: () => void): unknown;
 }
 
-/** Thrown when the data is not a whole zlib stream. */
-export class InflateError extends Error {}
+
+
 
 type DrivableStream = DrivableInflate & { readonly _handle: ZlibHandle; readonly _writeState: Uint32Array };
 
@@ -53,7 +54,7 @@ export class EntryInflater {
    * Inflates one whole zlib stream that should hold `size` bytes. Bytes after the stream's end
    * are ignored (a pack entry is read with what follows it).
    * @returns the `size` inflated bytes, or null when the stream holds fewer or more
-   * @throws InflateError when the data is not a whole zlib stream
+   * @throws InvalidDataError when the data is not a whole zlib stream
    */
   inflate(compressed: Buffer, size: number): Buffer | null {
     const stream = this.sharedStream();
@@ -64,7 +65,7 @@ export class EntryInflater {
     stream._handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, output, 0, output.length);
     // An error (damaged data, or input cut before the stream's end) destroys the stream at once;
     // the next entry opens another.
-    if (stream.destroyed) throw new InflateError('not a whole zlib stream');
+    if (stream.destroyed) throw new InvalidDataError('pack', 'not a whole zlib stream');
     const produced = output.length - (stream._writeState[0] ?? 0);
     stream._handle.reset();
     return produced === size ? output.subarray(0, size) : null;
@@ -106,7 +107,7 @@ function inflateOnce(compressed: Buffer, size: number): Buffer | null {
     data = inflateSync(compressed, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(MAX_FALLBACK_CHUNK, Math.max(64, size + 1)) });
   } catch (error) {
     if (error instanceof RangeError) return null;
-    throw new InflateError('not a whole zlib stream');
+    throw new InvalidDataError('pack', 'not a whole zlib stream');
   }
   return data.length === size ? data : null;
 }

@@ -10,9 +10,9 @@
  * format. Objects are not re-hashed: like git, a pack entry is trusted once it inflates to
  * its declared size.
  */
+import { InvalidDataError } from '@forge-httpd/identity';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { GitObjectFormatError } from '../errors.js';
 import { readLooseObject, readLooseObjectFile } from './loose-files.js';
 import type { GitObjectType } from './object-type.js';
 import type { Oid } from './oid.js';
@@ -81,7 +81,11 @@ interface OpenPack {
   readonly key: string;
 }
 
-class GiveUp extends Error {}
+/**
+ * Thrown where the reader leaves an object to git (a chain too deep, a read over its work
+ * bound): one shared value, since it never leaves this module and needs no stack.
+ */
+const GIVE_UP = new Error('left to git');
 
 /** The object files of one repository. Keep one per repository; `close()` when done. */
 export class ObjectFiles implements StoppableProcess {
@@ -122,7 +126,7 @@ export class ObjectFiles implements StoppableProcess {
    * Reads an object, or says that git must.
    * @param oid - a validated object id
    * @returns the object; undefined when git must answer (see the module comment)
-   * @throws GitObjectFormatError for a loose object whose size does not match its header
+   * @throws InvalidDataError for a loose object whose size does not match its header
    */
   read(oid: Oid): StoredObject | undefined {
     if (this.closed) return undefined;
@@ -134,10 +138,10 @@ export class ObjectFiles implements StoppableProcess {
       this.dropPacks();
       return this.fits(this.readPacked(raw));
     } catch (error) {
-      if (error instanceof GitObjectFormatError) throw error;
+      if (error instanceof InvalidDataError && error.what === 'object') throw error;
       // Damaged or vanished files: git answers, and reports what is wrong; the packs are
       // scanned again on the next read.
-      if (!(error instanceof GiveUp)) this.dropPacks();
+      if (error !== GIVE_UP) this.dropPacks();
       return undefined;
     }
   }
@@ -171,7 +175,7 @@ export class ObjectFiles implements StoppableProcess {
       }
       return { type: TYPES[entry.type] as GitObjectType, size };
     } catch (error) {
-      if (error instanceof GitObjectFormatError) throw error;
+      if (error instanceof InvalidDataError && error.what === 'object') throw error;
       this.dropPacks();
       return undefined;
     }
@@ -197,7 +201,7 @@ export class ObjectFiles implements StoppableProcess {
 
   private readLoose(oid: Oid): StoredObject | undefined {
     const read = readLooseObjectFile(this.gitDir, oid);
-    if ('corrupt' in read) throw new GitObjectFormatError(read.corrupt);
+    if ('corrupt' in read) throw new InvalidDataError('object', read.corrupt);
     return 'type' in read ? read : undefined;
   }
 
@@ -239,16 +243,16 @@ export class ObjectFiles implements StoppableProcess {
       if (base !== undefined) {
         if (base !== 'blob' || depth <= this.maxRebuiltDeltas) {
           const allowed = base === 'blob' ? this.maxRebuiltDeltas : this.maxRebuiltSmallDeltas;
-          if (depth > allowed) throw new GiveUp();
+          if (depth > allowed) throw GIVE_UP;
           return allowed;
         }
         // A deep blob: rebuilt here only while small (checked at its top delta's header).
-        if (depth > this.maxRebuiltSmallDeltas || this.maxDeepBlobBytes === 0) throw new GiveUp();
+        if (depth > this.maxRebuiltSmallDeltas || this.maxDeepBlobBytes === 0) throw GIVE_UP;
         this.maxWork = Math.min(this.maxWork, MAX_DEEP_BLOB_WORK_BYTES);
         this.maxTargetBytes = Math.min(this.maxTargetBytes, this.maxDeepBlobBytes);
         return this.maxRebuiltSmallDeltas;
       }
-      if (depth >= most) throw new GiveUp();
+      if (depth >= most) throw GIVE_UP;
       at = this.baseOf(at.pack, entry as PackEntry);
     }
     return this.maxRebuiltDeltas;
@@ -256,20 +260,20 @@ export class ObjectFiles implements StoppableProcess {
 
   /** Rebuilds the object at `offset`; `target` is false while rebuilding a base for a delta. */
   private resolve(pack: OpenPack, offset: number, depth: number, target: boolean, maxDeltas: number): StoredObject {
-    if (depth > maxDeltas) throw new GiveUp();
+    if (depth > maxDeltas) throw GIVE_UP;
     const key = `${pack.key}\0${offset}`;
     const cached = this.reads.deltaBases.get(key);
     if (cached !== undefined) return cached;
     const entry = pack.pack.entry(offset);
     const type = TYPES[entry.type];
-    if (type !== undefined && target && entry.size > this.maxTargetBytes) throw new GiveUp();
+    if (type !== undefined && target && entry.size > this.maxTargetBytes) throw GIVE_UP;
     const data = this.inflate(pack, offset, entry);
     let object: StoredObject;
     if (type !== undefined) {
       object = { type, data };
     } else {
       const declared = readDeltaHeader(data).targetSize;
-      if (declared > (target ? this.maxTargetBytes : this.maxWork)) throw new GiveUp();
+      if (declared > (target ? this.maxTargetBytes : this.maxWork)) throw GIVE_UP;
       const base = this.rebuildBase(pack, entry, depth, maxDeltas);
       this.spend(declared);
       object = { type: base.type, data: applyDelta(base.data, data) };
@@ -283,7 +287,7 @@ export class ObjectFiles implements StoppableProcess {
     if (located !== undefined) return this.resolve(located.pack, located.offset, depth + 1, false, maxDeltas);
     // Thin packs are completed on arrival, so a base outside every pack is loose or git's.
     const loose = readLooseObject(this.gitDir, (entry.baseOid as Buffer).toString('hex') as Oid);
-    if (loose === null) throw new GiveUp();
+    if (loose === null) throw GIVE_UP;
     return loose;
   }
 
@@ -294,7 +298,7 @@ export class ObjectFiles implements StoppableProcess {
 
   private spend(bytes: number): void {
     this.work += bytes;
-    if (this.work > this.maxWork) throw new GiveUp();
+    if (this.work > this.maxWork) throw GIVE_UP;
   }
 
   private openPacks(): readonly OpenPack[] {

@@ -3,7 +3,7 @@
  * continues on following lines that start with one space (git's object format; used by
  * `gpgsig` and `mergetag`), then an empty line, then the message bytes verbatim.
  */
-import { GitObjectFormatError } from '../errors.js';
+import { InvalidDataError } from '@forge-httpd/identity';
 
 /** One header line of a commit or tag, with continuation lines joined by `\n`. */
 export interface GitHeader {
@@ -40,7 +40,7 @@ export function formatHeader(header: GitHeader): string {
  * callers can decide per field whether it is valid UTF-8.
  * @param data - the object content (without loose-object header)
  * @returns headers in order (continuations joined) and the message bytes after the blank line
- * @throws GitObjectFormatError when a line is not `key SP value` or a continuation
+ * @throws InvalidDataError when a line is not `key SP value` or a continuation
  */
 export function parseObjectHeaders(data: Buffer): ParsedObjectHeaders {
   // Byte offsets throughout: every commit read goes through here (histories of 50,000
@@ -57,7 +57,7 @@ export function parseObjectHeaders(data: Buffer): ParsedObjectHeaders {
     } else {
       if (open !== undefined) headers.push(closeHeader(data, open));
       const space = data.indexOf(SPACE, lineStart);
-      if (space <= lineStart || space >= lineEnd) throw new GitObjectFormatError('malformed object header line');
+      if (space <= lineStart || space >= lineEnd) throw new InvalidDataError('object', 'malformed object header line');
       open = { name: headerName(data, lineStart, space), valueStart: space + 1, valueEnd: lineEnd, continuations: undefined };
     }
     if (lineEnd >= headerEnd) break;

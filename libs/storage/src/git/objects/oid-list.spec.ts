@@ -1,5 +1,6 @@
+import { InvalidInputError } from '@forge-httpd/identity';
 import { OidLineReader, OidList } from './oid-list.js';
-import { InvalidOidError, type Oid } from './oid.js';
+import { type Oid } from './oid.js';
 
 const ids = Array.from({ length: 600 }, (_, n) => (n * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40) as Oid);
 
@@ -11,7 +12,7 @@ describe('OidList', () => {
     expect(list.slice(256, 512)).toEqual(ids.slice(256, 512));
     expect(list.slice(590, 700)).toEqual(ids.slice(590));
     expect(list.slice(700)).toEqual([]);
-    expect(() => OidList.of([ids[0] as Oid, 'zz' as Oid])).toThrow(InvalidOidError);
+    expect(() => OidList.of([ids[0] as Oid, 'zz' as Oid])).toThrow(InvalidInputError);
   });
 
   it('reads rev-list output straight from its bytes, and refuses anything else', () => {
@@ -45,7 +46,7 @@ describe('OidList', () => {
   it('takes raw ids as they are, 20 bytes each', () => {
     const raw = Buffer.from(ids.slice(0, 3).join(''), 'hex');
     expect(OidList.fromRaw(raw).toArray()).toEqual(ids.slice(0, 3));
-    expect(() => OidList.fromRaw(raw.subarray(1))).toThrow(InvalidOidError);
+    expect(() => OidList.fromRaw(raw.subarray(1))).toThrow(InvalidInputError);
   });
 
   it('finds an id only where an id starts, and cuts the list before it', () => {

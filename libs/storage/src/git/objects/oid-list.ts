@@ -8,7 +8,7 @@
  * 1 MB, and ids become strings only a chunk at a time (tools/bench/README.md, "Long ranges
  * and their ids").
  */
-import { InvalidOidError, isOid, type Oid } from './oid.js';
+import { invalidOid, isOid, type Oid } from './oid.js';
 
 const RAW_BYTES = 20;
 const HEX_LINE_BYTES = 41;
@@ -22,13 +22,13 @@ export class OidList {
 
   /**
    * The list of `oids`, in their order.
-   * @throws InvalidOidError when one is not 40 lower-case hex digits
+   * @throws InvalidInputError when one is not 40 lower-case hex digits
    */
   static of(oids: readonly Oid[]): OidList {
     const raw = Buffer.allocUnsafeSlow(oids.length * RAW_BYTES);
     oids.forEach((oid, at) => {
       // `write` would stop silently at the first byte that is not hex.
-      if (!isOid(oid)) throw new InvalidOidError();
+      if (!isOid(oid)) throw invalidOid();
       raw.write(oid, at * RAW_BYTES, RAW_BYTES, 'hex');
     });
     return new OidList(raw);
@@ -45,10 +45,10 @@ export class OidList {
 
   /**
    * The list of the raw ids in `raw`, 20 bytes each one after another (not copied).
-   * @throws InvalidOidError when its length is not a multiple of 20
+   * @throws InvalidInputError when its length is not a multiple of 20
    */
   static fromRaw(raw: Buffer): OidList {
-    if (raw.length % RAW_BYTES !== 0) throw new InvalidOidError();
+    if (raw.length % RAW_BYTES !== 0) throw invalidOid();
     return new OidList(raw);
   }
 

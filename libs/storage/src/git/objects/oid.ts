@@ -1,6 +1,7 @@
 /**
  * Git object ids (SHA-1, 40 lower-case hex characters).
  */
+import { InvalidInputError } from '@forge-httpd/identity';
 
 /** A git object id: exactly 40 lower-case hex characters. Only {@link parseOid} creates one. */
 export type Oid = string & { readonly __brand: 'Oid' };
@@ -14,14 +15,12 @@ export const ZERO_OID = '0'.repeat(40) as Oid;
 const OID_PATTERN = /^[0-9a-f]{40}$/;
 const OID_PATTERN_ANY_CASE = /^[0-9a-fA-F]{40}$/;
 
-/** Thrown when text is not a 40-hex object id; the message is safe to show to clients. */
-export class InvalidOidError extends Error {
-  readonly code = 'INVALID_OID';
-
-  constructor(parameter = 'oid') {
-    super(`Invalid ${parameter}: expected 40 hexadecimal characters`);
-    this.name = 'InvalidOidError';
-  }
+/**
+ * The error for text that is not a 40-hex object id; its message is safe to show to clients.
+ * @param parameter - the parameter named in the message
+ */
+export function invalidOid(parameter = 'oid'): InvalidInputError {
+  return new InvalidInputError(`Invalid ${parameter}: expected 40 hexadecimal characters`);
 }
 
 /**
@@ -37,10 +36,10 @@ export function isOid(text: unknown): text is Oid {
  * Checks an id handed to a repository read, which takes canonical ids only.
  * @param oid - the id as the caller typed it
  * @returns `oid`
- * @throws InvalidOidError when `oid` is not a canonical object id
+ * @throws InvalidInputError when `oid` is not a canonical object id
  */
 export function checkOid(oid: Oid): Oid {
-  if (!isOid(oid)) throw new InvalidOidError();
+  if (!isOid(oid)) throw invalidOid();
   return oid;
 }
 
@@ -50,9 +49,9 @@ export function checkOid(oid: Oid): Oid {
  * @param text - the candidate id
  * @param parameter - parameter name used in the error message
  * @returns the lower-case {@link Oid}
- * @throws InvalidOidError when `text` is not exactly 40 hex characters
+ * @throws InvalidInputError when `text` is not exactly 40 hex characters
  */
 export function parseOid(text: string, parameter = 'oid'): Oid {
-  if (!OID_PATTERN_ANY_CASE.test(text)) throw new InvalidOidError(parameter);
+  if (!OID_PATTERN_ANY_CASE.test(text)) throw invalidOid(parameter);
   return text.toLowerCase() as Oid;
 }

@@ -3,7 +3,7 @@
  * instructions that copy ranges of the base or insert literal bytes. Every bound is checked:
  * a delta is read from disk and must not make us read or write outside the two buffers.
  */
-import { PackFormatError } from '../errors.js';
+import { InvalidDataError } from '@forge-httpd/identity';
 import { keptBytes } from './kept-bytes.js';
 
 /** The sizes a delta declares, and where its instructions start. */
@@ -25,7 +25,7 @@ function readSize(bytes: Uint8Array, start: number): { value: number; next: numb
   let shift = 0;
   let at = start;
   for (;;) {
-    if (at >= bytes.length || shift > 49) throw new PackFormatError('delta size is cut or too large');
+    if (at >= bytes.length || shift > 49) throw new InvalidDataError('pack', 'delta size is cut or too large');
     const byte = bytes[at] as number;
     at += 1;
     value += (byte & 0x7f) * 2 ** shift;
@@ -39,11 +39,11 @@ function readSize(bytes: Uint8Array, start: number): { value: number; next: numb
  * @param base - the base object's content
  * @param delta - the inflated delta
  * @returns the target content
- * @throws PackFormatError when the delta does not fit the base or its declared sizes
+ * @throws InvalidDataError when the delta does not fit the base or its declared sizes
  */
 export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
   const header = readDeltaHeader(delta);
-  if (header.baseSize !== base.length) throw new PackFormatError('delta base size does not match');
+  if (header.baseSize !== base.length) throw new InvalidDataError('pack', 'delta base size does not match');
   const target = keptBytes(header.targetSize);
   let out = 0;
   let at = header.instructionsAt;
@@ -55,29 +55,29 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
       let size = 0;
       for (let bit = 0; bit < 4; bit += 1) {
         if ((op & (1 << bit)) === 0) continue;
-        if (at >= delta.length) throw new PackFormatError('delta copy is cut');
+        if (at >= delta.length) throw new InvalidDataError('pack', 'delta copy is cut');
         offset += (delta[at] as number) * 2 ** (8 * bit);
         at += 1;
       }
       for (let bit = 0; bit < 3; bit += 1) {
         if ((op & (16 << bit)) === 0) continue;
-        if (at >= delta.length) throw new PackFormatError('delta copy is cut');
+        if (at >= delta.length) throw new InvalidDataError('pack', 'delta copy is cut');
         size |= (delta[at] as number) << (8 * bit);
         at += 1;
       }
       if (size === 0) size = 0x10000;
-      if (offset + size > base.length || out + size > target.length) throw new PackFormatError('delta copy out of range');
+      if (offset + size > base.length || out + size > target.length) throw new InvalidDataError('pack', 'delta copy out of range');
       target.set(base.subarray(offset, offset + size), out);
       out += size;
     } else if (op !== 0) {
-      if (at + op > delta.length || out + op > target.length) throw new PackFormatError('delta insert out of range');
+      if (at + op > delta.length || out + op > target.length) throw new InvalidDataError('pack', 'delta insert out of range');
       target.set(delta.subarray(at, at + op), out);
       out += op;
       at += op;
     } else {
-      throw new PackFormatError('reserved delta instruction');
+      throw new InvalidDataError('pack', 'reserved delta instruction');
     }
   }
-  if (out !== target.length) throw new PackFormatError('delta target size does not match');
+  if (out !== target.length) throw new InvalidDataError('pack', 'delta target size does not match');
   return target;
 }

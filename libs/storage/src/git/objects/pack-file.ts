@@ -2,8 +2,8 @@
  * Entries of a pack file (`.pack`, versions 2 and 3; `gitformat-pack(5)`): a type-and-size
  * header, an optional delta base (a relative offset or an object id), then zlib data.
  */
+import { InvalidDataError } from '@forge-httpd/identity';
 import { constants, inflateSync } from 'node:zlib';
-import { PackFormatError } from '../errors.js';
 import { readDeltaHeader, type DeltaHeader } from './pack-delta.js';
 import type { EntryInflater } from './entry-inflater.js';
 import { openByteSource, SHARED_READ_BYTES, type ByteSource, type SharedReadBuffer } from './pack-index.js';
@@ -60,17 +60,17 @@ export class PackFile {
   /**
    * Opens a pack and checks it against its index: object count, and the trailing checksum
    * (git refuses a pack whose trailer does not match its index, e.g. one cut short).
-   * @throws PackFormatError, or the file system's error
+   * @throws InvalidDataError, or the file system's error
    */
   static open(file: string, index: { readonly objectCount: number; packChecksum(): Buffer }, resources: PackFileResources): PackFile {
     const source = openByteSource(file, WHOLE_PACK_BYTES, resources.readBuffer);
     try {
-      if (source.size < 12 + TRAILER_BYTES) throw new PackFormatError('pack too short');
+      if (source.size < 12 + TRAILER_BYTES) throw new InvalidDataError('pack', 'pack too short');
       const head = source.read(0, 12);
       const version = head.readUInt32BE(4);
-      if (head.toString('latin1', 0, 4) !== 'PACK' || (version !== 2 && version !== 3)) throw new PackFormatError('not a pack');
-      if (head.readUInt32BE(8) !== index.objectCount) throw new PackFormatError('pack and index disagree on the object count');
-      if (!source.read(source.size - TRAILER_BYTES, TRAILER_BYTES).equals(index.packChecksum())) throw new PackFormatError('pack does not match its index');
+      if (head.toString('latin1', 0, 4) !== 'PACK' || (version !== 2 && version !== 3)) throw new InvalidDataError('pack', 'not a pack');
+      if (head.readUInt32BE(8) !== index.objectCount) throw new InvalidDataError('pack', 'pack and index disagree on the object count');
+      if (!source.read(source.size - TRAILER_BYTES, TRAILER_BYTES).equals(index.packChecksum())) throw new InvalidDataError('pack', 'pack does not match its index');
       return new PackFile(file, source, resources.inflater);
     } catch (error) {
       source.close();
@@ -85,7 +85,7 @@ export class PackFile {
    */
   entry(offset: number, firstRead = FIRST_READ_BYTES): PackEntry {
     const end = this.source.size - TRAILER_BYTES;
-    if (offset < 12 || offset >= end) throw new PackFormatError('pack offset out of range');
+    if (offset < 12 || offset >= end) throw new InvalidDataError('pack', 'pack offset out of range');
     // Into the shared buffer: an entry's bytes are used (inflated) before the next entry is read.
     const bytes = this.source.readShared(offset, Math.min(firstRead, end - offset));
     let at = 0;
@@ -94,7 +94,7 @@ export class PackFile {
     let size = byte & 15;
     let shift = 4;
     while ((byte & 0x80) !== 0) {
-      if (shift > 49) throw new PackFormatError('pack entry size too large');
+      if (shift > 49) throw new InvalidDataError('pack', 'pack entry size too large');
       byte = byteAt(bytes, at++);
       size += (byte & 0x7f) * 2 ** shift;
       shift += 7;
@@ -106,22 +106,22 @@ export class PackFile {
       while ((byte & 0x80) !== 0) {
         byte = byteAt(bytes, at++);
         distance = (distance + 1) * 128 + (byte & 0x7f);
-        if (distance > offset) throw new PackFormatError('delta base before the pack start');
+        if (distance > offset) throw new InvalidDataError('pack', 'delta base before the pack start');
       }
-      if (distance === 0 || distance > offset - 12) throw new PackFormatError('delta base out of range');
+      if (distance === 0 || distance > offset - 12) throw new InvalidDataError('pack', 'delta base out of range');
       return { type, size, baseOffset: offset - distance, bytes, dataAt: at };
     }
     if (type === PACK_REF_DELTA) {
-      if (at + 20 > bytes.length) throw new PackFormatError('pack entry is cut');
+      if (at + 20 > bytes.length) throw new InvalidDataError('pack', 'pack entry is cut');
       return { type, size, baseOid: Buffer.from(bytes.subarray(at, at + 20)), bytes, dataAt: at + 20 };
     }
-    if (type < PACK_COMMIT || type > PACK_TAG) throw new PackFormatError(`unknown pack entry type ${type}`);
+    if (type < PACK_COMMIT || type > PACK_TAG) throw new InvalidDataError('pack', `unknown pack entry type ${type}`);
     return { type, size, bytes, dataAt: at };
   }
 
   /**
    * The sizes a delta declares, inflating only the start of its data when that suffices.
-   * @throws PackFormatError when the data is damaged
+   * @throws InvalidDataError when the data is damaged
    */
   deltaHeader(offset: number, entry: PackEntry): DeltaHeader {
     const available = this.source.size - TRAILER_BYTES - offset - entry.dataAt;
@@ -135,7 +135,7 @@ export class PackFile {
         // deflate data expands to at most ~1 MiB).
         start = inflateSync(this.source.read(offset + entry.dataAt, length), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 2 * 1024 * 1024 });
       } catch {
-        throw new PackFormatError('pack entry does not inflate');
+        throw new InvalidDataError('pack', 'pack entry does not inflate');
       }
       try {
         return readDeltaHeader(start);
@@ -149,7 +149,7 @@ export class PackFile {
   /**
    * Inflates an entry's data (the object, or the delta).
    * @param offset - the entry's offset, as given to {@link entry}
-   * @throws PackFormatError when the data is damaged or does not inflate to the declared size
+   * @throws InvalidDataError when the data is damaged or does not inflate to the declared size
    */
   inflate(offset: number, entry: PackEntry): Buffer {
     const end = this.source.size - TRAILER_BYTES;
@@ -164,9 +164,9 @@ export class PackFile {
     try {
       data = this.inflater.inflate(compressed, entry.size);
     } catch {
-      throw new PackFormatError('pack entry does not inflate');
+      throw new InvalidDataError('pack', 'pack entry does not inflate');
     }
-    if (data === null) throw new PackFormatError('pack entry size does not match');
+    if (data === null) throw new InvalidDataError('pack', 'pack entry size does not match');
     return data;
   }
 
@@ -177,6 +177,6 @@ export class PackFile {
 
 function byteAt(bytes: Buffer, at: number): number {
   const byte = bytes[at];
-  if (byte === undefined) throw new PackFormatError('pack entry is cut');
+  if (byte === undefined) throw new InvalidDataError('pack', 'pack entry is cut');
   return byte;
 }

@@ -5,8 +5,8 @@
  * fetch, typically) are read whole once, and a big one that turns hot keeps its lookup tables
  * (ids' first bytes and offsets) in memory.
  */
+import { InvalidDataError } from '@forge-httpd/identity';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { PackFormatError } from '../errors.js';
 
 const MAGIC = 0xff744f63;
 const VERSION = 2;
@@ -43,7 +43,7 @@ export function openByteSource(file: string, wholeBytes: number, shared: SharedR
     const whole = readExactly(fd, 0, size);
     closeSync(fd);
     const read = (position: number, length: number): Buffer => {
-      if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
+      if (position < 0 || position + length > size) throw new InvalidDataError('pack', 'read past the end of the file');
       return whole.subarray(position, position + length);
     };
     return { size, read, readShared: read, close: () => undefined };
@@ -80,8 +80,8 @@ export class SharedReadBuffer {
 function descriptorSource(fd: number, size: number, shared: SharedReadBuffer): ByteSource {
   let open = true;
   const check = (position: number, length: number): void => {
-    if (!open) throw new PackFormatError('file closed');
-    if (position < 0 || position + length > size) throw new PackFormatError('read past the end of the file');
+    if (!open) throw new InvalidDataError('pack', 'file closed');
+    if (position < 0 || position + length > size) throw new InvalidDataError('pack', 'read past the end of the file');
   };
   return {
     size,
@@ -106,7 +106,7 @@ function readExactly(fd: number, position: number, length: number, into?: Buffer
   let done = 0;
   while (done < length) {
     const count = readSync(fd, buffer, done, length - done, position + done);
-    if (count === 0) throw new PackFormatError('file shorter than expected');
+    if (count === 0) throw new InvalidDataError('pack', 'file shorter than expected');
     done += count;
   }
   return buffer;
@@ -165,14 +165,15 @@ export const PACK_INDEX_HEADER_BYTES = NAMES_START;
 /**
  * Checks a pack index's header and reads its fan-out table (entry 255: the number of objects).
  * @param head - the first {@link PACK_INDEX_HEADER_BYTES} bytes of the file
- * @throws PackFormatError when it is not a version 2 index or the fan-out decreases
+ * @throws InvalidDataError when it is not a version 2 index or the fan-out decreases
  */
 export function readPackIndexFanout(head: Buffer): Uint32Array {
-  if (head.length < NAMES_START || head.readUInt32BE(0) !== MAGIC || head.readUInt32BE(4) !== VERSION) throw new PackFormatError('not a version 2 pack index');
+  if (head.length < NAMES_START || head.readUInt32BE(0) !== MAGIC || head.readUInt32BE(4) !== VERSION)
+    throw new InvalidDataError('pack', 'not a version 2 pack index');
   const fanout = new Uint32Array(256);
   for (let i = 0; i < 256; i += 1) {
     fanout[i] = head.readUInt32BE(FANOUT_START + i * 4);
-    if (i > 0 && (fanout[i] as number) < (fanout[i - 1] as number)) throw new PackFormatError('pack index fan-out decreases');
+    if (i > 0 && (fanout[i] as number) < (fanout[i - 1] as number)) throw new InvalidDataError('pack', 'pack index fan-out decreases');
   }
   return fanout;
 }
@@ -192,7 +193,7 @@ export class PackIndex {
   /**
    * Opens and checks an index file: magic, version, a non-decreasing fan-out and a size that
    * fits the object count.
-   * @throws PackFormatError for anything else, or the file system's error
+   * @throws InvalidDataError for anything else, or the file system's error
    */
   static open(file: string, resources: PackIndexResources): PackIndex {
     const source = openByteSource(file, WHOLE_INDEX_BYTES, resources.readBuffer);
@@ -200,7 +201,7 @@ export class PackIndex {
       const fanout = readPackIndexFanout(source.read(0, PACK_INDEX_HEADER_BYTES));
       const count = fanout[255] as number;
       // names, CRCs and 4-byte offsets, then two trailing checksums (large offsets may follow).
-      if (source.size < NAMES_START + count * (OID_BYTES + 8) + 2 * OID_BYTES) throw new PackFormatError('pack index too short');
+      if (source.size < NAMES_START + count * (OID_BYTES + 8) + 2 * OID_BYTES) throw new InvalidDataError('pack', 'pack index too short');
       return new PackIndex(source, fanout, resources.heldIndexBytes);
     } catch (error) {
       source.close();
@@ -314,7 +315,7 @@ export class PackIndex {
     if ((small & 0x80000000) === 0) return small;
     // Packs over 2 GiB: the entry points into the table of 8-byte offsets.
     const large = this.bytes(this.offsetsStart + this.objectCount * 4 + (small & 0x7fffffff) * 8, 8).readBigUInt64BE(0);
-    if (large > BigInt(Number.MAX_SAFE_INTEGER)) throw new PackFormatError('pack offset out of range');
+    if (large > BigInt(Number.MAX_SAFE_INTEGER)) throw new InvalidDataError('pack', 'pack offset out of range');
     return Number(large);
   }
 }

@@ -4,7 +4,15 @@
  * requires `HEAD` or a fully qualified `refs/…` name, so a value can never be read as an
  * option, a revision expression (`^`, `~`, `:`, `@{`, `..`) or a short name.
  */
-import { InvalidRefNameError } from '../errors.js';
+import { InvalidInputError } from '@forge-httpd/identity';
+
+/**
+ * The error for a name that fails validation; its message is safe to show to clients.
+ * @param parameter - the parameter named in the message
+ */
+export function invalidRefName(parameter = 'ref'): InvalidInputError {
+  return new InvalidInputError(`Invalid ${parameter}: expected a fully qualified git reference name`);
+}
 
 // Control characters, space, and the characters git forbids in ref names.
 const FORBIDDEN = /[\u0000-\u0020\u007f~^:?*[\\]/;
@@ -58,9 +66,9 @@ export function isValidRefPrefix(prefix: string): boolean {
  * @param name - candidate ref name
  * @param parameter - parameter name for the error message
  * @returns the name unchanged
- * @throws InvalidRefNameError when {@link isValidRefName} is false
+ * @throws InvalidInputError when {@link isValidRefName} is false
  */
 export function checkRefName(name: string, parameter = 'ref'): string {
-  if (!isValidRefName(name)) throw new InvalidRefNameError(parameter);
+  if (!isValidRefName(name)) throw invalidRefName(parameter);
   return name;
 }

@@ -4,7 +4,7 @@
  * `<name> missing\n` / `<name> ambiguous\n`. Content is copied once into a buffer of the
  * announced size, so large blobs are not re-concatenated chunk by chunk.
  */
-import { GitObjectFormatError } from '../errors.js';
+import { InvalidDataError } from '@forge-httpd/identity';
 import { isGitObjectType, type GitObjectType } from '../objects/object-type.js';
 import type { Oid } from '../objects/oid.js';
 import { keptBytes } from '../objects/kept-bytes.js';
@@ -66,7 +66,7 @@ export class BatchResponseParser {
     const match = /^([0-9a-f]{40}) ([a-z]+) ([0-9]+)$/.exec(line);
     const type = match?.[2] ?? '';
     if (match === null || !isGitObjectType(type)) {
-      throw new GitObjectFormatError(`unexpected cat-file output: ${line.slice(0, 80)}`);
+      throw new InvalidDataError('object', `unexpected cat-file output: ${line.slice(0, 80)}`);
     }
     const header = { oid: match[1] as Oid, type, size: Number(match[3]) };
     if (!this.wantsContent()) {
@@ -87,7 +87,7 @@ export class BatchResponseParser {
     }
     // git ends the content with one LF; anything else means the announced size was wrong
     // (seen with corrupt loose objects) and the stream can no longer be trusted.
-    if (chunk[offset] !== 0x0a) throw new GitObjectFormatError('cat-file content not terminated by LF');
+    if (chunk[offset] !== 0x0a) throw new InvalidDataError('object', 'cat-file content not terminated by LF');
     this.body = undefined;
     this.onAnswer({ found: true, ...body.header, data: body.data });
     return offset + 1;

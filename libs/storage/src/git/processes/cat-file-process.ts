@@ -1,6 +1,6 @@
+import { ProcessFailedError } from '@forge-httpd/identity';
 import type { GitChildProcess } from './git-child-process.js';
 import { BatchResponseParser, type BatchAnswer } from './batch-response-parser.js';
-import { GitCommandError } from '../errors.js';
 import { countGitProcess } from './git-process-counts.js';
 import type { LiveProcessLimit, StoppableProcess } from '../limits/live-process-limit.js';
 import type { GitProcesses } from './git-processes.js';
@@ -82,8 +82,8 @@ export class CatFileProcess implements StoppableProcess {
    * @returns the answer, `{found: false}` for missing objects
    */
   request(name: string, content: boolean): Promise<BatchAnswer> {
-    if (this.closed) return Promise.reject(new GitCommandError('repository is closed'));
-    if (!/^[^\s]+$/.test(name)) return Promise.reject(new GitCommandError('invalid object name'));
+    if (this.closed) return Promise.reject(new ProcessFailedError('repository is closed'));
+    if (!/^[^\s]+$/.test(name)) return Promise.reject(new ProcessFailedError('invalid object name'));
     return new Promise<BatchAnswer>((resolve, reject) => {
       this.send({ line: `${content ? 'contents' : 'info'} ${name}\n`, content, resolve, reject, attempts: 0 });
     });
@@ -92,7 +92,7 @@ export class CatFileProcess implements StoppableProcess {
   /** Stops the process and fails requests still waiting. Further requests are rejected. */
   close(): void {
     this.closed = true;
-    this.stop(new GitCommandError('repository is closed'));
+    this.stop(new ProcessFailedError('repository is closed'));
   }
 
   /** True while the process runs (started and not stopped). */
@@ -242,7 +242,7 @@ export class CatFileProcess implements StoppableProcess {
     const orphans = session.inFlight.splice(0);
     for (const request of orphans) {
       if (this.closed || request.attempts >= MAX_ATTEMPTS) {
-        request.reject(new GitCommandError(`git cat-file process failed (${cause})${stderr === '' ? '' : `: ${stderr}`}`, { stderr }));
+        request.reject(new ProcessFailedError(`git cat-file process failed (${cause})${stderr === '' ? '' : `: ${stderr}`}`, { stderr }));
       } else {
         this.send(request);
       }
@@ -256,7 +256,7 @@ export class CatFileProcess implements StoppableProcess {
     this.session = undefined;
     this.limit.remove(this);
     for (const request of session.inFlight.splice(0)) {
-      request.reject(reason ?? new GitCommandError('git cat-file process stopped'));
+      request.reject(reason ?? new ProcessFailedError('git cat-file process stopped'));
     }
     this.end(session);
   }

@@ -1,18 +1,9 @@
+import { ProcessFailedError } from '@forge-httpd/identity';
 import { execFile } from 'node:child_process';
 import { GIT_BINARY, gitEnvironment } from './git-command.js';
 
 /** Oldest git that has everything the reader uses (`cat-file --batch-command`: git 2.36). */
 export const MIN_GIT_VERSION: readonly [number, number] = [2, 36];
-
-/** git is missing from PATH, does not run, or is older than {@link MIN_GIT_VERSION}. */
-export class GitUnavailableError extends Error {
-  readonly code = 'GIT_UNAVAILABLE';
-
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'GitUnavailableError';
-  }
-}
 
 const REQUIRED = `forge-httpd reads repositories with git ${MIN_GIT_VERSION.join('.')} or newer`;
 
@@ -20,7 +11,7 @@ const REQUIRED = `forge-httpd reads repositories with git ${MIN_GIT_VERSION.join
  * Runs `git --version` once, so a server without a usable git stops at start with one clear
  * line instead of answering every repository route with a 500.
  * @returns the version text (`2.39.5`)
- * @throws GitUnavailableError when git cannot be run or is too old
+ * @throws ProcessFailedError when git cannot be run or is too old
  */
 export function checkGit(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -28,7 +19,7 @@ export function checkGit(): Promise<string> {
       if (error !== null) {
         const missing = (error as { code?: unknown }).code === 'ENOENT';
         reject(
-          new GitUnavailableError(missing ? `git was not found on PATH (${REQUIRED})` : `git --version failed: ${error.message} (${REQUIRED})`, {
+          new ProcessFailedError(missing ? `git was not found on PATH (${REQUIRED})` : `git --version failed: ${error.message} (${REQUIRED})`, {
             cause: error,
           }),
         );
@@ -37,7 +28,7 @@ export function checkGit(): Promise<string> {
       const match = /git version (\d+)\.(\d+)[^\s]*/.exec(stdout);
       const [major, minor] = [Number(match?.[1]), Number(match?.[2])];
       if (match === null || major < MIN_GIT_VERSION[0] || (major === MIN_GIT_VERSION[0] && minor < MIN_GIT_VERSION[1])) {
-        reject(new GitUnavailableError(`git ${match?.[0].slice(12) ?? stdout.trim()} is too old (${REQUIRED})`));
+        reject(new ProcessFailedError(`git ${match?.[0].slice(12) ?? stdout.trim()} is too old (${REQUIRED})`));
         return;
       }
       resolve(match[0].slice(12));

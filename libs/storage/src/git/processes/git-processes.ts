@@ -44,7 +44,7 @@ export class GitProcesses {
    * @param gitDir - the repository's git directory
    * @param args - subcommand and arguments (user-derived values after `--end-of-options`)
    * @returns the running process with its pipes
-   * @throws GitCommandError when the process could not be set up
+   * @throws ProcessFailedError when the process could not be set up
    */
   spawn(gitDir: string, args: readonly string[], options: SpawnGitOptions = {}): GitChildProcess {
     const env = { ...gitEnvironment(), ...this.overlays.environment(gitDir) };

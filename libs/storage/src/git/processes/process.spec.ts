@@ -84,8 +84,8 @@ describe('the cat-file process', () => {
     const catFile = new CatFileProcess(spec.fixture.gitDir, { processes: runtime.processes });
     const pending = catFile.request(spec.fixture.blobs.big, true);
     catFile.close();
-    await expect(pending).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
-    await expect(catFile.request(spec.fixture.blobs.readme, false)).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+    await expect(pending).rejects.toMatchObject({ code: 'process-failed' });
+    await expect(catFile.request(spec.fixture.blobs.readme, false)).rejects.toMatchObject({ code: 'process-failed' });
   });
 });
 
@@ -128,7 +128,7 @@ describe('an answer git leaves half written', () => {
     const logs: string[] = [];
     const catFile = new CatFileProcess(gitDir, { processes: runtime.processes, stallMs: 200, log: (line) => logs.push(line) });
     try {
-      await expect(catFile.request(bad, true)).rejects.toMatchObject({ code: 'GIT_COMMAND_FAILED' });
+      await expect(catFile.request(bad, true)).rejects.toMatchObject({ code: 'process-failed' });
       expect(logs.filter((line) => line.includes('nothing for 200 ms'))).toHaveLength(2);
       expect((await catFile.request(good, true)).found).toBe(true);
     } finally {

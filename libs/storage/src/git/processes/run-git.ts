@@ -1,4 +1,4 @@
-import { GitCommandError } from '../errors.js';
+import { ProcessFailedError } from '@forge-httpd/identity';
 import { countGitProcess } from './git-process-counts.js';
 import { runInBackground } from './process-priority.js';
 import type { GitTarget } from './git-processes.js';
@@ -30,7 +30,7 @@ export interface GitInvocation extends GitTarget {
  * @param invocation - repository, arguments, stdin and accepted exit codes
  * @param onChunk - receives stdout in order
  * @returns the exit code (or -1 when stopped by `onChunk`)
- * @throws GitCommandError on spawn failure, timeout or an unexpected exit code
+ * @throws ProcessFailedError on spawn failure, timeout or an unexpected exit code
  */
 export async function streamGit(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'stop' | void): Promise<number> {
   return invocation.processes.commands.run(() => spawnAndWait(invocation, onChunk));
@@ -49,7 +49,7 @@ export interface GitOutput {
  * soon as the cap is exceeded and the output cut at the cap).
  * @param invocation - see {@link GitInvocation}, plus an optional byte cap
  * @returns stdout, exit code and whether the output was truncated
- * @throws GitCommandError on failure (see {@link streamGit})
+ * @throws ProcessFailedError on failure (see {@link streamGit})
  */
 export async function runGit(invocation: GitInvocation & { readonly maxBytes?: number }): Promise<GitOutput> {
   const chunks: Buffer[] = [];
@@ -93,7 +93,7 @@ function spawnAndWait(invocation: GitInvocation, onChunk: (chunk: Buffer) => 'st
     child.stdin.end(invocation.input ?? '');
     child.on('error', (error) => {
       clearTimeout(timer);
-      reject(new GitCommandError(`git could not be started: ${error.message}`));
+      reject(new ProcessFailedError(`git could not be started: ${error.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -113,11 +113,11 @@ interface Outcome {
 }
 
 /** The exit code to resolve with (-1 when stopped on purpose), or the error to reject with. */
-function settle(outcome: Outcome): number | GitCommandError {
+function settle(outcome: Outcome): number | ProcessFailedError {
   const { invocation, code, stopped, timedOut, stderr } = outcome;
   if (stopped) return -1;
   const ok = invocation.okExitCodes ?? [0];
   if (code !== null && ok.includes(code) && !timedOut) return code;
   const what = timedOut ? 'timed out' : `exited with ${code ?? 'a signal'}`;
-  return new GitCommandError(`git ${invocation.args[0] ?? ''} ${what}: ${stderr.trim()}`, { exitCode: code, stderr });
+  return new ProcessFailedError(`git ${invocation.args[0] ?? ''} ${what}: ${stderr.trim()}`, { exitCode: code, stderr });
 }

@@ -1,5 +1,5 @@
+import { ProcessFailedError } from '@forge-httpd/identity';
 import { spawn } from 'node:child_process';
-import { GitCommandError } from '../errors.js';
 import type { GitChildProcess } from './git-child-process.js';
 import { findGitBinary } from './git-command.js';
 import { GitSpawnHelper } from './spawn-helper.js';
@@ -30,14 +30,14 @@ export class GitSpawner {
    * reports the failure only by an 'error' event on the next tick, which would be unhandled
    * (and end the server) before a caller could listen: here it is absorbed and the failure
    * thrown at once instead. Through the helper, such failures arrive as the 'error' event.
-   * @throws GitCommandError when a direct start could not set up its pipes
+   * @throws ProcessFailedError when a direct start could not set up its pipes
    */
   start(args: readonly string[], env: NodeJS.ProcessEnv): GitChildProcess {
     if (this.helper?.usable === true) return this.helper.spawn(this.gitBinary(), args, env);
     const child = spawn(this.gitBinary(), args, { env, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
     if (child.stdin == null || child.stdout == null || child.stderr == null) {
       child.on('error', () => undefined);
-      throw new GitCommandError(`git could not be started (no pipes: out of file descriptors?)`);
+      throw new ProcessFailedError(`git could not be started (no pipes: out of file descriptors?)`);
     }
     return child as GitChildProcess;
   }

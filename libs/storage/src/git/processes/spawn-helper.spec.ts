@@ -1,7 +1,7 @@
+import { ProcessFailedError } from '@forge-httpd/identity';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { CatFileProcess } from './cat-file-process.js';
-import { GitCommandError } from '../errors.js';
 import { BIG_SIZE, looseFixtureForSpec } from '../write/fixture-repo.testing.js';
 import { BACKGROUND_NICENESS, runInBackground } from './process-priority.js';
 import { runGit } from './run-git.js';
@@ -61,7 +61,7 @@ describe('git through the spawn helper', () => {
     expect(stdout.toString().trim()).toBe(spec.fixture.commits.c3);
     await expect(
       runGit({ processes: runtime.processes, gitDir: spec.fixture.gitDir, args: ['rev-parse', '--verify', 'refs/heads/none'] }),
-    ).rejects.toBeInstanceOf(GitCommandError);
+    ).rejects.toBeInstanceOf(ProcessFailedError);
     const catFile = new CatFileProcess(spec.fixture.gitDir, { processes: runtime.processes, idleMs: 60_000 });
     try {
       const answers = await Promise.all([catFile.request(spec.fixture.blobs.readme, true), catFile.request(spec.fixture.blobs.big, false)]);

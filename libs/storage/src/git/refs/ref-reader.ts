@@ -2,12 +2,11 @@
  * The ref reads of one repository: single refs from the loose ref files and `packed-refs`
  * when they answer exactly, else by its `cat-file`; listings from the ref listing cache.
  */
-import { InvalidRefNameError } from '../errors.js';
 import type { GitRefReads, RefEntry } from '../git-repository.js';
 import { listSortedRefFiles, type PackedRefsFile } from '../objects/loose-files.js';
 import type { ObjectFiles } from '../objects/object-files.js';
 import type { Oid } from '../objects/oid.js';
-import { checkRefName, isValidRefPrefix } from '../objects/ref-name.js';
+import { checkRefName, invalidRefName, isValidRefPrefix } from '../objects/ref-name.js';
 import type { CatFileProcess } from '../processes/cat-file-process.js';
 import type { RepositoryContext } from '../repository-context.js';
 import type { RefListing, RefListingCache } from './ref-listing-cache.js';
@@ -45,7 +44,7 @@ export class RefReader implements GitRefReads {
 
   async listRefs(prefix: string): Promise<readonly RefEntry[]> {
     // Validated before the cache turns the prefix into a directory to stat.
-    if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+    if (!isValidRefPrefix(prefix)) throw invalidRefName('prefix');
     return this.refListings.get(prefix);
   }
 }

@@ -6,11 +6,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AFTER_LINE_OID, forEachLine, lineOid } from '../objects/buffer-lines.js';
-import { InvalidRefNameError } from '../errors.js';
 import type { RefEntry } from '../git-repository.js';
-import { InvalidOidError, isOid, type Oid } from '../objects/oid.js';
+import { invalidOid, isOid, type Oid } from '../objects/oid.js';
 import type { RefListing } from './ref-listing-cache.js';
-import { checkRefName, isValidRefPrefix } from '../objects/ref-name.js';
+import { checkRefName, invalidRefName, isValidRefPrefix } from '../objects/ref-name.js';
 import { runGit } from '../processes/run-git.js';
 import type { GitTarget } from '../processes/git-processes.js';
 
@@ -20,10 +19,10 @@ import type { GitTarget } from '../processes/git-processes.js';
  * @param at - repository, and the processes git runs under
  * @param prefix - `refs/` or a valid ref name followed by `/`
  * @returns name/oid pairs, and whether every symbolic ref among them points under `prefix`
- * @throws InvalidRefNameError for a malformed prefix
+ * @throws InvalidInputError for a malformed prefix
  */
 export async function listRefs(at: GitTarget, prefix: string): Promise<RefListing> {
-  if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+  if (!isValidRefPrefix(prefix)) throw invalidRefName('prefix');
   const { stdout } = await runGit({
     ...at,
     args: ['for-each-ref', '--format=%(objectname)%00%(refname)%00%(symref)', '--end-of-options', prefix],
@@ -45,12 +44,12 @@ export async function listRefs(at: GitTarget, prefix: string): Promise<RefListin
  * Names of the refs under `prefixes` whose tip contains `commit` (`git for-each-ref
  * --contains`: one process for every ref instead of one ancestry test per ref), sorted by
  * name bytes.
- * @throws InvalidRefNameError for a malformed prefix; InvalidOidError for a malformed oid
+ * @throws InvalidInputError for a malformed prefix; InvalidInputError for a malformed oid
  */
 export async function listRefsContaining(at: GitTarget, commit: Oid, prefixes: readonly string[]): Promise<string[]> {
-  if (!isOid(commit)) throw new InvalidOidError();
+  if (!isOid(commit)) throw invalidOid();
   if (prefixes.length === 0) return [];
-  for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw new InvalidRefNameError('prefix');
+  for (const prefix of prefixes) if (!isValidRefPrefix(prefix)) throw invalidRefName('prefix');
   const { stdout } = await runGit({
     ...at,
     args: ['for-each-ref', `--contains=${commit}`, '--format=%(refname)', '--end-of-options', ...prefixes],
@@ -70,7 +69,7 @@ export async function listRefsContaining(at: GitTarget, commit: Oid, prefixes: r
  * @param gitDir - repository
  * @param name - `HEAD` or a full `refs/…` name
  * @returns the target ref name, or null when the ref is direct or absent
- * @throws InvalidRefNameError for a malformed name
+ * @throws InvalidInputError for a malformed name
  */
 export async function readSymbolicRef(gitDir: string, name: string): Promise<string | null> {
   checkRefName(name);

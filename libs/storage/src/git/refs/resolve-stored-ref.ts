@@ -1,4 +1,4 @@
-import { InvalidRefNameError } from '../errors.js';
+import { InvalidInputError } from '@forge-httpd/identity';
 import type { GitRepository } from '../git-repository.js';
 import type { Oid } from '../objects/oid.js';
 
@@ -11,7 +11,7 @@ export async function resolveStoredRef(git: Pick<GitRepository, 'resolveRef'>, n
   try {
     return await git.resolveRef(name);
   } catch (error) {
-    if (error instanceof InvalidRefNameError) return null;
+    if (error instanceof InvalidInputError) return null;
     throw error;
   }
 }

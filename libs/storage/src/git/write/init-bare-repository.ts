@@ -16,7 +16,7 @@ export interface InitBareOptions {
  * Running it on an existing repository only updates the config.
  * @param gitDir - directory to create (parents are created too)
  * @param options - optional `user.name` and `user.email`
- * @throws GitCommandError when git fails
+ * @throws ProcessFailedError when git fails
  */
 export async function initBareRepository(gitDir: string, options: InitBareOptions = {}): Promise<void> {
   await mkdir(gitDir, { recursive: true });

@@ -7,7 +7,7 @@ import { runGit } from '../processes/run-git.js';
  * `git pack-refs --all`. Symbolic refs stay loose.
  * @param gitDir - the repository's git directory
  * @param processes - the processes git runs under (default: its own, for a one-off write)
- * @throws GitCommandError when git fails
+ * @throws ProcessFailedError when git fails
  */
 export async function repackRepository(gitDir: string, processes: GitProcesses = new GitProcesses()): Promise<void> {
   const config = ['-c', 'gc.writeCommitGraph=true', '-c', 'gc.autoDetach=false'];

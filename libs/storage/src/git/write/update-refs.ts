@@ -31,7 +31,7 @@ export type RefUpdate = DirectRefUpdate | SymbolicRefUpdate | RefDeletion;
  * @param gitDir - the repository's git directory
  * @param updates - changes, applied direct-first then symbolic in order
  * @param processes - the processes git runs under (default: its own, for a one-off write)
- * @throws GitCommandError when git rejects a name or the transaction fails
+ * @throws ProcessFailedError when git rejects a name or the transaction fails
  */
 export async function updateRefs(gitDir: string, updates: readonly RefUpdate[], processes: GitProcesses = new GitProcesses()): Promise<void> {
   let transaction = '';
