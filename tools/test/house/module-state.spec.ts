@@ -56,12 +56,17 @@ describe('module-level state in the libraries', () => {
       const [file = '', name = ''] = entry.split(':');
       const lines = readFileSync(join(root, file), 'utf8').split('\n');
       const at = lines.findIndex((line) => new RegExp(`^(?:export )?(?:let|const) ${name}\\b`).test(line));
-      expect({ entry, comment: lines.slice(Math.max(0, at - 4), at).join('\n') }).toEqual({ entry, comment: expect.stringContaining('Process-wide on purpose') });
+      expect({ entry, comment: lines.slice(Math.max(0, at - 4), at).join('\n') }).toEqual({
+        entry,
+        comment: expect.stringContaining('Process-wide on purpose'),
+      });
     }
   });
 
   it('finds what it is meant to find', () => {
     expect(moduleState('let helper = null;\nconst cache = new Map<string, number>();\nconst counts = { a: 0 };')).toEqual(['helper', 'cache', 'counts']);
-    expect(moduleState("const MODES: ReadonlySet<string> = new Set(['a']);\nconst LIMIT = 4;\nconst PAGE = { page: 'uint' } as const;\n  let inner = 0;")).toEqual([]);
+    expect(
+      moduleState("const MODES: ReadonlySet<string> = new Set(['a']);\nconst LIMIT = 4;\nconst PAGE = { page: 'uint' } as const;\n  let inner = 0;"),
+    ).toEqual([]);
   });
 });
