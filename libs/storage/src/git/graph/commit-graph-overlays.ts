@@ -5,12 +5,11 @@
  * git answers history questions (branch containment, `rev-list`, the last commit touching a
  * path) from a repository's commit-graph file when there is one, and parses every commit
  * otherwise, several times slower on a long history, and slower again without changed-path
- * Bloom filters (tools/bench/README.md, "Commit-graphs of our own"). A node's
+ * Bloom filters. A node's
  * storage has one only after `git gc` ran there, which Radicle's `gc --auto` after a fetch does
  * only past its thresholds, so a freshly seeded repository has none. And the graph `git gc`
  * writes has no Bloom filters unless one was first written with them, so the last commit
- * touching a path is found faster through ours (tools/bench/README.md, "Bloom filters where the
- * storage's graph has none").
+ * touching a path is found faster through ours.
  *
  * The storage stays read-only: the file is written into a directory of ours (one per
  * repository, under the server's cache directory), which every git process on that repository

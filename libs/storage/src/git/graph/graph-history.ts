@@ -2,9 +2,8 @@
  * A commit's history walked in a {@link CommitGraph}, in the order `git rev-list <commit>`
  * gives it: newest commit time first, commits of equal time in the order they were met (a
  * commit is met when its child is shown, parents in their order). No process and no commit is
- * read: `/activity` of a 50,000-commit history listed its times through `rev-list --timestamp`
- * in ~50 ms; a page deep in `/commits` waited 10–37 ms for `rev-list --skip`, where the walk
- * here takes ~4 ms for all 50,000 commits (tools/bench/README.md, "Deep history pages").
+ * read, so `/activity` and a page deep in `/commits` no longer wait for `rev-list` to walk a
+ * long history.
  */
 import type { CommitGraph } from './commit-graph-file.js';
 import { OidList } from '../objects/oid-list.js';

@@ -77,8 +77,7 @@ export class CommitWalker implements GitCommitWalks {
    * {@link IN_MEMORY_WALK_LIMIT} commits from the start) walked here in rev-list's order
    * instead of by a `rev-list` process, whose start costs most of a first commit list; null
    * for anything else and for a start that is not a readable commit (git reports it). Also
-   * when this thread is busy: handing such walks to `rev-list` then served fewer pages
-   * (tools/bench/README.md, "Misses under load").
+   * when this thread is busy: handing such walks to `rev-list` then served fewer pages.
    */
   private async walkFirstCommits(options: WalkCommitsOptions): Promise<GitCommit[] | null> {
     const { from, skip = 0, maxCount } = options;

@@ -4,8 +4,7 @@
  *
  * Why: `zlib.inflateSync` builds a stream object, a native zlib state and a Transform's
  * bookkeeping for every call, and frees the native part only when the collector reaches the
- * object; a walk inflates an entry per commit (tools/bench/README.md, "One inflate stream for
- * pack entries").
+ * object; a walk inflates an entry per commit.
  *
  * It drives the stream's handle the way `zlib.inflateSync` does itself (`_handle.writeSync`
  * with the results in `_writeState`). A Node whose zlib streams lack them gets
@@ -33,9 +32,6 @@ interface DrivableInflate {
   readonly _writeState?: Uint32Array;
   on(event: 'error', listener: () => void): unknown;
 }
-
-
-
 
 type DrivableStream = DrivableInflate & { readonly _handle: ZlibHandle; readonly _writeState: Uint32Array };
 

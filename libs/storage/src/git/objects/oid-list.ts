@@ -3,10 +3,9 @@
  *
  * Why: a long range page (`/diff/{base}/{oid}` over a whole history) holds the ids of the
  * commits still to read while its answer is written, which takes as long as the client reads.
- * As an array of strings split from `rev-list`'s output, 50,000 ids held ~4 MB: the output as
- * one string (outside the JS heap past 1 MB), a string per id and the array. Here they take
- * 1 MB, and ids become strings only a chunk at a time (tools/bench/README.md, "Long ranges
- * and their ids").
+ * As an array of strings split from `rev-list`'s output they cost the output as one string, a
+ * string per id and the array; here they take 20 bytes each, and ids become strings only a
+ * chunk at a time.
  */
 import { invalidOid, isOid, type Oid } from './oid.js';
 
@@ -99,10 +98,9 @@ const BLOCK_IDS = 4096;
 /**
  * Reads `git rev-list` output chunk by chunk as it arrives, into an {@link OidList}.
  *
- * Why: a whole history's output joined first (~2 MB for 50,000 commits, plus the pipe's
- * chunks it was joined from) outlived the list made of it until the next full collection;
- * a miss flood of long ranges held ~10 MB of such buffers at once (tools/bench/README.md,
- * "Native memory in a miss flood"). Here each chunk is done with once read.
+ * Why: a whole history's output joined first (plus the pipe's chunks it was joined from)
+ * outlived the list made of it until the next full collection, so a miss flood of long ranges
+ * held many such buffers at once. Here each chunk is done with once read.
  */
 export class OidLineReader {
   private readonly blocks: Buffer[] = [];

@@ -70,7 +70,8 @@ export class PackFile {
       const version = head.readUInt32BE(4);
       if (head.toString('latin1', 0, 4) !== 'PACK' || (version !== 2 && version !== 3)) throw new InvalidDataError('pack', 'not a pack');
       if (head.readUInt32BE(8) !== index.objectCount) throw new InvalidDataError('pack', 'pack and index disagree on the object count');
-      if (!source.read(source.size - TRAILER_BYTES, TRAILER_BYTES).equals(index.packChecksum())) throw new InvalidDataError('pack', 'pack does not match its index');
+      if (!source.read(source.size - TRAILER_BYTES, TRAILER_BYTES).equals(index.packChecksum()))
+        throw new InvalidDataError('pack', 'pack does not match its index');
       return new PackFile(file, source, resources.inflater);
     } catch (error) {
       source.close();

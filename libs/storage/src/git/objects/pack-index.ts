@@ -58,8 +58,7 @@ export const SHARED_READ_BYTES = 4096;
 /**
  * The most {@link ByteSource.readShared} reads at once: the buffer grows to it when asked.
  * Why: a big index's fan-out bucket read into a buffer of its own for each of its first
- * lookups made megabytes of short-lived native memory per index opened (tools/bench/README.md,
- * "Native memory in a miss flood").
+ * lookups made megabytes of short-lived native memory per index opened.
  */
 const MAX_SHARED_READ_BYTES = 256 * 1024;
 
@@ -149,7 +148,7 @@ export interface PackIndexResources {
  * 4-byte offset entry, 12 bytes per object where the whole file takes 28.
  *
  * Why: a big repository's whole index, held, was the largest block of memory outside the
- * budget (tools/bench/README.md, "Native memory in a miss flood"). A match of the first 8 bytes is confirmed by reading the id's other 12 bytes from
+ * budget. A match of the first 8 bytes is confirmed by reading the id's other 12 bytes from
  * the file (one read per object found): an id that differs only after them, which anyone can
  * write from an existing one, is not in the pack.
  */

@@ -55,8 +55,7 @@ export class ObjectReader implements GitObjectReads {
    * the one before, so a round trip per step would be the walk's whole cost. A busy thread
    * starts a cat-file only for a repository read a lot ({@link BUSY_READS_FOR_A_PROCESS} in a
    * second): the start of one for the few reads of a repository on a listing page costs that
-   * page more than the reads, while a crawl of one repository reaches the count at once
-   * (tools/bench/README.md, "Compressed once").
+   * page more than the reads, while a crawl of one repository reaches the count at once.
    */
   private throughGit(options: ReadOptions): boolean {
     if (options.sequential === true) return false;

@@ -75,7 +75,7 @@ const SCAN_CHUNK_BYTES = 64 * 1024;
  * file is absent, undefined when it cannot be read.
  *
  * Why: a big tracker's `packed-refs` read whole became a buffer and a string of megabytes for
- * one search (tools/bench/README.md, "Native memory in a miss flood").
+ * one search.
  * @param chunkBytes - bytes per read (tests use few); at least the longest needle
  */
 export function fileIncludesAny(file: string, needles: readonly string[], chunkBytes = SCAN_CHUNK_BYTES): boolean | undefined {

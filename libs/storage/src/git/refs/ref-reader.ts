@@ -55,7 +55,7 @@ export class RefReader implements GitRefReads {
  * symbolic ones pointing at a plain ref under the prefix; like git, a ref whose object is
  * missing is listed), else by git. A tracker's first page after a restart would otherwise start
  * a process and parse its output for refs the `packed-refs` just read for the identity check
- * already holds (tools/bench/README.md, "COB refs listed from the files").
+ * already holds.
  * @param gitDir - the repository
  * @param refFiles - its `packed-refs`, as the repository reads it
  * @param prefix - a validated ref prefix ending with `/`
