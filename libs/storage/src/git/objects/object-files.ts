@@ -83,9 +83,9 @@ interface OpenPack {
 
 /**
  * Thrown where the reader leaves an object to git (a chain too deep, a read over its work
- * bound): one shared value, since it never leaves this module and needs no stack.
+ * bound): one shared, frozen value, since it never leaves this module and needs no stack.
  */
-const GIVE_UP: Readonly<Error> = new Error('left to git');
+const GIVE_UP: Error = Object.freeze(new Error('left to git'));
 
 /** The object files of one repository. Keep one per repository; `close()` when done. */
 export class ObjectFiles implements StoppableProcess {
