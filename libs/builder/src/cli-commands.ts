@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { InvalidInputError } from '@forge-httpd/identity';
 import { isFlavour, type Flavour } from '@forge-httpd/storage';
 import { buildDemoHome } from './demo-home.js';
 import { runGit } from './git-cli.js';
@@ -64,18 +65,16 @@ export async function runCli(argv: readonly string[], output: CliOutput): Promis
     return command === undefined && parsed.values.help !== true ? 2 : 0;
   }
   try {
-    if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0] ?? ''}`);
+    if (rest.length > 0) throw new InvalidInputError(`unexpected argument: ${rest[0] ?? ''}`);
     const summary = await runCommand(command, parsed.values);
     output.out(`${JSON.stringify(summary, null, 2)}\n`);
     return 0;
   } catch (error) {
     output.err(`error: ${(error as Error).message}\n`);
-    if (error instanceof UsageError) output.err(`\n${USAGE}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    if (error instanceof InvalidInputError) output.err(`\n${USAGE}\n`);
+    return error instanceof InvalidInputError ? 2 : 1;
   }
 }
-
-class UsageError extends Error {}
 
 async function runCommand(command: string, values: Values): Promise<unknown> {
   const flavour = flavourOf(values.flavour);
@@ -94,7 +93,7 @@ async function runCommand(command: string, values: Values): Promise<unknown> {
       return { home: built.home, nid: built.nid, repos: built.repos.map((repo) => ({ name: repo.name, rid: repo.rid })) };
     }
     default:
-      throw new UsageError(`unknown command: ${command}`);
+      throw new InvalidInputError(`unknown command: ${command}`);
   }
 }
 
@@ -120,17 +119,17 @@ async function currentBranch(from: string): Promise<string | null> {
 }
 
 function required(value: string | undefined, name: string): string {
-  if (value === undefined || value === '') throw new UsageError(`missing ${name}`);
+  if (value === undefined || value === '') throw new InvalidInputError(`missing ${name}`);
   return value;
 }
 
 function flavourOf(value: string | undefined): Flavour {
   if (value === undefined) return 'forge';
-  if (!isFlavour(value)) throw new UsageError(`--flavour must be forge or radicle`);
+  if (!isFlavour(value)) throw new InvalidInputError(`--flavour must be forge or radicle`);
   return value;
 }
 
 function integerOf(value: string): number {
-  if (!/^[0-9]{1,12}$/.test(value)) throw new UsageError('--time must be an integer number of seconds');
+  if (!/^[0-9]{1,12}$/.test(value)) throw new InvalidInputError('--time must be an integer number of seconds');
   return Number(value);
 }

@@ -17,12 +17,12 @@ function productFiles(): string[] {
   );
 }
 
-/** Declared classes as `name → [base, where]`. */
+/** Declared classes as `name@file → [name, base]`: two modules' classes of one name are two classes. */
 function declaredClasses(): Map<string, [string, string]> {
   const classes = new Map<string, [string, string]>();
   for (const file of productFiles()) {
     for (const match of readFileSync(file, 'utf8').matchAll(/\bclass\s+(\w+)(?:<[^>]*>)?\s+extends\s+([\w.]+)/g)) {
-      classes.set(match[1] ?? '', [match[2] ?? '', relative(root, file)]);
+      classes.set(`${match[1] ?? ''} (${relative(root, file)})`, [match[1] ?? '', match[2] ?? '']);
     }
   }
   return classes;
@@ -31,16 +31,20 @@ function declaredClasses(): Map<string, [string, string]> {
 /** Classes that are errors: extending a built-in error class or, in turn, one of these. */
 function errorClasses(): string[] {
   const classes = declaredClasses();
+  const declaredNames = new Set([...classes.values()].map(([name]) => name));
   const errors = new Set<string>();
+  const errorNames = new Set<string>();
   for (let grew = true; grew;) {
     grew = false;
-    for (const [name, [base]] of classes) {
-      if (errors.has(name) || !(/^(Error|[A-Z]\w*Error)$/.test(base) && (!classes.has(base) || errors.has(base)))) continue;
-      errors.add(name);
+    for (const [key, [name, base]] of classes) {
+      const builtIn = /^(Error|[A-Z]\w*Error)$/.test(base) && !declaredNames.has(base);
+      if (errors.has(key) || !(builtIn || errorNames.has(base))) continue;
+      errors.add(key);
+      errorNames.add(name);
       grew = true;
     }
   }
-  return [...errors].map((name) => `${name} (${classes.get(name)?.[1]})`).sort();
+  return [...errors].sort();
 }
 
 describe('error kinds', () => {
