@@ -1,11 +1,12 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readGitProcessCounts } from '../processes/git-process-counts.js';
-import { makeTempDir, removeTempDir } from '../write/git-cli.testing.js';
+import { gitRaw, makeTempDir, removeTempDir } from '../write/git-cli.testing.js';
 import { lastCommitTouching } from './history.js';
 import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import { IndexBudget } from '../limits/index-budget.js';
 import { LastCommitIndex } from './last-commit-index.js';
+import { commitChangesSize } from './commit-changes.js';
 import type { Oid } from '../objects/oid.js';
 import { StorageRuntime } from '../storage-runtime.js';
 
@@ -129,5 +130,43 @@ describe('LastCommitIndex', () => {
       await small.flush();
       await expect(stat(unkept)).rejects.toMatchObject({ code: 'ENOENT' });
     });
+  });
+
+  it("holds of a merge's change against a later parent only what can decide an answer, and answers every path and folder as git does", async () => {
+    // A topic branched from an old base, merged after the mainline changed a whole folder: the
+    // merge differs from the topic in all of that folder, which no question can reach (the
+    // merge is TREESAME to its first parent there).
+    const dir = path.join(tmp, 'topic-merge.git');
+    gitRaw(tmp, ['init', '--quiet', '--bare', dir]);
+    const files = (prefix: string, count: number, version: string): string[] =>
+      Array.from({ length: count }, (_, i) => [`M 100644 inline ${prefix}/f${i}`, `data ${version.length}`, version]).flat();
+    const commit = (mark: number, time: number, parents: number[], edits: string[]): string[] => [
+      `commit refs/heads/b${mark}`,
+      `mark :${mark}`,
+      `committer A <a@example.com> ${time} +0000`,
+      'data 0',
+      ...(parents[0] === undefined ? [] : [`from :${parents[0]}`]),
+      ...parents.slice(1).map((parent) => `merge :${parent}`),
+      ...edits,
+    ];
+    const script = [
+      ...commit(1, 1000, [], [...files('wide', 200, 'v1'), ...files('topic', 2, 'v1'), 'M 100644 inline top', 'data 2', 'v1']),
+      ...commit(2, 1010, [1], ['M 100644 inline topic/f0', 'data 2', 'v2']),
+      ...commit(3, 1020, [1], [...files('wide', 200, 'v3'), 'M 100644 inline topic/f1', 'data 2', 'v3']),
+      ...commit(4, 1030, [3, 2], ['M 100644 inline topic/f0', 'data 2', 'v2']),
+    ];
+    gitRaw(dir, ['fast-import', '--quiet', '--date-format=raw'], { input: `${script.join('\n')}\n` });
+    const merge = gitRaw(dir, ['rev-parse', 'refs/heads/b4']).toString().trim() as Oid;
+    const index = new LastCommitIndex({ gitDir: dir, processes: runtime.processes }, new IndexBudget(1024 * 1024));
+    await index.prepare(merge);
+    // The three commits change 203, 1 and 201 paths, the merge 1 against its first parent (topic/f0).
+    // Against the topic it changed 201 (wide/* and topic/f1): held as the one folder that can
+    // decide an answer there, topic.
+    expect(index.size).toBe(commitChangesSize({ commits: 4, changes: 203 + 1 + 201 + 1 + 1 }));
+    const questions = ['top', 'wide', 'wide/f0', 'wide/f199', 'topic', 'topic/f0', 'topic/f1'];
+    for (const question of questions) {
+      const fromGit = await lastCommitTouching({ gitDir: dir, processes: runtime.processes }, { from: merge, path: question });
+      expect([question, index.lastCommitTouching(merge, question)]).toEqual([question, fromGit]);
+    }
   });
 });

@@ -5,6 +5,15 @@
  * `<commit> <parent>` line per edge (`<commit>` alone for a root, against the empty tree),
  * `-r --raw --no-renames -z --always` so every line answers with exactly one header and the
  * paths are raw bytes.
+ *
+ * A merge's changes against its later parents are held only where they can decide an answer.
+ * A walk asks about a later parent only for a path that changed against the first one (see
+ * `CommitChanges.lastCommitTouching`), so of each path changed against a later parent it keeps
+ * the longest of its prefixes (itself or a folder above it) that is also a prefix of a path
+ * changed against the first parent: a question about any such prefix gets the same answer. On
+ * a merge-heavy history this is what lets the index fit: a merge of a topic based on an old
+ * base differs from that topic in everything merged since, thousands of paths that no
+ * question can reach.
  */
 import { ProcessFailedError, TooLargeError } from '@forge-httpd/identity';
 import { BYTES_PER_CHANGE, BYTES_PER_COMMIT, type CommitChangesEntry } from './commit-changes.js';
@@ -45,8 +54,8 @@ interface GraphEntry {
 export async function readCommitChanges(at: GitTarget, range: CommitChangesRange): Promise<CommitChangesEntry[]> {
   for (const oid of [...range.tips, ...range.exclude]) if (!isOid(oid)) throw new ProcessFailedError('invalid tip');
   const graph = await readGraph(at, range);
-  const { input, edges } = await edgeLines(graph);
-  const parser = new RawSectionParser(Math.floor((range.limit - graph.length * BYTES_PER_COMMIT) / BYTES_PER_CHANGE));
+  const { input, edges, laterParents } = await edgeLines(graph);
+  const parser = new RawSectionParser(Math.floor((range.limit - graph.length * BYTES_PER_COMMIT) / BYTES_PER_CHANGE), laterParents);
   const args = ['diff-tree', '--stdin', '-r', '-z', '--raw', '--no-renames', '--root', '--always'];
   await streamGit({ ...at, args, input, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => parser.push(chunk));
   const sections = parser.end();
@@ -60,7 +69,7 @@ export async function readCommitChanges(at: GitTarget, range: CommitChangesRange
  * into one buffer in slices of this thread. Built as strings and joined at once, the lines of
  * a long history held the thread too long.
  */
-async function edgeLines(graph: readonly GraphEntry[]): Promise<{ input: Buffer; edges: number }> {
+async function edgeLines(graph: readonly GraphEntry[]): Promise<{ input: Buffer; edges: number; laterParents: Uint8Array }> {
   let edges = 0;
   let bytes = 0;
   for (const { parents } of graph) {
@@ -68,15 +77,21 @@ async function edgeLines(graph: readonly GraphEntry[]): Promise<{ input: Buffer;
     bytes += parents.length === 0 ? OID_HEX + 1 : parents.length * (2 * OID_HEX + 2);
   }
   const input = Buffer.allocUnsafe(bytes);
+  // 1 for an edge to a merge's second or later parent.
+  const laterParents = new Uint8Array(edges);
   const slices = new ThreadSlices(INDEX_SLICE_MS);
   let at = 0;
+  let edge = 0;
   for (let index = 0; index < graph.length; index += 1) {
     const { oid, parents } = graph[index] as GraphEntry;
     if (parents.length === 0) {
       at += input.write(oid, at, 'latin1');
       at = input.writeUInt8(0x0a, at);
+      edge += 1;
     }
-    for (const parent of parents) {
+    for (const [position, parent] of parents.entries()) {
+      if (position > 0) laterParents[edge] = 1;
+      edge += 1;
       at += input.write(oid, at, 'latin1');
       at = input.writeUInt8(0x20, at);
       at += input.write(parent, at, 'latin1');
@@ -84,7 +99,7 @@ async function edgeLines(graph: readonly GraphEntry[]): Promise<{ input: Buffer;
     }
     if (index % LINES_PER_CLOCK_LOOK === LINES_PER_CLOCK_LOOK - 1 && slices.due()) await slices.turn();
   }
-  return { input, edges };
+  return { input, edges, laterParents };
 }
 
 async function readGraph(at: GitTarget, range: CommitChangesRange): Promise<GraphEntry[]> {
@@ -123,11 +138,19 @@ class RawSectionParser {
   private readonly paths = new Map<string, string>();
   private partial = '';
   private current: string[] | null = null;
+  /** For a later parent's section: the prefixes of the paths of the merge's first-parent section, and what is kept. */
+  private reducing: { readonly prefixes: ReadonlySet<string>; readonly kept: Set<string> } | null = null;
   private expectPath = false;
   private error: Error | null = null;
 
-  /** @param budget - changed-path entries that may still be read */
-  constructor(private budget: number) {}
+  /**
+   * @param budget - changed-path entries that may still be read
+   * @param laterParents - per section, 1 when it is a merge's change against a later parent
+   */
+  constructor(
+    private budget: number,
+    private readonly laterParents: Uint8Array,
+  ) {}
 
   push(chunk: Buffer): 'stop' | void {
     const tokens = (this.partial + chunk.toString('latin1')).split('\0');
@@ -149,11 +172,8 @@ class RawSectionParser {
   private take(token: string): void {
     if (this.expectPath) {
       this.expectPath = false;
-      let path = this.paths.get(token);
-      if (path === undefined) {
-        path = Buffer.from(token, 'latin1').toString('latin1');
-        this.paths.set(path, path);
-      }
+      const path = this.reducing === null ? this.intern(token) : this.deciding(token, this.reducing);
+      if (path === null) return;
       this.current?.push(path);
       this.budget -= 1;
     } else if (token.startsWith(':') && this.current !== null) {
@@ -161,8 +181,50 @@ class RawSectionParser {
     } else if (isOid(token)) {
       if (this.current !== null) this.sections.push(this.current);
       this.current = [];
+      this.reducing = this.reducingFor(this.sections.length);
     } else {
       this.error ??= new ProcessFailedError('unexpected diff-tree output');
     }
   }
+
+  private intern(token: string): string {
+    let path = this.paths.get(token);
+    if (path === undefined) {
+      path = Buffer.from(token, 'latin1').toString('latin1');
+      this.paths.set(path, path);
+    }
+    return path;
+  }
+
+  /** What section `section` is reduced against: nothing unless it is a merge's change against a later parent. */
+  private reducingFor(section: number): { prefixes: ReadonlySet<string>; kept: Set<string> } | null {
+    if (this.laterParents[section] !== 1) return null;
+    // The second parent's section follows the first parent's; an octopus merge's later ones share its prefixes.
+    const sharing = this.laterParents[section - 1] === 1 ? this.reducing : null;
+    return { prefixes: sharing?.prefixes ?? prefixesOf(this.sections[section - 1] ?? []), kept: new Set() };
+  }
+
+  /** The longest prefix of `token` that a question reaching this section can be about, once per section; null when there is none. */
+  private deciding(token: string, reducing: { readonly prefixes: ReadonlySet<string>; readonly kept: Set<string> }): string | null {
+    let prefix = token;
+    while (!reducing.prefixes.has(prefix)) {
+      const slash = prefix.lastIndexOf('/');
+      if (slash <= 0) return null;
+      prefix = prefix.slice(0, slash);
+    }
+    if (reducing.kept.has(prefix)) return null;
+    const path = this.intern(prefix);
+    reducing.kept.add(path);
+    return path;
+  }
+}
+
+/** Every path of `paths` and every folder above one. */
+function prefixesOf(paths: readonly string[]): Set<string> {
+  const prefixes = new Set<string>();
+  for (const path of paths) {
+    prefixes.add(path);
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) prefixes.add(path.slice(0, slash));
+  }
+  return prefixes;
 }
