@@ -116,18 +116,24 @@ export async function buildTrackerHome(dir: string, spec: { issues: number; patc
   return { home: context.home, repos: 2, bigRid: null, bigGitDir: null, samples: [], ...cob, plainRid: plain };
 }
 
+/** The name a history is reported under: its directory's, without `.git` (a bare mirror's `repo` takes its parent's). */
+export function historyName(source: string): string {
+  const base = path.basename(source).replace(/\.git$/, '');
+  return base === 'repo' || base === '' ? path.basename(path.dirname(source)) : base;
+}
+
 /**
  * A home with one repository whose default branch is the history of `source`'s `HEAD`, imported
- * by the node-home builder as `rad init` would, then repacked like the generated one. The source
- * is only read.
+ * by the node-home builder as `rad init` would and left as fetched: one pack whose deltas git
+ * reused from the source's own packing, no commit-graph, loose refs (a node's storage after a
+ * fetch; it never runs `git gc`). The source is only read.
  */
 export async function buildHistoryHome(dir: string, source: string): Promise<HistoryHome> {
   const symbolic = await runCommand('git', ['-C', source, 'symbolic-ref', '--short', 'HEAD']);
   const defaultBranch = symbolic.code === 0 && symbolic.stdout.toString('utf8').trim() !== '' ? symbolic.stdout.toString('utf8').trim() : 'master';
   const context = await benchContext(path.join(dir, 'home'));
-  const name = path.basename(source).replace(/\.git$/, '') || 'history';
+  const name = historyName(source);
   const repo = await initRepository(context, { name, defaultBranch, history: { kind: 'import', from: source, sourceRef: 'HEAD' } });
-  await repackRepository(repo.gitDir);
   return { home: context.home, source, rid: repo.rid, gitDir: repo.gitDir, branch: `refs/heads/${defaultBranch}` };
 }
 

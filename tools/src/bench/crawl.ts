@@ -176,24 +176,25 @@ export async function gitPage(gitDir: string, kind: CrawlKind, c: CrawlCommit): 
   switch (kind) {
     case 'commit':
     case 'diff': {
-      const range = kind === 'commit' ? [c.commit] : [c.parent, c.commit];
-      const patch = await git(gitDir, ['diff-tree', '-p', '--raw', '--no-abbrev', '-M', '-C', '--root', ...range]);
-      await git(gitDir, ['cat-file', '--batch'], `${changedBlobs(patch).join('\n')}\n`);
-      if (kind === 'diff') await git(gitDir, ['log', '--format=raw', `${c.parent}..${c.commit}`]);
+      // The first-parent patch, merges included (a merge's page shows its change against its
+      // first parent; `diff-tree` of a merge alone would print nothing).
+      const patch = await gitCommand(gitDir, ['diff-tree', '-p', '--raw', '--no-abbrev', '-M', '-C', c.parent, c.commit]);
+      await gitCommand(gitDir, ['cat-file', '--batch'], `${changedBlobs(patch).join('\n')}\n`);
+      await gitCommand(gitDir, kind === 'diff' ? ['log', '--format=raw', `${c.parent}..${c.commit}`] : ['cat-file', 'commit', c.commit]);
       return;
     }
     case 'tree':
-      await git(gitDir, ['ls-tree', `${c.commit}:${c.dir}`]);
+      await gitCommand(gitDir, ['ls-tree', `${c.commit}:${c.dir}`]);
       return;
     case 'blob':
     case 'readme': {
       const file = kind === 'blob' ? c.file : 'README.md';
-      await git(gitDir, ['cat-file', '-p', `${c.commit}:${file}`]);
-      await git(gitDir, ['log', '-1', '--format=raw', c.commit, '--', file]);
+      await gitCommand(gitDir, ['cat-file', '-p', `${c.commit}:${file}`]);
+      await gitCommand(gitDir, ['log', '-1', '--format=raw', c.commit, '--', file]);
       return;
     }
     case 'history':
-      await git(gitDir, ['log', '-n', '30', '--format=raw', c.commit]);
+      await gitCommand(gitDir, ['log', '-n', '30', '--format=raw', c.commit]);
       return;
   }
 }
@@ -210,7 +211,7 @@ function changedBlobs(output: Buffer): string[] {
 }
 
 /** Runs git, feeding `input`, and resolves with its stdout (rejects on a non-zero exit). */
-function git(gitDir: string, args: readonly string[], input?: string): Promise<Buffer> {
+export function gitCommand(gitDir: string, args: readonly string[], input?: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['-C', gitDir, ...args], { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];

@@ -40,7 +40,7 @@ export interface BenchOptions {
   readonly quick: boolean;
   /** Build (or find) the cached homes and stop. */
   readonly prepareOnly: boolean;
-  /** Only these phases (`crawl`, `cold`; empty = every phase). */
+  /** Only these phases (`crawl`, `cold`, `real`; empty = every phase). */
   readonly phases: readonly string[];
   /** Distinct pages per page kind and concurrency in the crawl phase. */
   readonly crawlPages: number;
@@ -48,8 +48,10 @@ export interface BenchOptions {
   readonly compareWith: string | null;
   /** Crawl: also measure this build started with `--workers N` (null: not). */
   readonly compareWorkers: number | null;
-  /** A git repository whose real history is imported into its own bench home and crawled too. */
-  readonly history: string | null;
+  /** Git repositories whose real histories are imported into bench homes of their own and measured (the real-histories phase). */
+  readonly histories: readonly string[];
+  /** Real-histories phase: the most seconds to wait for a server to settle between its fresh and settled crawls. */
+  readonly settleSeconds: number;
   /** Arguments this build's servers get besides home and address (`--memory-budget`). */
   readonly serverArgs: readonly string[];
 }
@@ -67,11 +69,14 @@ const USAGE = `usage: node tools/dist/bench/run.js [options]
   --no-install              never call apt-get
   --cache DIR               fixture cache (default $FORGE_BENCH_CACHE or bench-results/cache)
   --out DIR                 results root (default bench-results)
-  --phases crawl,cold       only these phases: the crawl (distinct pages, each once), the cold first reads
+  --phases crawl,cold,real  only these phases: the crawl (distinct pages, each once), the cold first reads,
+                            the real histories of --history
   --compare-with DIR        crawl and cold: also measure the server built in checkout DIR, same pages
   --compare-workers N       crawl: also measure this build with --workers N, same slices
   --crawl-pages N           pages per page kind and concurrency in the crawl (default 200, small 100)
-  --history DIR             also crawl the history of git repository DIR (HEAD), imported into a cached home
+  --history DIR[,DIR…]      real histories (repeatable): each git repository's HEAD history, imported as fetched
+                            into a cached home, crawled fresh and settled against cgit and the git CLI (phase real)
+  --settle S                real histories: wait at most S seconds for the server to go idle (default 90)
   --memory-budget MIB       start this build's servers with --memory-budget MIB (default: the server's)`;
 
 /** Parses argv (without node and script) into options; throws with the usage text on error. */
@@ -98,7 +103,11 @@ export function parseBenchOptions(argv: readonly string[], root: string): BenchO
     routes: (flags.get('routes') ?? '').split(',').filter((r) => r !== ''),
     compareWith: flags.has('compare-with') ? path.resolve(flags.get('compare-with') ?? '') : null,
     compareWorkers: flags.has('compare-workers') ? positive(flags.get('compare-workers') ?? '', 'compare-workers') : null,
-    history: flags.has('history') ? path.resolve(flags.get('history') ?? '') : null,
+    histories: (flags.get('history') ?? '')
+      .split(',')
+      .filter((dir) => dir !== '')
+      .map((dir) => path.resolve(dir)),
+    settleSeconds: positive(flags.get('settle') ?? '90', 'settle'),
     phases: (flags.get('phases') ?? '').split(',').filter((p) => p !== ''),
     serverArgs: flags.has('memory-budget') ? ['--memory-budget', String(wholeNumber(flags.get('memory-budget') ?? '', 'memory-budget'))] : [],
     crawlPages: positive(flags.get('crawl-pages') ?? (scale.commits >= 20_000 ? '200' : scale.commits >= 2_000 ? '100' : '20'), 'crawl-pages'),
@@ -114,8 +123,11 @@ function readFlags(argv: readonly string[]): Map<string, string> {
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
     const boolean = name === 'quick' || name === 'prepare' || name.startsWith('no-');
     if (boolean) flags.set(name, 'true');
-    else if (inline !== undefined) flags.set(name, inline);
-    else flags.set(name, argv[++i] ?? '');
+    else {
+      const value = inline ?? argv[++i] ?? '';
+      // --history may be given more than once: its values add up.
+      flags.set(name, name === 'history' && flags.has(name) ? `${flags.get(name) ?? ''},${value}` : value);
+    }
   }
   return flags;
 }

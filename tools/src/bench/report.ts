@@ -11,6 +11,7 @@ import type { CloneLoadResult } from './clone-load.js';
 import type { StalledReadersResult } from './stalled-readers.js';
 import type { LoadResult } from './wrk.js';
 import { crawlVerdicts, type CrawlRow } from './crawl.js';
+import { probeVerdicts, type RealHistoryRun } from './real-histories.js';
 
 /** Everything one run measured. */
 export interface BenchResults {
@@ -34,17 +35,8 @@ export interface BenchResults {
   /** The crawl phase: distinct pages each requested once (cache misses), beside cgit and the git CLI. */
   readonly crawl: CrawlRow[] | null;
   /** The same crawl on an imported real history (`--history DIR`). */
-  readonly historyCrawl: HistoryCrawl | null;
+  readonly realHistories: readonly RealHistoryRun[];
   readonly notes: string[];
-}
-
-/** The crawl of an imported real history. */
-export interface HistoryCrawl {
-  /** The repository it was imported from. */
-  readonly source: string;
-  /** Commits reachable from the crawled branch. */
-  readonly commits: number;
-  readonly rows: CrawlRow[];
 }
 
 /** One target of the issue with its verdict. */
@@ -154,7 +146,11 @@ export function judgeTargets(results: BenchResults): Verdict[] {
     adversarialVerdict(results.adversarial),
     stalledReadersVerdict(results.stalledReaders),
     ...crawlVerdicts(results.crawl ?? []),
-    ...crawlVerdicts(results.historyCrawl?.rows ?? [], 'imported history'),
+    ...results.realHistories.flatMap((run) => [
+      ...crawlVerdicts(run.fresh, `${run.name}, fresh`),
+      ...crawlVerdicts(run.settled, `${run.name}, settled`),
+      ...probeVerdicts(run),
+    ]),
   ];
 }
 

@@ -7,7 +7,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CGIT_STACK, ensurePackages, WRK } from './apt.js';
-import { buildHistoryHome, buildSmallHome, ensureBenchHome, ensureLargeHome, SMALL_HOME_DIR, type BenchHome, type HistoryHome } from './bench-homes.js';
+import {
+  buildHistoryHome,
+  buildSmallHome,
+  historyName,
+  ensureBenchHome,
+  ensureLargeHome,
+  SMALL_HOME_DIR,
+  type BenchHome,
+  type HistoryHome,
+} from './bench-homes.js';
 import { startCgit, type CgitServer } from './cgit-server.js';
 import { REPO_ROOT, startForge } from './forge-server.js';
 import { CRAWL_KINDS, crawlTable, measureCrawl, pickCrawlCommits, type CrawlRow, type CrawlServers } from './crawl.js';
@@ -18,7 +27,8 @@ import { timeGitBaseline } from './git-baseline.js';
 import { measureCold, measureSaturation, measureScale, measureSoak, measureWarm, withRss, type ColdRow } from './measure.js';
 import { parseBenchOptions, type BenchOptions } from './options.js';
 import { killAllServers, runChecked } from './processes.js';
-import { coldTable, judgeTargets, scaleTable, warmTable, writeResults, type BenchResults, type HistoryCrawl } from './report.js';
+import { coldTable, judgeTargets, scaleTable, warmTable, writeResults, type BenchResults } from './report.js';
+import { measureRealHistory, probeTable, type RealHistoryRun } from './real-histories.js';
 import type { GitTiming } from './git-baseline.js';
 import { buildRouteClasses, HEAVY_ROUTES, type RouteClass } from './workload.js';
 
@@ -32,10 +42,10 @@ async function main(): Promise<void> {
   if (missing !== null) throw new Error(`wrk is required: ${missing}`);
   const cgitProblem = options.skipCgit ? 'skipped (--no-cgit)' : await ensurePackages(CGIT_STACK, !options.skipInstall);
   const { large, small } = await prepareHomes(options);
-  const history = await prepareHistory(options);
-  const selected = options.phases.length > 0 && options.phases.every((phase) => phase === 'crawl' || phase === 'cold');
+  const histories = await prepareHistories(options);
+  const selected = options.phases.length > 0 && options.phases.every((phase) => SELECTABLE_PHASES.includes(phase));
   const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'forge-bench-'));
-  const homes = { large, small, history, cgitProblem, scratchDir };
+  const homes = { large, small, histories, cgitProblem, scratchDir };
   const results = await (selected ? runSelectedPhases(options, homes) : runPhases(options, homes)).finally(() =>
     rm(scratchDir, { recursive: true, force: true }),
   );
@@ -51,20 +61,25 @@ async function prepareHomes(options: BenchOptions): Promise<{ large: BenchHome; 
   return { large, small };
 }
 
-/** `--history DIR`: the home the real history is imported into (cached by source and its HEAD). */
-async function prepareHistory(options: BenchOptions): Promise<HistoryHome | null> {
-  const source = options.history;
-  if (source === null) return null;
-  const head = (await runChecked('git', ['-C', source, 'rev-parse', 'HEAD'])).toString('latin1').trim();
-  const dir = path.join(options.cacheDir, 'history', `${path.basename(source).replace(/\.git$/, '')}-${head.slice(0, 12)}`);
-  return ensureBenchHome(dir, (at) => buildHistoryHome(at, source));
+/** The phases `--phases` may run on their own, on freshly started servers. */
+const SELECTABLE_PHASES = ['crawl', 'cold', 'real'];
+
+/** `--history DIR…`: the homes the real histories are imported into (each cached by source name and HEAD). */
+async function prepareHistories(options: BenchOptions): Promise<HistoryHome[]> {
+  const homes: HistoryHome[] = [];
+  for (const source of options.histories) {
+    const head = (await runChecked('git', ['-C', source, 'rev-parse', 'HEAD'])).toString('latin1').trim();
+    const dir = path.join(options.cacheDir, 'history', `${historyName(source)}-${head.slice(0, 12)}`);
+    homes.push(await ensureBenchHome(dir, (at) => buildHistoryHome(at, source)));
+  }
+  return homes;
 }
 
 /** The homes a run reads and what it may start. */
 interface RunHomes {
   readonly large: BenchHome;
   readonly small: BenchHome;
-  readonly history: HistoryHome | null;
+  readonly histories: readonly HistoryHome[];
   /** Why cgit cannot run (null: it can). */
   readonly cgitProblem: string | null;
   readonly scratchDir: string;
@@ -115,7 +130,8 @@ async function runPhases(options: BenchOptions, homes: RunHomes): Promise<BenchR
     const hostile = hostileLoad(large, settings.seconds, homes.scratchDir);
     const stalledReaders = hostile === null ? null : await withRss(server.pid, () => measureStalledReaders(server, hostile));
     const machine = { cpus: os.cpus().length, node: process.version };
-    return { startedAt, scale: options.scale.name, machine, ...result, cold, git, rss, soak, crawl, historyCrawl: null, stalledReaders, notes };
+    const realHistories = await measureRealHistories(options, homes);
+    return { startedAt, scale: options.scale.name, machine, ...result, cold, git, rss, soak, crawl, realHistories, stalledReaders, notes };
   } finally {
     await Promise.all([server.stop(), smallServer.stop(), cgit?.stop()]);
   }
@@ -147,15 +163,13 @@ async function runSelectedPhases(options: BenchOptions, homes: RunHomes): Promis
     cold = await measureCold(large.home, routes, { runs: options.coldRuns, compareRoot: options.compareWith, scratchDir: homes.scratchDir });
   }
   let crawl: CrawlRow[] | null = null;
-  let historyCrawl: HistoryCrawl | null = null;
-  if (options.phases.includes('crawl')) {
-    if (homes.cgitProblem !== null) notes.push(`cgit baseline: ${homes.cgitProblem}`);
-    if (large.bigRid !== null && large.bigGitDir !== null) crawl = await crawlOnServers(options, homes, { home: large.home, ...bigTarget(large) }, 'cgit');
-    historyCrawl = await crawlHistory(options, homes);
-  }
+  if (homes.cgitProblem !== null) notes.push(`cgit baseline: ${homes.cgitProblem}`);
+  if (options.phases.includes('crawl') && large.bigRid !== null && large.bigGitDir !== null)
+    crawl = await crawlOnServers(options, homes, { home: large.home, ...bigTarget(large) }, 'cgit');
+  const realHistories = options.phases.includes('real') ? await measureRealHistories(options, homes) : [];
   const machine = { cpus: os.cpus().length, node: process.version };
   const empty = { warm: [], scaleRows: [], saturation: null, clones: null, adversarial: null, rss: [], soak: null, stalledReaders: null };
-  return { startedAt, scale: options.scale.name, machine, ...empty, cold, git, crawl, historyCrawl, notes };
+  return { startedAt, scale: options.scale.name, machine, ...empty, cold, git, crawl, realHistories, notes };
 }
 
 /** The notes every run starts with: the scale, and the arguments this build's servers got. */
@@ -168,13 +182,14 @@ function runNotes(options: BenchOptions): string[] {
 /** Marks, in the notes, a run limited by `--phases` (render leaves the other tables out). */
 const PHASES_NOTE = 'phases: ';
 
-/** The imported history's crawl on its own servers (null without `--history`). */
-async function crawlHistory(options: BenchOptions, homes: RunHomes): Promise<HistoryCrawl | null> {
-  const history = homes.history;
-  if (history === null) return null;
-  const rows = await crawlOnServers(options, homes, history, 'cgit-history');
-  const commits = Number((await runChecked('git', ['-C', history.gitDir, 'rev-list', '--count', history.branch])).toString('latin1').trim());
-  return { source: history.source, commits, rows };
+/** The real-histories phase: each `--history` on servers of its own, one history after another. */
+async function measureRealHistories(options: BenchOptions, homes: RunHomes): Promise<RealHistoryRun[]> {
+  const runs: RealHistoryRun[] = [];
+  for (const history of homes.histories) {
+    const settings = { perRun: options.crawlPages, settleSeconds: options.settleSeconds, serverArgs: options.serverArgs, cgitProblem: homes.cgitProblem };
+    runs.push(await measureRealHistory(history, { ...settings, scratchDir: homes.scratchDir, log: (line) => console.log(line) }));
+  }
+  return runs;
 }
 
 /** Starts forge-httpd (and the compared server, and cgit) on a home, crawls it, stops them. */
@@ -268,18 +283,28 @@ function render(results: BenchResults): string {
     ...(results.crawl === null
       ? []
       : ['## Crawl of the generated repository: cache misses (distinct pages, each requested once) vs cgit and the git CLI', crawlTable(results.crawl), '']),
-    ...(results.historyCrawl === null
-      ? []
-      : [
-          `## Crawl of an imported real history (${results.historyCrawl.source}, ${results.historyCrawl.commits} commits): cache misses vs cgit and the git CLI`,
-          crawlTable(results.historyCrawl.rows),
-          '',
-        ]),
+    ...results.realHistories.flatMap(realHistorySection),
     '## Targets',
     verdicts,
     ...(results.notes.length > 0 ? ['', '## Notes', ...results.notes.map((n) => `- ${n}`)] : []),
     '',
   ].join('\n');
+}
+
+/** One real history's tables: the crawl fresh, the crawl settled, the idle-server probes. */
+function realHistorySection(run: RealHistoryRun): string[] {
+  const shape = `${run.commits} commits, ${run.merges} merges, ${run.packs} pack${run.packs === 1 ? '' : 's'}`;
+  return [
+    `## Real history ${run.name} (${shape}): crawl on a fresh server, cache misses vs cgit and the git CLI`,
+    crawlTable(run.fresh),
+    '',
+    `## Real history ${run.name}: crawl after the server settled (${run.settleSeconds.toFixed(0)} s), new pages`,
+    crawlTable(run.settled),
+    '',
+    `## Real history ${run.name}: idle-server probes`,
+    probeTable(run),
+    '',
+  ];
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
