@@ -9,10 +9,10 @@
 import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { historyName, type HistoryHome } from './bench-homes.js';
-import { startCgit } from './cgit-server.js';
-import { CRAWL_KINDS, gitCommand, measureCrawl, pickCrawlCommits, type CrawlCommit, type CrawlRow } from './crawl.js';
+import { startCgit, type CgitServer } from './cgit-server.js';
+import { CRAWL_KINDS, gitCommand, gitPage, measureCrawl, pickCrawlCommits, type CrawlCommit, type CrawlRow } from './crawl.js';
 import { startForge, type ForgeServer } from './forge-server.js';
 import { runChecked, sleep } from './processes.js';
 
@@ -39,6 +39,10 @@ export interface RealHistoryRun {
   readonly oldBlobsFresh: PairedLatencies;
   /** The same for other such files once the server settled (judged: a visitor's first visit of an old file). */
   readonly oldBlobs: PairedLatencies;
+  /** The same for a third set of such files on a server restarted over the first one's cache directory. */
+  readonly oldBlobsAfterRestart: PairedLatencies;
+  /** Commit pages of commits not requested before, on the restarted server, against the git CLI's reads for each. */
+  readonly commitsAfterRestart: PairedLatencies;
 }
 
 export interface RealHistorySettings {
@@ -54,48 +58,76 @@ export interface RealHistorySettings {
 const CONCURRENCIES = [1, 4] as const;
 const ROOT_TREES = 50;
 const OLD_BLOBS = 10;
+/** Commit pages requested one after another after the restart. */
+const RESTART_COMMITS = 20;
 const UNTOUCHED_YEARS = 3;
 
 /** Measures one imported real history on its own freshly started servers. */
 export async function measureRealHistory(history: HistoryHome, settings: RealHistorySettings): Promise<RealHistoryRun> {
   const name = historyName(history.source);
+  const log = (line: string): void => settings.log(`[${name}] ${line}`);
   const shape = await historyShape(history);
   const perPhase = settings.perRun * CONCURRENCIES.length * CRAWL_KINDS.length;
-  const picked = await pickCrawlCommits(history.gitDir, history.branch, perPhase * 2 + ROOT_TREES);
-  const perRun = Math.min(settings.perRun, Math.floor((picked.length - ROOT_TREES) / (2 * CONCURRENCIES.length * CRAWL_KINDS.length)));
+  const picked = await pickCrawlCommits(history.gitDir, history.branch, perPhase * 2 + ROOT_TREES + RESTART_COMMITS);
+  const spare = picked.length - ROOT_TREES - RESTART_COMMITS;
+  const perRun = Math.min(settings.perRun, Math.floor(spare / (2 * CONCURRENCIES.length * CRAWL_KINDS.length)));
   if (perRun < 5) throw new Error(`${name}: too few commits with a changed file for a crawl (${picked.length})`);
-  const slice = (from: number): CrawlCommit[] =>
-    picked.slice(from * perRun * CONCURRENCIES.length * CRAWL_KINDS.length).slice(0, perRun * CONCURRENCIES.length * CRAWL_KINDS.length);
-  const forge = await startForge(history.home, { waitForStartup: true, args: settings.serverArgs });
+  const old = await findOldFiles(history, OLD_BLOBS * 3);
+  const oldSet = (set: number): string[] => old.files.filter((_, i) => i % 3 === set);
+  // Kept across the two servers (the restart probe), removed with the scratch directory.
+  const cacheDir = await mkdtemp(path.join(settings.scratchDir, `cache-${name}-`));
+  const serverArgs = [...settings.serverArgs, '--cache-dir', cacheDir];
   const cgit = settings.cgitProblem === null ? await startCgit(history.gitDir, path.join(settings.scratchDir, `cgit-${name}`)) : null;
   try {
-    const log = (line: string): void => settings.log(`[${name}] ${line}`);
-    const old = await findOldFiles(history, OLD_BLOBS * 2);
-    const oldBlobsFresh = await measureOldBlobs(
-      forge,
-      history,
-      old,
-      old.files.filter((_, i) => i % 2 === 0),
-      'fresh server',
-    );
-    log(`old files, fresh: forge max ${Math.max(...oldBlobsFresh.forge).toFixed(0)} ms, git max ${Math.max(...oldBlobsFresh.git).toFixed(0)} ms`);
-    const target = { rid: history.rid, gitDir: history.gitDir };
-    const fresh = await measureCrawl({ forge, other: null, cgit }, { ...target, commits: slice(0) }, { perRun, concurrencies: CONCURRENCIES, log });
-    const settleSeconds = await waitUntilIdle(forge.pid, settings.settleSeconds);
-    log(`settled after ${settleSeconds.toFixed(0)} s`);
-    const settled = await measureCrawl({ forge, other: null, cgit }, { ...target, commits: slice(1) }, { perRun, concurrencies: CONCURRENCIES, log });
-    const rootTrees = await measureRootTrees(forge, history, picked.slice(-ROOT_TREES));
-    const oldBlobs = await measureOldBlobs(
-      forge,
-      history,
-      old,
-      old.files.filter((_, i) => i % 2 === 1),
-      'settled server',
-    );
-    return { name, ...shape, fresh, settleSeconds, settled, rootTrees, oldBlobsFresh, oldBlobs };
+    const forge = await startForge(history.home, { waitForStartup: true, args: serverArgs });
+    const first = await measureFirstServer(
+      { forge, cgit },
+      { history, perRun, settings, log },
+      {
+        crawl: picked.slice(0, spare),
+        rootTrees: picked.slice(spare, spare + ROOT_TREES),
+        old,
+        oldFresh: oldSet(0),
+        oldSettled: oldSet(1),
+      },
+    ).finally(() => forge.stop());
+    const restarted = await startForge(history.home, { waitForStartup: true, args: serverArgs });
+    try {
+      const oldBlobsAfterRestart = await measureOldBlobs(restarted, history, old, oldSet(2), 'after a restart, cache kept');
+      const commitsAfterRestart = await measureCommitPages(restarted, history, picked.slice(spare + ROOT_TREES));
+      return { name, ...shape, ...first, oldBlobsAfterRestart, commitsAfterRestart };
+    } finally {
+      await restarted.stop();
+    }
   } finally {
-    await Promise.all([forge.stop(), cgit?.stop()]);
+    await cgit?.stop();
   }
+}
+
+/**
+ * On the first server: old files' first blob pages (its first requests), the crawl, the wait
+ * until it settled, the crawl again on other commits, root trees one after another, other old
+ * files' first blob pages.
+ */
+async function measureFirstServer(
+  servers: { forge: ForgeServer; cgit: CgitServer | null },
+  run: { history: HistoryHome; perRun: number; settings: RealHistorySettings; log: (line: string) => void },
+  pages: { crawl: readonly CrawlCommit[]; rootTrees: readonly CrawlCommit[]; old: OldFiles; oldFresh: string[]; oldSettled: string[] },
+): Promise<Omit<RealHistoryRun, 'name' | 'commits' | 'merges' | 'packs' | 'oldBlobsAfterRestart' | 'commitsAfterRestart'>> {
+  const { forge, cgit } = servers;
+  const { history, perRun, log } = run;
+  const perPhase = perRun * CONCURRENCIES.length * CRAWL_KINDS.length;
+  const oldBlobsFresh = await measureOldBlobs(forge, history, pages.old, pages.oldFresh, 'fresh server');
+  log(`old files, fresh: forge max ${Math.max(...oldBlobsFresh.forge).toFixed(0)} ms, git max ${Math.max(...oldBlobsFresh.git).toFixed(0)} ms`);
+  const crawl = (commits: readonly CrawlCommit[]): Promise<CrawlRow[]> =>
+    measureCrawl({ forge, other: null, cgit }, { rid: history.rid, gitDir: history.gitDir, commits }, { perRun, concurrencies: CONCURRENCIES, log });
+  const fresh = await crawl(pages.crawl.slice(0, perPhase));
+  const settleSeconds = await waitUntilIdle(forge.pid, run.settings.settleSeconds);
+  log(`settled after ${settleSeconds.toFixed(0)} s`);
+  const settled = await crawl(pages.crawl.slice(perPhase, 2 * perPhase));
+  const rootTrees = await measureRootTrees(forge, history, pages.rootTrees);
+  const oldBlobs = await measureOldBlobs(forge, history, pages.old, pages.oldSettled, 'settled server');
+  return { fresh, settleSeconds, settled, rootTrees, oldBlobsFresh, oldBlobs };
 }
 
 async function historyShape(history: HistoryHome): Promise<{ commits: number; merges: number; packs: number }> {
@@ -171,6 +203,19 @@ async function measureRootTrees(forge: ForgeServer, history: HistoryHome, commit
   return { label: `${commits.length} root trees, one after another`, forge: forgeMs, git: gitMs };
 }
 
+/** Commit pages one after another, each against the git CLI's reads for the same page (`gitPage`). */
+async function measureCommitPages(forge: ForgeServer, history: HistoryHome, commits: readonly CrawlCommit[]): Promise<PairedLatencies> {
+  const forgeMs: number[] = [];
+  const gitMs: number[] = [];
+  for (const c of commits) {
+    forgeMs.push(await timedGet(`${forge.baseUrl}/api/v1/repos/${history.rid}/commits/${c.commit}`));
+    const started = performance.now();
+    await gitPage(history.gitDir, 'commit', c);
+    gitMs.push(performance.now() - started);
+  }
+  return { label: `commit pages after a restart, cache kept: ${commits.length}, one after another`, forge: forgeMs, git: gitMs };
+}
+
 /**
  * Waits until the server and every process under it (git children included: a background index
  * build runs in one) used under 2% of a core over 6 s, or `capSeconds` passed; returns the
@@ -243,6 +288,8 @@ export function probeTable(run: RealHistoryRun): string {
     row(run.oldBlobsFresh),
     row(run.oldBlobs),
     row(run.rootTrees),
+    row(run.oldBlobsAfterRestart),
+    row(run.commitsAfterRestart),
   ].join('\n');
 }
 
@@ -256,6 +303,26 @@ export function probeVerdicts(run: RealHistoryRun): Array<{ target: string; pass
       target: `${run.name}: first blob page of a file untouched for years < 100 ms (settled server)`,
       pass: oldMax < 100,
       detail: `worst of ${run.oldBlobs.forge.length} ${oldMax.toFixed(1)} ms`,
+    },
+    ...restartVerdicts(run),
+  ];
+}
+
+/** After a restart over the kept cache: each commit page ≤ 1.5× the git CLI's reads for it; each old file's first blob page < 100 ms. */
+function restartVerdicts(run: RealHistoryRun): Array<{ target: string; pass: boolean; detail: string }> {
+  const { forge, git } = run.commitsAfterRestart;
+  const worst = Math.max(...forge.map((ms, i) => ms / (git[i] ?? NaN)));
+  const oldMax = Math.max(...run.oldBlobsAfterRestart.forge);
+  return [
+    {
+      target: `${run.name}: commit pages after a restart, cache kept, each ≤ 1.5× the git CLI's reads`,
+      pass: worst <= 1.5,
+      detail: `worst ${worst.toFixed(2)}×`,
+    },
+    {
+      target: `${run.name}: first blob page of a file untouched for years after a restart, cache kept, < 100 ms`,
+      pass: oldMax < 100,
+      detail: `worst of ${run.oldBlobsAfterRestart.forge.length} ${oldMax.toFixed(1)} ms`,
     },
   ];
 }
