@@ -14,9 +14,9 @@ function assetUrls(html: string): string[] {
   return [...html.matchAll(/(?:href|src)="(docs\/[^"]+)"/g)].map((match) => match[1] ?? '');
 }
 
-describe('GET /api/v1/docs', () => {
-  const fixture: FixtureContext = useFixtureServer();
+const fixture: FixtureContext = useFixtureServer();
 
+describe('GET /api/v1/docs', () => {
   it('answers an HTML page under a policy that loads nothing from elsewhere, revalidated by ETag', async () => {
     const page = await getBytes(fixture.url('/api/v1/docs'));
     expect(page.status).toBe(200);
@@ -66,11 +66,18 @@ describe('GET /api/v1/docs', () => {
       'origin, access-control-request-method, access-control-request-headers, accept-encoding',
     ]);
     expect(brotliDecompressSync(bundle.body).equals(readFileSync(join(RENDERER, 'swagger-ui-bundle.js')))).toBe(true);
+    const head = await getUndecoded(fixture.url('/api/v1/docs/swagger-ui-bundle.js'), { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+    expect([head.status, head.body.length, head.headers['etag'], head.headers['content-length']]).toEqual([
+      200,
+      0,
+      bundle.headers['etag'],
+      String(bundle.body.length),
+    ]);
     const init = await getBytes(fixture.url('/api/v1/docs/init.js'));
     expect(init.bytes.toString('utf8')).toContain("url: new URL('openapi.json', document.baseURI).href");
   });
 
-  it('answers the JSON 404 for any other name, never reading a path from the request', async () => {
+  it('answers the JSON 404 for any other name, never reading a path from the request, and 405 for other methods', async () => {
     const names = [
       'index.html',
       'swagger-initializer.js',
@@ -86,6 +93,8 @@ describe('GET /api/v1/docs', () => {
     }
     const nested = await rawRequest(fixture.server.baseUrl, { path: '/api/v1/docs/swagger-ui-dist/swagger-ui.css' });
     expect([nested.status, nested.text]).toEqual([404, NOT_FOUND]);
+    const posted = await rawRequest(fixture.server.baseUrl, { path: '/api/v1/docs', method: 'POST' });
+    expect([posted.status, posted.headers.get('allow'), posted.text]).toEqual([405, 'GET, HEAD', '{"error":"Method Not Allowed","code":405}']);
   });
 });
 
@@ -94,7 +103,6 @@ const describeBrowser = hasChromium() ? describe : describe.skip;
 if (!hasChromium()) console.warn(`docs page browser test skipped: no ${CHROMIUM} (Debian: apt-get install chromium)`);
 
 describeBrowser('the docs page in headless Chromium', () => {
-  const fixture: FixtureContext = useFixtureServer();
   let profile: string;
   let browser: HeadlessChromium;
 
@@ -111,7 +119,7 @@ describeBrowser('the docs page in headless Chromium', () => {
       true,
     );
     await browser.send('Page.navigate', { url: fixture.url('/api/v1/docs') }, true);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -129,7 +137,7 @@ describeBrowser('the docs page in headless Chromium', () => {
     )) as string[];
     expect(expected.length).toBeGreaterThan(40);
     expect(shown.sort()).toEqual(expected.sort());
-  }, 90_000);
+  }, 180_000);
 
   it("tries GET /api/v1/node with the renderer's try-it-out and shows the answer", async () => {
     const block = "[...document.querySelectorAll('.opblock')].find((b) => b.querySelector('.opblock-summary-path').dataset.path === '/api/v1/node')";
@@ -145,7 +153,7 @@ describeBrowser('the docs page in headless Chromium', () => {
     expect(JSON.parse(String(shown))).toMatchObject({ id: fixture.nid('seed') });
     const requested = events('Network.requestWillBeSent').map((event) => (event.params['request'] as { url: string }).url);
     expect(requested).toContain(fixture.url('/api/v1/node'));
-  }, 90_000);
+  }, 180_000);
 
   it('sends every request to the server it came from, and breaks no rule of its policy', async () => {
     await browser.waitFor("document.querySelectorAll('.opblock').length > 0");
@@ -163,5 +171,5 @@ describeBrowser('the docs page in headless Chromium', () => {
       .filter((entry) => entry.level === 'error' || entry.source === 'security');
     expect(problems).toEqual([]);
     expect(events('Runtime.exceptionThrown')).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 });

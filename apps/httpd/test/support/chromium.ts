@@ -46,10 +46,10 @@ export class HeadlessChromium {
     const output = child.stdio[4] as Readable;
     output.setEncoding('utf8');
     output.on('data', (text: string) => this.receive(text));
-    child.on('exit', () => {
-      for (const { reject } of this.pending.values()) reject(new Error('chromium exited'));
-      this.pending.clear();
-    });
+    child.on('exit', () => this.failAll(new Error('chromium exited')));
+    // A pipe closed by a crashed browser fails the commands waiting, not the test process.
+    input.on('error', (error: Error) => this.failAll(error));
+    output.on('error', (error: Error) => this.failAll(error));
   }
 
   /**
@@ -103,7 +103,7 @@ export class HeadlessChromium {
    * Evaluates `expression` in the page until it is truthy, and returns that value.
    * @param timeoutMs - a bound on the wait (a slow, shared machine), not a timing assertion
    */
-  async waitFor(expression: string, timeoutMs = 60_000): Promise<unknown> {
+  async waitFor(expression: string, timeoutMs = 120_000): Promise<unknown> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await this.evaluate(expression);
@@ -137,6 +137,11 @@ export class HeadlessChromium {
       else if (message.method !== undefined) this.events.push({ method: message.method, params: message.params ?? {} });
       end = this.buffered.indexOf('\0');
     }
+  }
+
+  private failAll(error: Error): void {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
   }
 
   private settle(id: number, message: { result?: Record<string, unknown>; error?: { message: string } }): void {
