@@ -15,6 +15,7 @@ import { JobsModule } from './jobs/jobs.module.js';
 import { RawModule } from './raw/raw.module.js';
 import { GitHttpModule } from './git-http/git-http.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
+import { DocsModule } from './docs/docs.module.js';
 // Feature modules: add one import line above and one entry in `imports` below.
 
 /**
@@ -38,6 +39,7 @@ import { OpenApiModule } from './openapi/openapi.module.js';
     RawModule,
     GitHttpModule,
     OpenApiModule,
+    DocsModule,
   ],
 })
 export class AppModule {

@@ -1,9 +1,11 @@
 /**
  * OpenAPI paths of the routes outside the JSON layer: raw files and archives (`/raw/…`, as
- * radicle-httpd's `raw.rs`) and read-only git smart HTTP (`/{rid}.git/…`, `git.rs`). Their
- * bodies are bytes, streamed; errors are the usual `{error, code}` JSON.
+ * radicle-httpd's `raw.rs`), read-only git smart HTTP (`/{rid}.git/…`, `git.rs`) and the page
+ * showing this document (`/api/v1/docs`). Their bodies are bytes, streamed; errors are the usual
+ * `{error, code}` JSON.
  */
 import { PARAMETER_KINDS } from '@forge-httpd/api-types';
+import { DOCS_CSP } from '../docs/docs-page.js';
 import type { JsonSchema } from './json-schemas.js';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/responses/${name}` });
@@ -79,6 +81,37 @@ function archive(summary: string, parameters: JsonSchema[]): JsonSchema {
   };
 }
 
+/**
+ * `GET /api/v1/docs`. The files the page loads (`/api/v1/docs/{file}`: a fixed list, each
+ * cached for a year, any other name 404) are part of the page, not of the API, so not listed.
+ */
+function docsPage(): JsonSchema {
+  return {
+    get: {
+      tags: ['info'],
+      summary: 'This document in a browser',
+      parameters: [{ $ref: '#/components/parameters/IfNoneMatch' }],
+      description:
+        'An HTML page rendering this document with Swagger UI, served by this server with the page (nothing is loaded from elsewhere); every route can be tried from it against this server.',
+      responses: {
+        '200': {
+          description: 'The page.',
+          headers: {
+            etag: header('ETag'),
+            'cache-control': { schema: { const: 'no-cache' } },
+            'content-security-policy': { schema: { const: DOCS_CSP } },
+            'x-content-type-options': header('XContentTypeOptions'),
+          },
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+        '304': ref('NotModified'),
+        '500': ref('InternalError'),
+        default: ref('OtherError'),
+      },
+    },
+  };
+}
+
 const NO_CACHE = { 'cache-control': { schema: { const: 'no-cache, max-age=0, must-revalidate' } } };
 
 function infoRefs(parameters: JsonSchema[]): JsonSchema {
@@ -137,9 +170,10 @@ const REF = {
 };
 const SHA = pathParam('sha', 'oid');
 
-/** Paths of the raw and git routes, keyed by OpenAPI template. */
+/** Paths of the docs page and of the raw and git routes, keyed by OpenAPI template. */
 export function binaryPaths(): Record<string, JsonSchema> {
   return {
+    '/api/v1/docs': docsPage(),
     '/raw/{rid}/{sha}/{path}': rawFile('A file at a commit', [RID, SHA, pathParam('path', 'path')], 'public, max-age=31536000, immutable'),
     '/raw/{rid}/head/{path}': rawFile('A file at the canonical head', [RID, pathParam('path', 'path')], null),
     '/raw/{rid}/blobs/{oid}': rawFile('A blob by id', [RID, pathParam('oid', 'oid')], 'public, max-age=31536000, immutable'),

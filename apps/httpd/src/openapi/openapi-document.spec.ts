@@ -12,10 +12,10 @@ describe('OpenAPI document', () => {
     expect(readFileSync(join(root, 'docs', 'openapi.json'), 'utf8')).toBe(openApiFileText());
   });
 
-  it('documents every JSON route of the route table and the raw and git routes', () => {
+  it('documents every JSON route of the route table, the raw and git routes and the docs page', () => {
     const paths = Object.keys(buildOpenApiDocument('0.0.0').paths as object);
     expect(paths).toEqual(expect.arrayContaining(Object.values(JSON_ROUTES).map((route) => route.path)));
-    expect(paths).toEqual(expect.arrayContaining(['/raw/{rid}/{sha}/{path}', '/{rid}.git/git-upload-pack', '/api/v1/openapi.json']));
+    expect(paths).toEqual(expect.arrayContaining(['/raw/{rid}/{sha}/{path}', '/{rid}.git/git-upload-pack', '/api/v1/openapi.json', '/api/v1/docs']));
   });
 
   it('has component schemas that compile as JSON Schema 2020-12', () => {
