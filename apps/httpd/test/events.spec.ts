@@ -1,6 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { commentIssue, createIssue, type CobWriteContext } from '@forge-httpd/cob/write';
+import { parseServerEvent } from '@forge-httpd/api-types';
 import { ridDirectoryName } from '@forge-httpd/identity';
 import { type BuiltHome, type BuiltRepository, buildNodeHome, pushCommits, repositoryByName, updateIdentity } from '@forge-httpd/builder';
 import { ABSENT_RID, type EventStreamReader, getJson, makeTempDir, openEventStream, removeTempDir, startTestServer, type TestServer } from './support/index.js';
@@ -90,6 +91,9 @@ describe('event streams while storage changes', () => {
     await seen(['repo', { rid: repo('acme').rid, public: false }]);
 
     expect(payloads(all)).toEqual(expected);
+    // Every event as the api-types parser checks it.
+    for (const { event, id, data } of all.events)
+      expect(parseServerEvent({ type: event, lastEventId: id, data: JSON.stringify(data) })).toMatchObject({ type: event, id, data });
     const ids = all.events.map((event) => Number(event.id));
     expect(ids.every((id, index) => Number.isSafeInteger(id) && (index === 0 || id > (ids[index - 1] as number)))).toBe(true);
     // A repository's stream: its own events, ending when it is gone or made private.

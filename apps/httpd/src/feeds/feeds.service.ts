@@ -12,7 +12,7 @@ import { ATOM_CONTENT_TYPE, type AtomEntry, type AtomFeed, renderAtomFeed } from
 import { issueActivity, latestByActivity, patchActivity } from './feed-activity.js';
 
 /** Entries of each feed (docs/api.md "Feeds"). */
-export const FEED_ENTRIES = 50;
+const FEED_ENTRIES = 50;
 /** Characters of an entry's summary at most (a commit's description, an issue's body, a revision's description). */
 const SUMMARY_MAX_CHARS = 1000;
 
