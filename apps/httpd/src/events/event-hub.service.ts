@@ -64,13 +64,23 @@ export class EventHub implements OnModuleDestroy {
     this.opening += 1;
     try {
       await watcher.start();
-    } finally {
+    } catch (error) {
+      // A first look that failed is not kept: the next stream starts a new watcher.
       this.opening -= 1;
+      this.stopWhenIdle();
+      throw error;
     }
+    this.opening -= 1;
     // Made private (or removed) since the check above: absent, as at the check.
     if (rid !== null && !watcher.isPublic(rid)) {
       this.stopWhenIdle();
       throw repositoryNotFound();
+    }
+    if (stream.request.raw.socket.destroyed) {
+      // The client left while the first look ran: nothing to answer.
+      stream.reply.hijack();
+      this.stopWhenIdle();
+      return;
     }
     this.attach(stream, rid);
   }
@@ -128,17 +138,26 @@ export class EventHub implements OnModuleDestroy {
     this.heartbeat = null;
   }
 
-  /** Sends each event, with the next id, to every stream following its repository. */
+  /**
+   * Sends each event, with the next id, to every stream following its repository: one write
+   * per stream and look (thousands of small writes per look would hold the event loop).
+   */
   private dispatch(events: readonly StorageEvent[]): void {
-    for (const event of events) {
+    const frames = events.map((event) => {
       this.lastId += 1;
-      const frame = toEventFrame(this.lastId, event);
-      for (const client of this.clients) {
-        if (client.rid !== null && client.rid !== event.rid) continue;
-        client.write(frame);
-        // A repository's own stream ends with it (removed or made private alike).
-        if (client.rid !== null && event.type === 'repo' && !event.public) client.end();
+      return { event, frame: toEventFrame(this.lastId, event) };
+    });
+    const everything = frames.map(({ frame }) => frame).join('');
+    for (const client of this.clients) {
+      if (client.rid === null) {
+        client.write(everything);
+        continue;
       }
+      const own = frames.filter(({ event }) => event.rid === client.rid);
+      if (own.length === 0) continue;
+      client.write(own.map(({ frame }) => frame).join(''));
+      // A repository's own stream ends with it (removed or made private alike).
+      if (own.some(({ event }) => event.type === 'repo' && !event.public)) client.end();
     }
   }
 }

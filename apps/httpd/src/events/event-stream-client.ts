@@ -4,7 +4,7 @@ import type { Rid } from '@forge-httpd/identity';
 /**
  * One open event stream: what it follows (every public repository, or one) and the response
  * it writes to. Writes never wait: a client that stops reading is dropped once the bytes it
- * has not taken pass a bound, so it cannot make the server hold more.
+ * has not taken pass a bound, so it cannot make the server hold more than that and one more write.
  */
 export class EventStreamClient {
   private ended = false;
@@ -25,15 +25,18 @@ export class EventStreamClient {
     return this.ended || this.response.destroyed || this.response.writableEnded;
   }
 
-  /** Writes a frame; drops the client instead when it would pass its bound. */
-  write(frame: string): void {
+  /**
+   * Writes frames; drops the client instead when what it was sent before is still not taken
+   * past the bound (so a stream holds at most the bound plus one look's events).
+   */
+  write(frames: string): void {
     if (this.closed) return;
-    if (this.response.writableLength + Buffer.byteLength(frame) > this.maxUnsentBytes) {
+    if (this.response.writableLength > this.maxUnsentBytes) {
       this.ended = true;
       this.response.destroy();
       return;
     }
-    this.response.write(frame);
+    this.response.write(frames);
   }
 
   /** Ends the stream (after what was written). */
