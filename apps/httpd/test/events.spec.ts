@@ -175,3 +175,20 @@ describe('event stream bounds', () => {
     await openWhenFree('/events');
   });
 });
+
+describe('event streams and shutdown', () => {
+  it('ends every open stream when the server closes, so closing never waits on them', async () => {
+    const dir = await makeTempDir();
+    try {
+      const built = await buildEventsHome(join(dir, 'home'), [{ name: 'acme' }]);
+      const server = await startTestServer({ home: built.home });
+      const stream = await openEventStream(`${server.baseUrl}/api/v1/repos/${repositoryByName(built, 'acme').rid}/events`);
+      await stream.until((reader) => reader.comments.includes('ready'), 'the ready comment');
+      await server.close();
+      await stream.until((reader) => reader.ended(), 'the end of the stream');
+      expect(stream.events).toEqual([]);
+    } finally {
+      await removeTempDir(dir);
+    }
+  }, 60_000);
+});
