@@ -86,6 +86,13 @@ describe('event streams while storage changes', () => {
     const gamma = other.repos[0] as BuiltRepository;
     await rename(gamma.gitDir, join(built.home, 'storage', basename(gamma.gitDir)));
     await seen(['repo', { rid: gamma.rid, public: true }]);
+    // Turned public again: it appears as a new one would.
+    await updateIdentity(built.context, repo('beta'), {
+      author: built.context.local,
+      title: 'Show',
+      document: { ...repo('beta').document, visibility: { type: 'public' } },
+    });
+    await seen(['repo', { rid: repo('beta').rid, public: true }]);
     // Removed: moved out of storage whole.
     await rename(repo('acme').gitDir, join(dir, 'removed-acme'));
     await seen(['repo', { rid: repo('acme').rid, public: false }]);
