@@ -71,7 +71,15 @@ export class GlobalsModule {
         { provide: SEND_PRESSURE, useValue: options.sendGuard ?? { pressed: false } },
         { provide: APP_INTERCEPTOR, useClass: PageBuildsInterceptor },
       ],
-      exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, NodeFactsMemo, EVENT_STREAM_OPTIONS, ...(httpCaching === undefined ? [] : [HttpCaching])],
+      exports: [
+        ServerConfig,
+        NODE_HOME,
+        RepositoryAccess,
+        GitProcesses,
+        NodeFactsMemo,
+        EVENT_STREAM_OPTIONS,
+        ...(httpCaching === undefined ? [] : [HttpCaching]),
+      ],
     };
   }
 }
