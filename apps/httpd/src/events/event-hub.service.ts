@@ -60,6 +60,7 @@ export class EventHub implements OnModuleDestroy {
   async open(stream: StreamRequest): Promise<void> {
     const rid = stream.ridText === null ? null : (await this.access.openPublic(stream.ridText)).rid;
     if (this.clients.size + this.opening >= this.options.maxClients) throw new BusyError('too many event streams open');
+    if (stream.request.method === 'HEAD') return this.answerHead(stream.reply);
     const watcher = this.startWatcher();
     this.opening += 1;
     try {
@@ -92,20 +93,26 @@ export class EventHub implements OnModuleDestroy {
     this.stopWhenIdle();
   }
 
-  private attach(stream: StreamRequest, rid: Rid | null): void {
-    const { request, reply } = stream;
+  /** A HEAD: the stream's headers, no stream (the watcher is not started for it). */
+  private answerHead(reply: FastifyReply): void {
+    this.writeHead(reply).end();
+  }
+
+  /**
+   * Takes the reply over and writes the stream's head: Fastify's onSend hooks do not run for a
+   * hijacked reply, so the CORS headers are added here; `x-accel-buffering: no` asks nginx to
+   * pass events on at once instead of buffering them.
+   */
+  private writeHead(reply: FastifyReply): FastifyReply['raw'] {
     reply.hijack();
-    // Hijacked: Fastify's onSend hooks do not run, so the CORS headers are added here.
     appendCorsHeaders(reply);
-    const response = reply.raw;
     const headers: Record<string, string | number | string[]> = {};
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
-    response.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    if (request.method === 'HEAD') {
-      response.end();
-      this.stopWhenIdle();
-      return;
-    }
+    return reply.raw.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  }
+
+  private attach(stream: StreamRequest, rid: Rid | null): void {
+    const response = this.writeHead(stream.reply);
     const client = new EventStreamClient(response, rid, this.options.maxUnsentBytes);
     this.clients.add(client);
     response.once('close', () => {
