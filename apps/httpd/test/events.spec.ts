@@ -4,7 +4,17 @@ import { commentIssue, createIssue, type CobWriteContext } from '@forge-httpd/co
 import { parseServerEvent } from '@forge-httpd/api-types';
 import { ridDirectoryName } from '@forge-httpd/identity';
 import { type BuiltHome, type BuiltRepository, buildNodeHome, pushCommits, repositoryByName, updateIdentity } from '@forge-httpd/builder';
-import { ABSENT_RID, type EventStreamReader, getJson, makeTempDir, openEventStream, removeTempDir, startTestServer, type TestServer } from './support/index.js';
+import {
+  ABSENT_RID,
+  type EventStreamReader,
+  getJson,
+  makeTempDir,
+  openEventStream,
+  rawRequest,
+  removeTempDir,
+  startTestServer,
+  type TestServer,
+} from './support/index.js';
 
 // The event streams over a node home written to while clients listen (no node runs: the
 // server reads storage itself). Periods are shortened so nothing waits long; every wait polls
@@ -151,6 +161,16 @@ describe('event stream bounds', () => {
     streams.push(stream);
     return stream;
   };
+
+  it('answers HEAD with the stream headers and no body', async () => {
+    const response = await rawRequest(server.baseUrl, { path: '/api/v1/events', method: 'HEAD' });
+    expect([response.status, response.headers.get('content-type'), response.headers.get('cache-control'), response.text]).toEqual([
+      200,
+      'text/event-stream',
+      'no-cache',
+      '',
+    ]);
+  });
 
   it('writes a comment line each heartbeat period', async () => {
     const stream = await open('/events');
