@@ -107,7 +107,14 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   const readiness = options.readiness ?? new Readiness();
   installReadiness(fastify, readiness);
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config: options.config, home: options.home, httpCaching, gitServerLimits: options.gitServerLimits, sendGuard: sendStalls }),
+    AppModule.forRoot({
+      config: options.config,
+      home: options.home,
+      httpCaching,
+      gitServerLimits: options.gitServerLimits,
+      sendGuard: sendStalls,
+      eventStreams: options.eventStreams,
+    }),
     adapter,
     { logger: options.logger, abortOnError: false },
   );

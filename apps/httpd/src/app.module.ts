@@ -16,6 +16,8 @@ import { RawModule } from './raw/raw.module.js';
 import { GitHttpModule } from './git-http/git-http.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { DocsModule } from './docs/docs.module.js';
+import { EventsModule } from './events/events.module.js';
+import { FeedsModule } from './feeds/feeds.module.js';
 // Feature modules: add one import line above and one entry in `imports` below.
 
 /**
@@ -40,6 +42,8 @@ import { DocsModule } from './docs/docs.module.js';
     GitHttpModule,
     OpenApiModule,
     DocsModule,
+    FeedsModule,
+    EventsModule,
   ],
 })
 export class AppModule {

@@ -11,6 +11,7 @@ import { HttpCaching } from './response-cache/http-caching.js';
 import { RepositoryAccess } from './repository-access/repository-access.service.js';
 import { GIT_SERVER_LIMITS, NODE_HOME, REPOSITORY_PRESENCE } from './platform/tokens.js';
 import { NodeFactsMemo } from './node/node-facts.js';
+import { DEFAULT_EVENT_STREAM_OPTIONS, EVENT_STREAM_OPTIONS, type EventStreamOptions } from './events/event-stream-options.js';
 
 /** What the platform needs from the bootstrap: the validated config and the opened home. */
 export interface GlobalsOptions {
@@ -22,6 +23,8 @@ export interface GlobalsOptions {
   gitServerLimits?: GitServerLimits;
   /** Whether answers waiting for slow clients pass their bound (big pages are refused then). */
   sendGuard?: Pick<SendStallGuard, 'pressed'>;
+  /** Bounds and periods of the event streams (default {@link DEFAULT_EVENT_STREAM_OPTIONS}; tests shorten the periods). */
+  eventStreams?: Partial<EventStreamOptions>;
 }
 
 /**
@@ -58,6 +61,7 @@ export class GlobalsModule {
         RepositoryAccess,
         { provide: REPOSITORY_PRESENCE, useExisting: RepositoryAccess },
         { provide: GIT_SERVER_LIMITS, useValue: options.gitServerLimits ?? DEFAULT_GIT_SERVER_LIMITS },
+        { provide: EVENT_STREAM_OPTIONS, useValue: { ...DEFAULT_EVENT_STREAM_OPTIONS, ...options.eventStreams } },
         GitProcesses,
         // One memo of what the node's databases say, for listings, issue and patch pages and remotes.
         { provide: NodeFactsMemo, useFactory: (home: NodeHome) => new NodeFactsMemo(home), inject: [NODE_HOME] },
@@ -67,7 +71,15 @@ export class GlobalsModule {
         { provide: SEND_PRESSURE, useValue: options.sendGuard ?? { pressed: false } },
         { provide: APP_INTERCEPTOR, useClass: PageBuildsInterceptor },
       ],
-      exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, NodeFactsMemo, ...(httpCaching === undefined ? [] : [HttpCaching])],
+      exports: [
+        ServerConfig,
+        NODE_HOME,
+        RepositoryAccess,
+        GitProcesses,
+        NodeFactsMemo,
+        EVENT_STREAM_OPTIONS,
+        ...(httpCaching === undefined ? [] : [HttpCaching]),
+      ],
     };
   }
 }

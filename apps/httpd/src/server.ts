@@ -12,6 +12,7 @@ import { CobEvaluations } from './cobs/cob-evaluations.js';
 import { CobRejectionLog } from './cobs/cob-rejection-log.js';
 import { CobStoreService } from './cobs/cob-store.service.js';
 import { GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
+import type { EventStreamOptions } from './events/event-stream-options.js';
 import type { FreeMemoryRelease } from './platform/free-memory-release.js';
 import type { HeapHeadroom } from './platform/heap-headroom.js';
 import type { YoungGenerationCap } from './platform/young-generation-cap.js';
@@ -64,6 +65,8 @@ export interface StartServerOptions {
   sendStallTimeoutMs?: number;
   /** Bounds of clone/fetch/archive processes (default: the platform's). */
   gitServerLimits?: GitServerLimits;
+  /** Bounds and periods of the event streams (default: the platform's; tests shorten the periods). */
+  eventStreams?: Partial<EventStreamOptions>;
   /** Where finished requests are logged and counted (default: not logged). */
   requests?: RequestObserver;
   /** Told each time config.json's web settings were re-read (a change, `SIGHUP`). */
@@ -186,6 +189,7 @@ async function serveHome(options: StartServerOptions, served: ServedHome): Promi
       requestTimeoutMs: options.requestTimeoutMs,
       sendStallTimeoutMs: options.sendStallTimeoutMs,
       gitServerLimits: options.gitServerLimits,
+      eventStreams: options.eventStreams,
       requests,
       readiness,
       responseCacheBytes: options.responseCacheBytes,

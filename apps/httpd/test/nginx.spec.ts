@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pushCommits, repositoryByName, type BuiltHome } from '@forge-httpd/builder';
 import type { Commit } from '@forge-httpd/api-types';
-import { buildFixtureHome, makeTempDir, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
+import { buildFixtureHome, makeTempDir, openEventStream, removeTempDir, runGitClient, startTestServer, type TestServer } from './support/index.js';
 import { findNginx, type RunningNginx, startNginx } from './support/nginx.js';
 
 // deploy/nginx/forge-httpd.conf (as a plain-HTTP copy) in front of the real server. CI installs
@@ -70,6 +70,30 @@ describeNginx('behind nginx (deploy/nginx/forge-httpd.conf without TLS)', () => 
       parent: alpha().headTip ?? undefined,
     });
     expect(await head()).toBe(tip.oid);
+  });
+
+  it('passes event streams on at once, neither buffered nor cached', async () => {
+    // Two streams at once: a cached or locked location would hold the second behind the first.
+    const all = await openEventStream(`${nginx.url}/api/v1/events`);
+    const own = await openEventStream(`${nginx.url}/api/v1/repos/${alpha().rid}/events`);
+    try {
+      for (const stream of [all, own]) await stream.until((reader) => reader.comments.includes('ready'), 'the ready comment through nginx');
+      const author = { name: 'alice', email: 'alice@example.com', time: built.context.clock.tick(), offset: '+0000' };
+      const tip = await pushCommits(built.context, alpha(), {
+        peer: built.context.local,
+        branch: 'through-nginx',
+        canonical: true,
+        commits: [{ message: 'Announce\n', changes: { 'announce.txt': 'announce\n' }, author }],
+      });
+      const refs = { rid: alpha().rid, refs: { 'refs/heads/through-nginx': tip.oid } };
+      for (const stream of [all, own]) {
+        await stream.until((reader) => reader.events.length > 0, 'the refs event through nginx');
+        expect(stream.events.map(({ event, data }) => [event, data])).toEqual([['refs', refs]]);
+      }
+    } finally {
+      all.close();
+      own.close();
+    }
   });
 
   it('streams a git clone through the proxy', async () => {

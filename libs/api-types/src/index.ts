@@ -162,3 +162,15 @@ export {
   type RouteResponse,
 } from './routes.js';
 export { ApiError, type Client, type ClientOptions, ContractError, createClient, routeUrl } from './client.js';
+export {
+  cobEventSchema,
+  eventStreamUrl,
+  type FeedKind,
+  feedUrl,
+  parseServerEvent,
+  refsEventSchema,
+  repoEventSchema,
+  SERVER_EVENT_SCHEMAS,
+  type ServerEvent,
+  type ServerEventName,
+} from './events.js';

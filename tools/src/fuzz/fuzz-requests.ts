@@ -174,8 +174,16 @@ export function sendFuzzRequest(baseUrl: string, request: FuzzRequest, agent?: A
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, path: request.path, method: request.method, headers: framedHeaders(request), agent }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      const answer = (): FuzzAnswer => ({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      // An event stream never ends by design: its first chunk (the `: ready` comment) is the answer.
+      const stream = res.statusCode === 200 && String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (!stream) return;
+        resolve(answer());
+        req.destroy();
+      });
+      res.on('end', () => resolve(answer()));
       res.on('error', reject);
     });
     req.setTimeout(30_000, () => req.destroy(new Error(`no answer in 30 s: ${request.method} ${request.path}`)));

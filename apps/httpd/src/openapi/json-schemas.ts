@@ -12,6 +12,9 @@ export type JsonSchema = Record<string, unknown>;
 /** The named schemas of the document, in the order they are listed. */
 const NAMED: Record<string, v.GenericSchema> = {
   ErrorBody: api.errorBodySchema,
+  RefsEvent: api.refsEventSchema,
+  CobEvent: api.cobEventSchema,
+  RepoEvent: api.repoEventSchema,
   TooLargeBody: api.tooLargeBodySchema,
   InfoLink: api.infoLinkSchema,
   RootInfo: api.rootInfoSchema,

@@ -5,6 +5,7 @@
  */
 import { CACHE_CONTROL, JSON_ROUTES, type JsonRoute, PARAMETER_KINDS, type ParameterKind } from '@forge-httpd/api-types';
 import { binaryPaths } from './openapi-binary-paths.js';
+import { livePaths } from './openapi-live-paths.js';
 import { commonErrors, HEADERS, PARAMETERS, RESPONSES } from './openapi-components.js';
 import { componentSchemas, jsonSchemaOf, type JsonSchema } from './json-schemas.js';
 
@@ -108,12 +109,13 @@ export function buildOpenApiDocument(version: string): JsonSchema {
   for (const route of Object.values(JSON_ROUTES) as JsonRoute[]) paths[route.path] = operation(route);
   paths[OPENAPI_PATH] = openApiOperation();
   Object.assign(paths, binaryPaths());
+  Object.assign(paths, livePaths());
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: { title: 'forge-httpd', version, description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: '/' }],
-    tags: ['info', 'node', 'repos', 'browse', 'cobs', 'raw', 'git'].map((name) => ({ name })),
+    tags: ['info', 'node', 'repos', 'browse', 'cobs', 'raw', 'git', 'feeds', 'events'].map((name) => ({ name })),
     paths,
     components: { schemas: componentSchemas(), headers: HEADERS, parameters: PARAMETERS, responses: RESPONSES },
   };

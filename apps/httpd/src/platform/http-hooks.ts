@@ -40,7 +40,8 @@ export function appendVary(reply: FastifyReply, ...names: string[]): void {
   if (missing.length > 0) reply.header('vary', [...existing, ...missing].join(', '));
 }
 
-function appendCorsHeaders(reply: FastifyReply): void {
+/** Adds the CORS headers of every answer to `reply` (done in `onSend`; a hijacked answer calls it itself). */
+export function appendCorsHeaders(reply: FastifyReply): void {
   reply.header('access-control-allow-origin', '*');
   const current = reply.getHeader('vary');
   if (current === undefined || current === '') reply.header('vary', CORS_VARY_VALUE);

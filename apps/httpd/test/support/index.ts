@@ -15,3 +15,5 @@ export { noiseText } from './noise-text.js';
 export { stalledClient } from './stalled-client.js';
 export { metricValue, waitForMetric } from './metric-value.js';
 export { buildScratchHome } from './scratch-home.js';
+export { type EventStreamReader, openEventStream, type ReceivedEvent } from './event-stream.js';
+export { parseXml, type XmlElement } from './xml-document.js';

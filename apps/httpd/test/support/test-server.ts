@@ -4,6 +4,7 @@ import type { Flavour } from '@forge-httpd/storage';
 import { ServerConfig } from '../../src/config/server-config.js';
 import { readServerVersion } from '../../src/config/version.js';
 import type { GitServerLimits } from '../../src/platform/git-processes.service.js';
+import type { EventStreamOptions } from '../../src/events/event-stream-options.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { RequestObserver } from '../../src/telemetry/request-observer.js';
 import { pino } from 'pino';
@@ -21,6 +22,8 @@ export interface TestServerOptions {
   sendStallTimeoutMs?: number;
   /** Bounds of clone/fetch/archive processes (default: the server's). */
   gitServerLimits?: GitServerLimits;
+  /** Bounds and periods of the event streams (default: the server's). */
+  eventStreams?: Partial<EventStreamOptions>;
   /** Also serve metrics and readiness on an ephemeral loopback port (`metricsUrl`). */
   metrics?: boolean;
   /** The server's own cache directory (default: none, nothing kept between runs). */
@@ -95,6 +98,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     requestTimeoutMs: options.requestTimeoutMs,
     sendStallTimeoutMs: options.sendStallTimeoutMs,
     gitServerLimits: options.gitServerLimits,
+    eventStreams: options.eventStreams,
     requests: new RequestObserver(requestLogger),
     now: options.now,
     commitGraphMinObjects: options.commitGraphMinObjects,
