@@ -15,6 +15,8 @@ import { JobsModule } from './jobs/jobs.module.js';
 import { RawModule } from './raw/raw.module.js';
 import { GitHttpModule } from './git-http/git-http.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
+import { GrepModule } from './grep/grep.module.js';
+import { CompareModule } from './compare/compare.module.js';
 // Feature modules: add one import line above and one entry in `imports` below.
 
 /**
@@ -38,6 +40,8 @@ import { OpenApiModule } from './openapi/openapi.module.js';
     RawModule,
     GitHttpModule,
     OpenApiModule,
+    GrepModule,
+    CompareModule,
   ],
 })
 export class AppModule {
