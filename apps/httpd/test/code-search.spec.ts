@@ -45,11 +45,26 @@ const COMMITS: ScratchCommit[] = [
       { path: 'link', link: 'needle-target' },
     ],
   },
-  { message: 'Rename a, copy b\n', time: T + 200, author: BOB, changes: [{ path: 'a.txt', delete: true }, { path: 'renamed.txt', content: 'one needle\ntwo\nthree Needle\n' }, { path: 'dir/copy.txt', content: 'needle in dir\n' }] },
+  {
+    message: 'Rename a, copy b\n',
+    time: T + 200,
+    author: BOB,
+    changes: [
+      { path: 'a.txt', delete: true },
+      { path: 'renamed.txt', content: 'one needle\ntwo\nthree Needle\n' },
+      { path: 'dir/copy.txt', content: 'needle in dir\n' },
+    ],
+  },
   { message: 'Side: touch dir\n', time: T + 300, author: KELVIN, parents: [2], changes: [{ path: 'dir/b.txt', content: 'needle in dir, side\n' }] },
   { message: 'Main: Ärger with the build\n', time: T + 400, author: ADA, parents: [2], changes: [{ path: 'dir-x.txt', content: 'needle beside dir, main\n' }] },
   { message: "Merge 'side' into main\n", time: T + 500, author: BOB, parents: [4, 3], changes: [{ path: 'dir/b.txt', content: 'needle in dir, side\n' }] },
-  { message: "Merge 'main' into side\n", time: T + 600, author: EMILE, parents: [3, 4], changes: [{ path: 'dir-x.txt', content: 'needle beside dir, main\n' }] },
+  {
+    message: "Merge 'main' into side\n",
+    time: T + 600,
+    author: EMILE,
+    parents: [3, 4],
+    changes: [{ path: 'dir-x.txt', content: 'needle beside dir, main\n' }],
+  },
   { message: 'Unrelated root\n', time: T + 700, author: BOB, parents: [], changes: [{ path: 'other.txt', content: 'another needle\n' }] },
   { message: 'Unrelated, second\n', time: T + 800, author: BOB, changes: [{ path: 'other.txt', content: 'another needle, twice needle\n' }] },
   { message: 'Join everything\n', time: T + 900, author: ADA, parents: [5, 6, 8], changes: [{ path: 'other.txt', content: 'another needle, twice needle\n' }] },
@@ -76,12 +91,29 @@ function git(args: readonly string[]): { stdout: Buffer; status: number | null }
   return { stdout: result.stdout, status: result.status };
 }
 
-const lines = (output: Buffer): string[] => output.toString('latin1').split('\n').filter((line) => line !== '');
+const lines = (output: Buffer): string[] =>
+  output
+    .toString('latin1')
+    .split('\n')
+    .filter((line) => line !== '');
 
 /** What `git grep -F -n -I --no-color [-i] -e q sha -- :(literal)path` prints, as matches (`-z` to split it). */
 function oracleGrep(sha: Oid, q: string, options: { path?: string; ignoreCase?: boolean } = {}): GrepResponse['matches'] {
   const pathspec = options.path === undefined ? [] : [`:(literal)${options.path}`];
-  const { stdout, status } = git(['grep', '-F', '-n', '-I', '--no-color', '-z', ...(options.ignoreCase === true ? ['-i'] : []), '-e', q, sha, '--', ...pathspec]);
+  const { stdout, status } = git([
+    'grep',
+    '-F',
+    '-n',
+    '-I',
+    '--no-color',
+    '-z',
+    ...(options.ignoreCase === true ? ['-i'] : []),
+    '-e',
+    q,
+    sha,
+    '--',
+    ...pathspec,
+  ]);
   expect([0, 1]).toContain(status);
   const records: GrepResponse['matches'] = [];
   let start = 0;
@@ -90,7 +122,9 @@ function oracleGrep(sha: Oid, q: string, options: { path?: string; ignoreCase?: 
     const record = stdout.subarray(start, end);
     const first = record.indexOf(0);
     const second = record.indexOf(0, first + 1);
-    const text = Array.from(record.subarray(second + 1).toString('utf8')).slice(0, 1000).join('');
+    const text = Array.from(record.subarray(second + 1).toString('utf8'))
+      .slice(0, 1000)
+      .join('');
     records.push({ path: record.subarray(41, first).toString('utf8'), line: Number(record.subarray(first + 1, second).toString()), text });
     start = end + 1;
   }
@@ -103,7 +137,7 @@ async function grep(sha: Oid, query: string): Promise<{ status: number; body: Gr
 }
 
 describe('GET /repos/{rid}/grep/{sha}', () => {
-  it.each([
+  it.each<[string, { path?: string; ignoreCase?: boolean }]>([
     ['needle', {}],
     ['NEEDLE', { ignoreCase: true }],
     ['needle', { path: 'dir' }],
@@ -113,9 +147,13 @@ describe('GET /repos/{rid}/grep/{sha}', () => {
     ['caf\u00e9', {}],
     ['no such text anywhere', {}],
     ['needle', { path: 'sub' }],
-  ] as const)('lists what git grep prints for %j %j', async (q, options) => {
+  ])('lists what git grep prints for %j %j', async (q, options) => {
     for (const sha of [ids[1], ids[6], ids[9]] as Oid[]) {
-      const params = new URLSearchParams({ q, ...(options.path === undefined ? {} : { path: options.path }), ...('ignoreCase' in options ? { ignoreCase: 'true' } : {}) });
+      const params = new URLSearchParams({
+        q,
+        ...(options.path === undefined ? {} : { path: options.path }),
+        ...(options.ignoreCase === true ? { ignoreCase: 'true' } : {}),
+      });
       const { status, body } = await grep(sha, params.toString());
       expect(status).toBe(200);
       expect(body).toEqual({ matches: oracleGrep(sha, q, options), truncated: false });
@@ -247,7 +285,11 @@ async function compare(range: string): Promise<{ status: number; body: CompareRe
 
 /** What the git CLI says of `base...head`: counts, merge base, the ahead commits. */
 function oracleCompare(base: string, head: string): Pick<CompareResponse, 'ahead' | 'behind' | 'mergeBase'> & { commits: string[] } {
-  const [behind, ahead] = git(['rev-list', '--left-right', '--count', `${base}...${head}`]).stdout.toString().trim().split(/\s+/).map(Number);
+  const [behind, ahead] = git(['rev-list', '--left-right', '--count', `${base}...${head}`])
+    .stdout.toString()
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   const mergeBase = git(['merge-base', base, head]);
   return {
     ahead: ahead as number,

@@ -44,7 +44,12 @@ function cacheHeader(cache: JsonRoute['cache']): JsonSchema {
     return { 'cache-control': { description: 'Only with `parent`.', schema: { const: CACHE_CONTROL.immutable } } };
   }
   if (cache === 'immutable with commit ids, else none') {
-    return { 'cache-control': { description: 'Only when both sides are commit ids (a branch or tag name is revalidated).', schema: { const: CACHE_CONTROL.immutable } } };
+    return {
+      'cache-control': {
+        description: 'Only when both sides are commit ids (a branch or tag name is revalidated).',
+        schema: { const: CACHE_CONTROL.immutable },
+      },
+    };
   }
   return { 'cache-control': { required: true, schema: { const: CACHE_CONTROL[cache] } } };
 }
