@@ -18,19 +18,19 @@ const CHECK_CHUNK = 256;
 const FILTERED_WALK_MS = 30_000;
 
 /** Characters whose lower case holds an ASCII letter they are not an ASCII case of (İ, K). */
-const NOT_FOLDED = /([\u0130\u212A])/;
+const NOT_FOLDED = new Set(['\u0130', '\u212A']);
 
 /**
- * Case folding of the author and message filters: Unicode lower case, except that a character
- * is never folded onto an ASCII letter (so an ASCII filter matches exactly where git's
- * ASCII-only `-i` does, and git can narrow the walk for it).
+ * Case folding of the author and message filters: each character to its Unicode lower case,
+ * one by one (so a needle folds as the same text inside a name or message does: no final
+ * sigma), except that a character is never folded onto an ASCII letter (so an ASCII filter
+ * matches exactly where git's ASCII-only `-i` does, and git can narrow the walk for it).
  */
 export function foldCase(text: string): string {
-  if (!NOT_FOLDED.test(text)) return text.toLowerCase();
-  return text
-    .split(NOT_FOLDED)
-    .map((part, index) => (index % 2 === 1 ? part : part.toLowerCase()))
-    .join('');
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+  let folded = '';
+  for (const char of text) folded += NOT_FOLDED.has(char) ? char : char.toLowerCase();
+  return folded;
 }
 
 /** Whether a walk has any of the path, author and message filters. */
