@@ -243,6 +243,10 @@ describe('GET /repos/{rid}/commits with path, author and q', () => {
     expect(await listed('author=%C3%A9MILE')).toEqual(by((commit) => commit.author === EMILE));
     expect(await listed('q=%C3%A4rger')).toEqual(by((commit) => commit.message.includes('Ärger')));
     expect(await listed('author=temperature%20k')).toEqual([]);
+    // The name or the email, never both: git's `Name <email>` match would take these.
+    expect(git(['rev-list', '-i', '-F', '--author=scratch <ada', ids[9] as string]).stdout.length).toBeGreaterThan(0);
+    expect(await listed('author=scratch%20%3Cada')).toEqual([]);
+    expect(await listed('author=scratch%20')).toEqual([]);
     expect(await listed('author=temperature%20%E2%84%AA')).toEqual(by((commit) => commit.author === KELVIN));
   });
 

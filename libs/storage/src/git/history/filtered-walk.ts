@@ -70,7 +70,9 @@ export async function filteredCommitOids(at: GitTarget, objects: Pick<GitObjectR
   let window = { skip: 0, count: allNarrowed ? Math.max(wanted, MIN_ROUND) : Number.POSITIVE_INFINITY };
   while (matched.length < wanted && wanted > 0) {
     const { oids, listed } = await listCandidates(at, options, narrow.args, window);
-    await check(objects, oids, { author, message, deadline, wanted }, matched);
+    // git's list is the answer when its match is exactly this one: nothing to read here.
+    const filters = narrow.exact ? { author: undefined, message: undefined } : { author, message };
+    await check(objects, oids, { ...filters, deadline, wanted }, matched);
     if (listed < window.count) break;
     window = { skip: window.skip + listed, count: window.count * 4 };
   }
@@ -136,9 +138,12 @@ async function listCandidates(
 
 /**
  * git's own `-F -i --author`/`--grep` for the filters it matches wherever {@link passes} does
- * (a commit it drops is never wanted); `complete` when that is every author and message filter.
+ * (a commit it drops is never wanted); `complete` when that is every author and message filter;
+ * `exact` when git keeps exactly the commits {@link passes} keeps: an author filter alone that
+ * holds no `<` or `>` and does not end with a space (git matches it in `Name <email>`, where
+ * such a text lies within the name or within the email).
  */
-function narrowing(options: WalkCommitsOptions): { args: string[]; complete: boolean } {
+function narrowing(options: WalkCommitsOptions): { args: string[]; complete: boolean; exact: boolean } {
   const args: string[] = [];
   let complete = true;
   for (const [value, option] of [
@@ -151,7 +156,9 @@ function narrowing(options: WalkCommitsOptions): { args: string[]; complete: boo
   }
   // Whether git takes both as "and" or "or", what it lists holds every commit matching both:
   // the checks here keep those.
-  return { args: args.length === 0 ? [] : ['--fixed-strings', '--regexp-ignore-case', ...args], complete };
+  const { author, message } = options;
+  const exact = message === undefined && author !== undefined && gitCanNarrow(author) && !/[<>]/.test(author) && !author.endsWith(' ');
+  return { args: args.length === 0 ? [] : ['--fixed-strings', '--regexp-ignore-case', ...args], complete, exact };
 }
 
 /** `-- <path>` (read literally: `--literal-pathspecs`), nothing for the root. */
