@@ -17,8 +17,10 @@ const CHECK_CHUNK = 256;
 /** A filtered walk ends with a BusyError past this long (git's part and the checks here). */
 const FILTERED_WALK_MS = 30_000;
 
-/** Characters whose lower case holds an ASCII letter they are not an ASCII case of (İ, K). */
-const NOT_FOLDED = new Set(['\u0130', '\u212A']);
+/** Whether a character's lower case holds an ASCII letter it is not an ASCII case of (İ, K). */
+function foldsOntoAscii(char: string): boolean {
+  return char === '\u0130' || char === '\u212A';
+}
 
 /**
  * Case folding of the author and message filters: each character to its Unicode lower case,
@@ -29,7 +31,7 @@ const NOT_FOLDED = new Set(['\u0130', '\u212A']);
 export function foldCase(text: string): string {
   if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
   let folded = '';
-  for (const char of text) folded += NOT_FOLDED.has(char) ? char : char.toLowerCase();
+  for (const char of text) folded += foldsOntoAscii(char) ? char : char.toLowerCase();
   return folded;
 }
 
