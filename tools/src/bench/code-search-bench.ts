@@ -10,6 +10,8 @@
  *   node tools/dist/bench/code-search-bench.js [--history /work/.mirror/git+git/repo] [--runs 5]
  *     [--rare TEXT] [--common TEXT] [--path PATH] [--author TEXT] [--cache DIR]
  */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildHistoryHome, ensureBenchHome } from './bench-homes.js';
@@ -35,10 +37,23 @@ const head = (await runChecked('git', ['-C', source, 'rev-parse', 'HEAD'])).toSt
 const dir = path.join(benchCacheRoot(values.cache), 'history', `${path.basename(source).replace(/\.git$/, '')}-${head.slice(0, 12)}`);
 const history = await ensureBenchHome(dir, (at) => buildHistoryHome(at, source));
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' };
+/**
+ * The server's git reads a commit-graph of its own with changed-path filters (an overlay object
+ * directory, graph/commit-graph-overlays.ts) in front of the stored repository. The baseline
+ * git gets the same: one written here once, used the way the server uses its overlay.
+ */
+const overlay = path.join(dir, 'git-overlay');
+const OVERLAY_ENV = { ...GIT_ENV, GIT_OBJECT_DIRECTORY: overlay, GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(history.gitDir, 'objects') };
+if (!existsSync(path.join(overlay, 'info', 'commit-graph'))) {
+  await mkdir(path.join(overlay, 'info'), { recursive: true });
+  await runChecked('git', ['--git-dir', history.gitDir, 'commit-graph', 'write', '--reachable', '--changed-paths', `--object-dir=${overlay}`], {
+    env: OVERLAY_ENV,
+  });
+}
 
-/** git on the served repository, as the server runs it (isolated configuration); stdout, whatever the exit code. */
+/** git on the served repository, as the server runs it (isolated configuration, the overlay); stdout, whatever the exit code. */
 async function git(args: readonly string[]): Promise<Buffer> {
-  const result = await runCommand('git', ['--git-dir', history.gitDir, '-c', 'core.quotePath=false', ...args], { env: GIT_ENV });
+  const result = await runCommand('git', ['--git-dir', history.gitDir, '-c', 'core.quotePath=false', ...args], { env: OVERLAY_ENV });
   if (result.code !== 0 && result.code !== 1) throw new Error(`git ${args.join(' ')} exited ${result.code}: ${result.stderr.slice(0, 500)}`);
   return result.stdout;
 }
