@@ -18,6 +18,8 @@ import { OpenApiModule } from './openapi/openapi.module.js';
 import { DocsModule } from './docs/docs.module.js';
 import { EventsModule } from './events/events.module.js';
 import { FeedsModule } from './feeds/feeds.module.js';
+import { GrepModule } from './grep/grep.module.js';
+import { CompareModule } from './compare/compare.module.js';
 // Feature modules: add one import line above and one entry in `imports` below.
 
 /**
@@ -44,6 +46,8 @@ import { FeedsModule } from './feeds/feeds.module.js';
     DocsModule,
     FeedsModule,
     EventsModule,
+    GrepModule,
+    CompareModule,
   ],
 })
 export class AppModule {

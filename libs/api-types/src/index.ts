@@ -79,6 +79,7 @@ export {
   type RangeDiffResponse,
   rangeDiffResponseSchema,
 } from './commit.js';
+export { type CompareResponse, compareResponseSchema, type GrepMatch, grepMatchSchema, type GrepResponse, grepResponseSchema } from './search.js';
 export {
   type CommitDiff,
   commitDiffLineSchema,

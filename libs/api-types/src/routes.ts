@@ -15,9 +15,10 @@ import { remoteSchema } from './remote.js';
 import { repoInfoSchema, repoSearchResultSchema } from './repo.js';
 import { commitCountStatsSchema, rangeDiffStatsSchema, treeStatsSchema } from './stats.js';
 import { treeSchema } from './tree.js';
+import { compareResponseSchema, grepResponseSchema } from './search.js';
 
 /** A path or query parameter's kind; its pattern and meaning are in {@link PARAMETER_KINDS}. */
-export type ParameterKind = 'rid' | 'oid' | 'nid' | 'did' | 'path' | 'uint' | 'int64' | 'string' | readonly string[];
+export type ParameterKind = 'rid' | 'oid' | 'nid' | 'did' | 'path' | 'uint' | 'int64' | 'string' | 'text' | 'revision' | readonly string[];
 
 /** What each scalar parameter kind accepts (the server answers 400 naming the parameter otherwise). */
 export const PARAMETER_KINDS = {
@@ -29,6 +30,8 @@ export const PARAMETER_KINDS = {
   uint: { pattern: '^[0-9]+$', description: 'non-negative integer' },
   int64: { pattern: '^-?[0-9]+$', description: 'signed 64-bit integer (seconds since the epoch)' },
   string: { pattern: '', description: '' },
+  text: { pattern: '', description: '1 to 256 characters' },
+  revision: { pattern: '', description: 'a commit id (40 hex digits), or the name of a canonical branch or tag (`main`, `v1.0`; `/` written `%2F`)' },
 } as const;
 
 /** Cache-Control classes of successful answers (docs/radicle-httpd.md §2.2). */
@@ -53,7 +56,7 @@ export interface JsonRoute {
   readonly response: v.GenericSchema;
   /** Error statuses besides 400 for malformed parameters and 404 / 405 / 500. */
   readonly errors: readonly number[];
-  readonly cache: CacheClass | 'immutable with parent, else none';
+  readonly cache: CacheClass | 'immutable with parent, else none' | 'immutable with commit ids, else none';
   readonly tag: string;
 }
 
@@ -161,8 +164,9 @@ export const JSON_ROUTES = {
     tag: 'browse',
     path: '/api/v1/repos/{rid}/commits',
     params: REPO,
-    query: { parent: 'oid', since: 'int64', until: 'int64', ...PAGE },
+    query: { parent: 'oid', since: 'int64', until: 'int64', path: 'text', author: 'text', q: 'text', ...PAGE },
     response: v.array(commitSchema),
+    errors: [503],
     cache: 'immutable with parent, else none',
   }),
   getCommit: route({
@@ -201,6 +205,26 @@ export const JSON_ROUTES = {
     params: AT,
     response: commitCountStatsSchema,
     cache: 'immutable',
+  }),
+  searchCode: route({
+    operationId: 'searchCode',
+    summary: 'Lines of the files at a commit that hold a text',
+    tag: 'browse',
+    path: '/api/v1/repos/{rid}/grep/{sha}',
+    params: AT,
+    query: { q: 'text', path: 'path', ignoreCase: ['true', 'false'] },
+    response: grepResponseSchema,
+    errors: [503],
+    cache: 'immutable',
+  }),
+  compare: route({
+    operationId: 'compare',
+    summary: 'Two commits compared: counts, commits and diff',
+    tag: 'browse',
+    path: '/api/v1/repos/{rid}/compare/{base}...{head}',
+    params: { rid: 'rid', base: 'revision', head: 'revision' },
+    response: compareResponseSchema,
+    cache: 'immutable with commit ids, else none',
   }),
   getActivity: route({
     operationId: 'getActivity',

@@ -27,11 +27,13 @@ export type {
   GitObjectReads,
   GitRefReads,
   GitRepository,
+  GitSearches,
   ReadOptions,
   RefEntry,
   WalkCommitsOptions,
 } from './git/git-repository.js';
 export type { ChunkedReadOptions, CommitRange } from './git/history/commit-range.js';
+export type { GrepMatch, GrepOptions, GrepResult } from './git/processes/git-grep.js';
 export { OidList } from './git/objects/oid-list.js';
 export { RANGE_CHUNK_COMMITS } from './git/history/walk-commits-until.js';
 export { Semaphore } from './git/limits/semaphore.js';

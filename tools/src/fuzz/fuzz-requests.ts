@@ -42,7 +42,24 @@ export interface FuzzAnswer {
 }
 
 const METHODS = ['GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND'];
-const QUERY_KEYS = ['page', 'perPage', 'show', 'sort', 'q', 'state', 'status', 'parent', 'since', 'until', 'service', 'prefix', 'path', 'x'];
+const QUERY_KEYS = [
+  'page',
+  'perPage',
+  'show',
+  'sort',
+  'q',
+  'state',
+  'status',
+  'parent',
+  'since',
+  'until',
+  'service',
+  'prefix',
+  'path',
+  'author',
+  'ignoreCase',
+  'x',
+];
 
 const segment = fc.oneof(
   fc.string({ maxLength: 12 }),
@@ -87,6 +104,15 @@ function parameterArbitrary(name: string, values: FuzzValues): fc.Arbitrary<stri
         fc.array(segment, { maxLength: 4 }).map((parts) => parts.map(encodeSegment).join('/')),
         fc.constantFrom('', 'main', 'main.zip', 'main.tar.gz', 'x.tar', '../../../../etc/passwd'),
       );
+    case 'range': {
+      // compare's `{base}...{head}`: ids and names on either side, and ranges without the dots.
+      const side = fc.oneof(pick(values.oids), fc.constantFrom('main', 'master', 'v1.0', 'refs%2Fheads%2Fmain', '-', '..'), segment.map(encodeSegment));
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.tuple(side, side).map(([base, head]) => `${base}...${head}`) },
+        { weight: 1, arbitrary: fc.tuple(side, side).map(([base, head]) => `${base}..${head}`) },
+        { weight: 1, arbitrary: segment.map(encodeSegment) },
+      );
+    }
     default:
       // sha, oid, base, id: real ids, prefixes, odd hex and anything else.
       return fc.oneof(

@@ -9,7 +9,7 @@ import { PAGE_QUERY, QueryPipe } from '../platform/query.js';
 import { type CommitsQuery, CommitsService } from './commits.service.js';
 import { BigPage } from '../platform/page-builds.js';
 
-const COMMITS_QUERY = { parent: 'oid', since: 'int', until: 'int', ...PAGE_QUERY } as const;
+const COMMITS_QUERY = { parent: 'oid', since: 'int', until: 'int', path: 'text', author: 'text', q: 'text', ...PAGE_QUERY } as const;
 
 /** Only a list anchored at an explicit commit is immutable (docs/radicle-httpd.md §2.2, §5.9). */
 function hasParent(request: FastifyRequest): boolean {

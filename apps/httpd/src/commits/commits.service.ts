@@ -1,7 +1,7 @@
 import { TooLargeError } from '@forge-httpd/identity';
 import { Injectable, type StreamableFile } from '@nestjs/common';
 import type { Activity, Commit, CommitCountStats, CommitDetail, RangeDiffResponse, RangeDiffStats } from '@forge-httpd/api-types';
-import { type GitCommit, type GitRepository, type Oid, RANGE_CHUNK_COMMITS, type ReadOptions } from '@forge-httpd/storage';
+import { type GitCommit, type GitRepository, type Oid, RANGE_CHUNK_COMMITS, type ReadOptions, type WalkCommitsOptions } from '@forge-httpd/storage';
 import { GitContentCache } from '../git-content/git-content-cache.js';
 import { GitContentService, type LoadedDiff } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
@@ -18,6 +18,12 @@ export interface CommitsQuery {
   until?: number;
   page?: number;
   perPage?: number;
+  /** Only commits that `git rev-list {head} -- {path}` names. */
+  path?: string;
+  /** Only commits whose author name or email holds this, case-insensitively. */
+  author?: string;
+  /** Only commits whose message holds this, case-insensitively. */
+  q?: string;
 }
 
 /** Bytes of numstat output read for diff stats: ~100 bytes per file, so about 300,000 files. */
@@ -47,7 +53,7 @@ export class CommitsService {
     if (query.parent !== undefined) await this.content.requireCommit(repository.git, query.parent, WALK_STEP);
     const window = pageWindow(query);
     if (window === null) return [];
-    const walk = { from: query.parent ?? head.oid, since: query.since, until: query.until, ...window };
+    const walk = { from: query.parent ?? head.oid, since: query.since, until: query.until, ...filters(query), ...window };
     if (window.maxCount !== undefined) return (await repository.git.walkCommits(walk)).map(toCommit);
     // since/until without perPage: every match, up to the whole history; past one chunk it is
     // written as it is read, like a long range.
@@ -165,6 +171,15 @@ function pageWindow(query: CommitsQuery): { skip: number; maxCount?: number } | 
   const perPage = query.perPage ?? DEFAULT_COMMITS_PER_PAGE;
   const skip = page * perPage;
   return perPage === 0 || !Number.isSafeInteger(skip) ? null : { skip, maxCount: perPage };
+}
+
+/** The path, author and message filters that are given (an unfiltered walk has none of the keys). */
+function filters(query: CommitsQuery): Pick<WalkCommitsOptions, 'path' | 'author' | 'message'> {
+  return {
+    ...(query.path === undefined ? {} : { path: query.path }),
+    ...(query.author === undefined ? {} : { author: query.author }),
+    ...(query.q === undefined ? {} : { message: query.q }),
+  };
 }
 
 /** The commits of a long range as API items, chunk by chunk. */

@@ -23,6 +23,7 @@ function parameterSchema(kind: ParameterKind): JsonSchema {
   if (typeof kind !== 'string') return { type: 'string', enum: [...kind] };
   if (kind === 'uint') return { type: 'integer', minimum: 0 };
   if (kind === 'int64') return { type: 'integer', format: 'int64' };
+  if (kind === 'text') return { type: 'string', minLength: 1, maxLength: 256 };
   const { pattern } = PARAMETER_KINDS[kind];
   return pattern === '' ? { type: 'string' } : { type: 'string', pattern };
 }
@@ -43,12 +44,25 @@ function cacheHeader(cache: JsonRoute['cache']): JsonSchema {
   if (cache === 'immutable with parent, else none') {
     return { 'cache-control': { description: 'Only with `parent`.', schema: { const: CACHE_CONTROL.immutable } } };
   }
+  if (cache === 'immutable with commit ids, else none') {
+    return {
+      'cache-control': {
+        description: 'Only when both sides are commit ids (a branch or tag name is revalidated).',
+        schema: { const: CACHE_CONTROL.immutable },
+      },
+    };
+  }
   return { 'cache-control': { required: true, schema: { const: CACHE_CONTROL[cache] } } };
 }
 
 function tooLargeResponse(route: JsonRoute): JsonSchema {
   if (!route.errors.includes(413)) return {};
   return { '413': { $ref: `#/components/responses/${route.response === JSON_ROUTES.getBlob.response ? 'BlobTooLarge' : 'OverLimit'}` } };
+}
+
+/** A 503 for the routes whose git work is bounded in time. */
+function busyResponse(route: JsonRoute): JsonSchema {
+  return route.errors.includes(503) ? { '503': { $ref: '#/components/responses/Busy' } } : {};
 }
 
 function operation(route: JsonRoute): JsonSchema {
@@ -70,6 +84,7 @@ function operation(route: JsonRoute): JsonSchema {
         },
         '304': { $ref: '#/components/responses/NotModified' },
         ...tooLargeResponse(route),
+        ...busyResponse(route),
         ...commonErrors(parameters.length > 0),
       },
     },

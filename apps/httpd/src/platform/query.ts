@@ -4,9 +4,13 @@ import { type Oid, parseOid } from '@forge-httpd/storage';
 
 /**
  * Kind of a query parameter: `uint` (page, perPage), `int` (since, until: i64 seconds),
- * `oid`, free `string`, or a list of allowed values.
+ * `oid`, free `string`, `text` (1 to 256 characters: a search or filter), `path` (1 to 4,096
+ * characters: a path in a tree), or a list of allowed values.
  */
-export type QueryKind = 'uint' | 'int' | 'oid' | 'string' | readonly string[];
+export type QueryKind = 'uint' | 'int' | 'oid' | 'string' | 'text' | 'path' | readonly string[];
+
+/** Characters (code points) a `text` and a `path` query value may hold. */
+const TEXT_MAX_CHARS = { text: 256, path: 4096 } as const;
 
 /** Known keys of a route's query and their kinds; other keys are ignored. */
 export type QuerySchema = Readonly<Record<string, QueryKind>>;
@@ -45,6 +49,14 @@ function parseChoice(key: string, text: string, allowed: readonly string[]): str
   return text;
 }
 
+/** A value of 1 to `max` characters, without NUL (which no git argument can hold). */
+function parseText(key: string, text: string, max: number): string {
+  // Counted in code points; a value of more than 2 × max UTF-16 units has more than max.
+  const count = text.length > 2 * max ? max + 1 : Array.from(text).length;
+  if (count === 0 || count > max || text.includes('\0')) throw new InvalidInputError(`Invalid ${key}: expected 1 to ${max} characters, without NUL`);
+  return text;
+}
+
 function parseValue(key: string, text: string, kind: QueryKind): unknown {
   switch (kind) {
     case 'uint':
@@ -55,6 +67,9 @@ function parseValue(key: string, text: string, kind: QueryKind): unknown {
       return parseOid(text, key);
     case 'string':
       return text;
+    case 'text':
+    case 'path':
+      return parseText(key, text, TEXT_MAX_CHARS[kind]);
     default:
       return parseChoice(key, text, kind);
   }

@@ -88,7 +88,14 @@ async function walkRepository({ get, rid, flavour, nids }: RepoWalk): Promise<vo
   const commits = asArray(await get(`${repo}/commits?perPage=${MAX_COMMITS}`));
   for (const commit of commits) await walkCommit(get, repo, commit);
   if (typeof head === 'string') {
-    await Promise.all([get(`${repo}/readme/${head}`), get(`${repo}/stats/tree/${head}`), get(`${repo}/commits?parent=${head}`)]);
+    await Promise.all([
+      get(`${repo}/readme/${head}`),
+      get(`${repo}/stats/tree/${head}`),
+      get(`${repo}/commits?parent=${head}`),
+      // Beyond the explorer: code search and a filtered history.
+      get(`${repo}/grep/${head}?q=the`),
+      get(`${repo}/commits?parent=${head}&author=a&q=e`),
+    ]);
     await walkTree(get, `${repo}`, head);
   }
   for (const issue of asArray(await get(`${repo}/issues?status=all&perPage=100`))) await get(`${repo}/issues/${String(issue['id'])}`);
@@ -99,6 +106,7 @@ async function walkRepository({ get, rid, flavour, nids }: RepoWalk): Promise<vo
       await Promise.all([
         get(`${repo}/diff/${base}/${oid}`),
         get(`${repo}/diff/${base}/${oid}/stats`),
+        get(`${repo}/compare/${base}...${oid}`),
         get(`${repo}/jobs/${oid}`),
         get(`${repo}/commits/${oid}`),
       ]);

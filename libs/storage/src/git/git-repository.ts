@@ -7,6 +7,7 @@ import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './f
 import type { Oid } from './objects/oid.js';
 import type { OidList } from './objects/oid-list.js';
 import type { ChunkedReadOptions, CommitRange } from './history/commit-range.js';
+import type { GrepOptions, GrepResult } from './processes/git-grep.js';
 
 /** A reference and the object it points to (symbolic refs resolved). */
 export interface RefEntry {
@@ -28,6 +29,15 @@ export interface WalkCommitsOptions {
   readonly since?: number;
   /** Keep commits with committer time < until (seconds). */
   readonly until?: number;
+  /**
+   * Keep the commits `git rev-list <from> -- <path>` names (the path read literally; git's
+   * default history simplification). Invalid paths (`..`, empty segments) throw InvalidInputError.
+   */
+  readonly path?: string;
+  /** Keep commits whose author name or email holds this, case-insensitively (history/filtered-walk.ts). */
+  readonly author?: string;
+  /** Keep commits whose message holds this, case-insensitively. */
+  readonly message?: string;
 }
 
 /** Input of {@link GitRepository.diffPatch}. */
@@ -206,6 +216,17 @@ export interface GitGraphQueries {
   isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean>;
   /** Names of the refs under `prefixes` (each ending with `/`) whose tip contains `commit`, sorted by name bytes. */
   refsContaining(commit: Oid, prefixes: readonly string[]): Promise<string[]>;
+  /**
+   * Commits only `head` reaches and commits only `base` reaches
+   * (`git rev-list --left-right --count base...head`, right and left).
+   */
+  countAheadBehind(base: Oid, head: Oid): Promise<{ ahead: number; behind: number }>;
+}
+
+/** Searching the files of a commit. */
+export interface GitSearches {
+  /** `git grep -F` over the text files of a commit, bounded in matches, line length and time (processes/git-grep.ts). */
+  grep(options: GrepOptions): Promise<GrepResult>;
 }
 
 /** Differences between two commits or trees, as git writes them. */
@@ -222,7 +243,7 @@ export interface GitDiffs {
  * throws an `InvalidInputError`, git failures throw `ProcessFailedError`, corrupt objects
  * `InvalidDataError`.
  */
-export interface GitRepository extends GitObjectReads, GitRefReads, GitCommitWalks, GitHistoryQueries, GitGraphQueries, GitDiffs {
+export interface GitRepository extends GitObjectReads, GitRefReads, GitCommitWalks, GitHistoryQueries, GitGraphQueries, GitDiffs, GitSearches {
   readonly gitDir: string;
   /** Stops the repository's processes; later calls fail. */
   close(): Promise<void>;

@@ -24,6 +24,7 @@ import { CommitWalker } from './history/commit-walker.js';
 import { HistoryQueries } from './history/history-queries.js';
 import { GraphQueries } from './graph/graph-queries.js';
 import { DiffReader } from './history/diff-reader.js';
+import { grepCommit } from './processes/git-grep.js';
 
 // Still importable from here, where it was declared before the readers were split out.
 export { BUSY_READS_FOR_A_PROCESS } from './processes/object-reader.js';
@@ -156,6 +157,8 @@ function joinReaders(context: RepositoryContext, { objects, refs, walks, history
     mergeBase: (a, b) => graph.mergeBase(a, b),
     isAncestor: (ancestor, descendant) => graph.isAncestor(ancestor, descendant),
     refsContaining: (commit, prefixes) => graph.refsContaining(commit, prefixes),
+    countAheadBehind: (base, head) => graph.countAheadBehind(base, head),
+    grep: (options) => grepCommit(context.at, options),
     diffPatch: (options) => diffs.diffPatch(options),
     diffNumstat: (options) => diffs.diffNumstat(options),
     close: () => closeRepository(context),

@@ -60,3 +60,12 @@ export const commitCount = z.object({ commits: z.number() });
 
 /** `GET /repos/{rid}/activity`. */
 export const activity = z.object({ activity: z.array(z.number()) });
+
+/**
+ * Not an explorer route: `GET /repos/{rid}/compare/{base}...{head}`. Its commits, diff and files
+ * take the explorer's own shapes, so a client shows them with the views it has.
+ */
+export const compare = z.looseObject({ commits: z.array(commitHeader), diff, files: rangeDiff.shape.files });
+
+/** Not an explorer route: `GET /repos/{rid}/grep/{sha}`. */
+export const grep = z.object({ matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })), truncated: z.boolean() });

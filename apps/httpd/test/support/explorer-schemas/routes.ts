@@ -5,7 +5,7 @@
  * route cannot go unchecked.
  */
 import { z } from 'zod';
-import { activity, blob, commit, commitCount, commits, rangeDiff, tree, treeStats } from './browse.js';
+import { activity, blob, commit, commitCount, commits, compare, grep, rangeDiff, tree, treeStats } from './browse.js';
 import { issue, jobs, patch } from './cob.js';
 import { diffStats } from './diff.js';
 import { apiInfo, info, inventory, node, nodeIdentity, nodeStats, policies, policy } from './node.js';
@@ -47,6 +47,8 @@ export function explorerRoutes(flavour: string): readonly ExplorerRoute[] {
     'repos/:rid/commits/:sha': commit,
     'repos/:rid/diff/:base/:oid': rangeDiff,
     'repos/:rid/diff/:base/:oid/stats': diffStats,
+    'repos/:rid/grep/:sha': grep,
+    'repos/:rid/compare/:range': compare,
     'repos/:rid/jobs/:sha': jobs,
     'repos/:rid/issues': z.array(issue),
     'repos/:rid/issues/:id': issue,

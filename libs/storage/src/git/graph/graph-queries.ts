@@ -11,7 +11,7 @@ import type { RefListingCache } from '../refs/ref-listing-cache.js';
 import { listRefsContaining } from '../refs/refs.js';
 import type { RepositoryContext } from '../repository-context.js';
 import { isAncestorInGraph } from './graph-containment.js';
-import { isAncestor, mergeBase } from './merge-base.js';
+import { countAheadBehind, isAncestor, mergeBase } from './merge-base.js';
 import type { ReachabilityIndex } from './reachability-index.js';
 import type { RepositoryCommitGraph } from './repository-commit-graph.js';
 import type { GitTarget } from '../processes/git-processes.js';
@@ -42,6 +42,10 @@ export class GraphQueries implements GitGraphQueries {
 
   mergeBase(a: Oid, b: Oid): Promise<Oid | null> {
     return mergeBase(this.at, [a, b]);
+  }
+
+  countAheadBehind(base: Oid, head: Oid): Promise<{ ahead: number; behind: number }> {
+    return countAheadBehind(this.at, { base, head });
   }
 
   async isAncestor(ancestor: Oid, descendant: Oid): Promise<boolean> {

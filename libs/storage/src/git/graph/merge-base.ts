@@ -1,7 +1,11 @@
+import { BusyError, ProcessFailedError } from '@forge-httpd/identity';
 import type { Oid } from '../objects/oid.js';
 import { invalidOid, isOid } from '../objects/oid.js';
 import { runGit } from '../processes/run-git.js';
 import type { GitTarget } from '../processes/git-processes.js';
+
+/** A count of both sides is stopped past this long (a BusyError). */
+const COUNT_TIMEOUT_MS = 30_000;
 
 /**
  * Finds the best common ancestor of two commits (`git merge-base`).
@@ -36,6 +40,23 @@ export async function isAncestor(at: GitTarget, { ancestor, descendant }: { ance
     okExitCodes: [0, 1],
   });
   return exitCode === 0;
+}
+
+/**
+ * Counts the commits each side alone reaches (`git rev-list --left-right --count base...head`).
+ * @param at - repository, and the processes git runs under
+ * @param sides - the two commits
+ * @returns `ahead` (only `head` reaches them) and `behind` (only `base`)
+ * @throws InvalidInputError for malformed ids; ProcessFailedError when a commit is unknown
+ */
+export async function countAheadBehind(at: GitTarget, { base, head }: { base: Oid; head: Oid }): Promise<{ ahead: number; behind: number }> {
+  checkOids(base, head);
+  const onTimeout = (): Error => new BusyError('counting commits took too long');
+  const args = ['rev-list', '--left-right', '--count', '--end-of-options', `${base}...${head}`];
+  const { stdout } = await runGit({ ...at, args, timeoutMs: COUNT_TIMEOUT_MS, onTimeout });
+  const [behind, ahead] = stdout.toString('latin1').trim().split(/\s+/).map(Number);
+  if (!Number.isSafeInteger(behind) || !Number.isSafeInteger(ahead)) throw new ProcessFailedError('unexpected rev-list output');
+  return { ahead: ahead as number, behind: behind as number };
 }
 
 function checkOids(...oids: Oid[]): void {

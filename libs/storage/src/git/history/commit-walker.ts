@@ -8,10 +8,11 @@ import type { GitCommit } from '../format/git-objects.js';
 import type { GitCommitWalks, GitObjectReads, ReadOptions, WalkCommitsOptions } from '../git-repository.js';
 import { historyInGraph } from '../graph/graph-history.js';
 import type { RepositoryCommitGraph } from '../graph/repository-commit-graph.js';
-import type { OidList } from '../objects/oid-list.js';
+import { OidList } from '../objects/oid-list.js';
 import { checkOid, type Oid } from '../objects/oid.js';
 import type { RepositoryContext } from '../repository-context.js';
 import type { ChunkedReadOptions, CommitRange } from './commit-range.js';
+import { filteredCommitOids, isFilteredWalk } from './filtered-walk.js';
 import { checkWalkWindow, walkCommitOids } from './history.js';
 import { type CommitSource, IN_MEMORY_WALK_LIMIT, openCommitRange, readInChunks, type WalkBounds, walkCommitsUntil, walkNear } from './walk-commits-until.js';
 import type { WalkedCommits } from './walked-commits.js';
@@ -59,12 +60,17 @@ export class CommitWalker implements GitCommitWalks {
   }
 
   async walkCommits(options: WalkCommitsOptions): Promise<GitCommit[]> {
+    if (isFilteredWalk(options)) return this.readListed(await filteredCommitOids(this.at, this.objects, options));
     const near = await this.walkFirstCommits(options);
     if (near !== null) return near;
-    const oids = await this.listCommitOids(options);
+    return this.readListed((await this.listCommitOids(options)).toArray());
+  }
+
+  /** The commits of listed ids, in their order. */
+  private readListed(oids: readonly Oid[]): Promise<GitCommit[]> {
     // Requests are pipelined through the one cat-file process.
     return Promise.all(
-      oids.toArray().map(async (oid) => {
+      oids.map(async (oid) => {
         const commit = await this.objects.readCommit(oid);
         if (commit === null) throw new InvalidDataError('object', `commit ${oid} listed by rev-list is unreadable`);
         return commit;
@@ -100,6 +106,7 @@ export class CommitWalker implements GitCommitWalks {
   }
 
   async listCommitOids(options: WalkCommitsOptions): Promise<OidList> {
+    if (isFilteredWalk(options)) return OidList.of(await filteredCommitOids(this.at, this.objects, options));
     return this.listCommitOidsInGraph(options) ?? walkCommitOids(this.at, options);
   }
 

@@ -17,6 +17,11 @@ export interface GitInvocation extends GitTarget {
   /** Kill the process after this long (default 60 s). */
   readonly timeoutMs?: number;
   /**
+   * The error a process killed at `timeoutMs` rejects with (default a ProcessFailedError): a
+   * search that ran out of time is a busy server to its caller, not a failure.
+   */
+  readonly onTimeout?: () => Error;
+  /**
    * Work nobody waits for (index builds): git runs at a lower CPU priority, so on a busy
    * machine the processes answering requests get the cores first.
    */
@@ -113,9 +118,10 @@ interface Outcome {
 }
 
 /** The exit code to resolve with (-1 when stopped on purpose), or the error to reject with. */
-function settle(outcome: Outcome): number | ProcessFailedError {
+function settle(outcome: Outcome): number | Error {
   const { invocation, code, stopped, timedOut, stderr } = outcome;
   if (stopped) return -1;
+  if (timedOut && invocation.onTimeout !== undefined) return invocation.onTimeout();
   const ok = invocation.okExitCodes ?? [0];
   if (code !== null && ok.includes(code) && !timedOut) return code;
   const what = timedOut ? 'timed out' : `exited with ${code ?? 'a signal'}`;
