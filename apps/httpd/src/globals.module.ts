@@ -9,6 +9,7 @@ import { ErrorFilter } from './platform/error.filter.js';
 import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import { RepositoryAccess } from './repository-access/repository-access.service.js';
+import { RepositoryAliases } from './repository-access/repository-aliases.js';
 import { GIT_SERVER_LIMITS, NODE_HOME, REPOSITORY_PRESENCE } from './platform/tokens.js';
 import { NodeFactsMemo } from './node/node-facts.js';
 
@@ -26,7 +27,7 @@ export interface GlobalsOptions {
 
 /**
  * Cross-cutting providers, global so feature modules inject them without importing:
- * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAccess},
+ * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAliases}, {@link RepositoryAccess},
  * {@link GitProcesses}, {@link NodeFactsMemo} and,
  * when given, {@link HttpCaching}; plus the global error filter and Cache-Control interceptor.
  */
@@ -55,6 +56,7 @@ export class GlobalsModule {
       providers: [
         { provide: ServerConfig, useValue: options.config },
         { provide: NODE_HOME, useValue: options.home },
+        RepositoryAliases,
         RepositoryAccess,
         { provide: REPOSITORY_PRESENCE, useExisting: RepositoryAccess },
         { provide: GIT_SERVER_LIMITS, useValue: options.gitServerLimits ?? DEFAULT_GIT_SERVER_LIMITS },
@@ -67,7 +69,7 @@ export class GlobalsModule {
         { provide: SEND_PRESSURE, useValue: options.sendGuard ?? { pressed: false } },
         { provide: APP_INTERCEPTOR, useClass: PageBuildsInterceptor },
       ],
-      exports: [ServerConfig, NODE_HOME, RepositoryAccess, GitProcesses, NodeFactsMemo, ...(httpCaching === undefined ? [] : [HttpCaching])],
+      exports: [ServerConfig, NODE_HOME, RepositoryAliases, RepositoryAccess, GitProcesses, NodeFactsMemo, ...(httpCaching === undefined ? [] : [HttpCaching])],
     };
   }
 }
