@@ -1,0 +1,187 @@
+import { isPublicSummary, type RepositorySummary } from '@forge-httpd/storage';
+
+/**
+ * How a repository matched a search, best first (docs/api.md operation 7): its name starts with
+ * the query, contains it elsewhere, its description contains it, or every query word is in its
+ * name or description words, with one typo allowed in words of five letters or more.
+ */
+export const MatchTier = { NameStart: 0, NameElsewhere: 1, Description: 2, Words: 3 } as const;
+export type MatchTier = (typeof MatchTier)[keyof typeof MatchTier];
+
+/** A repository that matched, and how. */
+export interface TextMatch {
+  readonly summary: RepositorySummary;
+  readonly tier: MatchTier;
+}
+
+/** Query words looked at; the rest of a longer query is ignored by the word match. */
+const MAX_QUERY_WORDS = 8;
+/** Query words at least this long may differ from a word of the text by one edit. */
+export const TYPO_MIN_LENGTH = 5;
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+
+/** Lower-cased words of `text`, split at anything that is not a letter or a digit. */
+export function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(NOT_WORD)
+    .filter((word) => word !== '');
+}
+
+/**
+ * Whether `word` (of the query) matches `target` (a word of the text): `target` contains it,
+ * or, for a query word of {@link TYPO_MIN_LENGTH} letters or more, a prefix of `target` is one
+ * substitution, insertion, deletion or swap of two neighbours away from it.
+ */
+export function wordMatches(word: string, target: string): boolean {
+  if (target.includes(word)) return true;
+  if (word.length < TYPO_MIN_LENGTH || target.length < word.length - 1) return false;
+  let at = 0;
+  while (at < word.length && word.charCodeAt(at) === target.charCodeAt(at)) at += 1;
+  // Past the first difference the rest must line up again, one edit later.
+  return (
+    sameRun(word, at + 1, target, at + 1, word.length - at - 1) || // substitution
+    sameRun(word, at + 1, target, at, word.length - at - 1) || // an extra letter in the query
+    sameRun(word, at, target, at + 1, word.length - at) || // a letter missing from the query
+    (word.charCodeAt(at) === target.charCodeAt(at + 1) &&
+      word.charCodeAt(at + 1) === target.charCodeAt(at) &&
+      sameRun(word, at + 2, target, at + 2, word.length - at - 2))
+  );
+}
+
+function sameRun(a: string, aFrom: number, b: string, bFrom: number, length: number): boolean {
+  if (bFrom + length > b.length) return false;
+  for (let offset = 0; offset < length; offset += 1) if (a.charCodeAt(aFrom + offset) !== b.charCodeAt(bFrom + offset)) return false;
+  return true;
+}
+
+/** The tier of one repository for `query` (lower-cased), or null: the rule {@link TextSearch} applies in bulk. */
+export function matchTier(summary: RepositorySummary, query: string): MatchTier | null {
+  const name = summary.searchName;
+  if (name === null || !isPublicSummary(summary)) return null;
+  const at = query.includes('\n') ? -1 : name.indexOf(query);
+  if (at === 0) return MatchTier.NameStart;
+  if (at > 0) return MatchTier.NameElsewhere;
+  const description = descriptionOf(summary);
+  if (!query.includes('\n') && description.includes(query)) return MatchTier.Description;
+  const words = wordsOf(query).slice(0, MAX_QUERY_WORDS);
+  const targets = [...wordsOf(name), ...wordsOf(description)];
+  if (words.length > 0 && words.every((word) => targets.some((target) => wordMatches(word, target)))) return MatchTier.Words;
+  return null;
+}
+
+function descriptionOf(summary: RepositorySummary): string {
+  return summary.project?.description.toLowerCase() ?? '';
+}
+
+/** Lower-cased texts joined by `\n` (which no name or description the table holds contains), and where each starts. */
+interface Joined {
+  readonly text: string;
+  readonly starts: readonly number[];
+}
+
+interface Table {
+  readonly version: number;
+  readonly summaries: readonly RepositorySummary[];
+  readonly names: Joined;
+  readonly descriptions: Joined;
+  /** Every word of the names and descriptions, and the summaries (by position) it occurs in. */
+  readonly vocabulary: ReadonlyMap<string, readonly number[]>;
+}
+
+/**
+ * Search over the project names and descriptions of an index snapshot. The texts of public
+ * projects are joined into one string per field once per index version, so a substring query is
+ * a few native `indexOf` scans; the word match scans the distinct words once per query word.
+ */
+export class TextSearch {
+  private table: Table | null = null;
+
+  /** Public projects matching `query` (lower-cased), in the order of `summaries` (RID order), each with its tier. */
+  find(snapshot: { version: number; summaries: readonly RepositorySummary[] }, query: string): TextMatch[] {
+    const table = this.tableFor(snapshot);
+    const tiers = new Uint8Array(table.summaries.length).fill(255);
+    if (!query.includes('\n')) {
+      for (const [entry, at] of scan(table.names, query)) tiers[entry] = at === 0 ? MatchTier.NameStart : MatchTier.NameElsewhere;
+      for (const [entry] of scan(table.descriptions, query)) if (tiers[entry] === 255) tiers[entry] = MatchTier.Description;
+    }
+    for (const entry of wordMatchesOf(table, query)) if (tiers[entry] === 255) tiers[entry] = MatchTier.Words;
+    const matches: TextMatch[] = [];
+    for (const [entry, tier] of tiers.entries())
+      if (tier !== 255) matches.push({ summary: table.summaries[entry] as RepositorySummary, tier: tier as MatchTier });
+    return matches;
+  }
+
+  private tableFor(snapshot: { version: number; summaries: readonly RepositorySummary[] }): Table {
+    if (this.table?.version === snapshot.version) return this.table;
+    const summaries = snapshot.summaries.filter((summary) => summary.searchName !== null && isPublicSummary(summary));
+    const descriptions = summaries.map((summary) => descriptionOf(summary).replaceAll('\n', ' '));
+    const vocabulary = new Map<string, number[]>();
+    for (const [entry, summary] of summaries.entries()) {
+      for (const word of new Set([...wordsOf(summary.searchName as string), ...wordsOf(descriptions[entry] as string)])) {
+        const entries = vocabulary.get(word);
+        if (entries === undefined) vocabulary.set(word, [entry]);
+        else entries.push(entry);
+      }
+    }
+    this.table = {
+      version: snapshot.version,
+      summaries,
+      names: join(summaries.map((summary) => summary.searchName as string)),
+      descriptions: join(descriptions),
+      vocabulary,
+    };
+    return this.table;
+  }
+}
+
+function join(texts: readonly string[]): Joined {
+  const starts: number[] = [];
+  let offset = 0;
+  for (const text of texts) {
+    starts.push(offset);
+    offset += text.length + 1;
+  }
+  return { text: texts.join('\n'), starts };
+}
+
+/** `[entry, position]` of the first occurrence of `query` in each text that holds it, in entry order. */
+function* scan(joined: Joined, query: string): Generator<[number, number]> {
+  if (joined.starts.length === 0) return;
+  let from = 0;
+  for (let hit = joined.text.indexOf(query, from); hit >= 0; hit = joined.text.indexOf(query, from)) {
+    const entry = lastStartAtOrBefore(joined.starts, hit);
+    yield [entry, hit - (joined.starts[entry] as number)];
+    // Only the first occurrence per text counts: continue with the next one.
+    from = joined.starts[entry + 1] ?? joined.text.length + 1;
+    if (from > joined.text.length) return;
+  }
+}
+
+/** Entries where every query word matches a word ({@link wordMatches}); none for a query without words. */
+function wordMatchesOf(table: Table, query: string): Iterable<number> {
+  const words = wordsOf(query).slice(0, MAX_QUERY_WORDS);
+  let found: Set<number> | null = null;
+  for (const word of words) {
+    const entries = new Set<number>();
+    for (const [target, holders] of table.vocabulary) {
+      if (!wordMatches(word, target)) continue;
+      for (const entry of holders) if (found === null || found.has(entry)) entries.add(entry);
+    }
+    found = entries;
+    if (found.size === 0) break;
+  }
+  return found ?? [];
+}
+
+/** Index of the greatest value of the ascending `starts` that is ≤ `offset`. */
+function lastStartAtOrBefore(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((starts[middle] as number) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
