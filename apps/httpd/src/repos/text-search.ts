@@ -17,7 +17,7 @@ export interface TextMatch {
 /** Query words looked at; the rest of a longer query is ignored by the word match. */
 const MAX_QUERY_WORDS = 8;
 /** Query words at least this long may differ from a word of the text by one edit. */
-export const TYPO_MIN_LENGTH = 5;
+const TYPO_MIN_LENGTH = 5;
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
 /** Lower-cased words of `text`, split at anything that is not a letter or a digit. */
