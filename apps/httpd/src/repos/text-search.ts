@@ -34,8 +34,12 @@ export function wordsOf(text: string): string[] {
  * substitution, insertion, deletion or swap of two neighbours away from it.
  */
 export function wordMatches(word: string, target: string): boolean {
-  if (target.includes(word)) return true;
-  if (word.length < TYPO_MIN_LENGTH || target.length < word.length - 1) return false;
+  return target.includes(word) || (word.length >= TYPO_MIN_LENGTH && withinOneEdit(word, target));
+}
+
+/** Whether a prefix of `target` is one substitution, insertion, deletion or neighbour swap away from `word`. */
+function withinOneEdit(word: string, target: string): boolean {
+  if (target.length < word.length - 1) return false;
   let at = 0;
   while (at < word.length && word.charCodeAt(at) === target.charCodeAt(at)) at += 1;
   // Past the first difference the rest must line up again, one edit later.
@@ -85,8 +89,8 @@ interface Table {
   readonly summaries: readonly RepositorySummary[];
   readonly names: Joined;
   readonly descriptions: Joined;
-  /** Every word of the names and descriptions, and the summaries (by position) it occurs in. */
-  readonly vocabulary: ReadonlyMap<string, readonly number[]>;
+  /** Every distinct word of the names and descriptions, and the summaries (by position) each occurs in. */
+  readonly vocabulary: { readonly words: readonly string[]; readonly holders: readonly Int32Array[]; readonly joined: Joined };
 }
 
 /**
@@ -107,8 +111,9 @@ export class TextSearch {
     }
     for (const entry of wordMatchesOf(table, query)) if (tiers[entry] === 255) tiers[entry] = MatchTier.Words;
     const matches: TextMatch[] = [];
-    for (const [entry, tier] of tiers.entries())
-      if (tier !== 255) matches.push({ summary: table.summaries[entry] as RepositorySummary, tier: tier as MatchTier });
+    for (let entry = 0; entry < tiers.length; entry += 1) {
+      if (tiers[entry] !== 255) matches.push({ summary: table.summaries[entry] as RepositorySummary, tier: tiers[entry] as MatchTier });
+    }
     return matches;
   }
 
@@ -129,7 +134,11 @@ export class TextSearch {
       summaries,
       names: join(summaries.map((summary) => summary.searchName as string)),
       descriptions: join(descriptions),
-      vocabulary,
+      vocabulary: {
+        words: [...vocabulary.keys()],
+        holders: [...vocabulary.values()].map((entries) => Int32Array.from(entries)),
+        joined: join([...vocabulary.keys()]),
+      },
     };
     return this.table;
   }
@@ -158,20 +167,31 @@ function* scan(joined: Joined, query: string): Generator<[number, number]> {
   }
 }
 
-/** Entries where every query word matches a word ({@link wordMatches}); none for a query without words. */
+/**
+ * Entries where every query word matches a word ({@link wordMatches}); none for a query without
+ * words. `reached[entry]` counts the query words matched so far, so an entry reached twice by
+ * one query word (two of its words match) counts once.
+ */
 function wordMatchesOf(table: Table, query: string): Iterable<number> {
   const words = wordsOf(query).slice(0, MAX_QUERY_WORDS);
-  let found: Set<number> | null = null;
-  for (const word of words) {
-    const entries = new Set<number>();
-    for (const [target, holders] of table.vocabulary) {
-      if (!wordMatches(word, target)) continue;
-      for (const entry of holders) if (found === null || found.has(entry)) entries.add(entry);
-    }
-    found = entries;
-    if (found.size === 0) break;
+  if (words.length === 0) return [];
+  const { words: vocabulary, holders } = table.vocabulary;
+  const reached = new Uint8Array(table.summaries.length);
+  for (let done = 0; done < words.length; done += 1) {
+    const word = words[done] as string;
+    const reach = (at: number): void => {
+      const entries = holders[at] as Int32Array;
+      for (let i = 0; i < entries.length; i += 1) if (reached[entries[i] as number] === done) reached[entries[i] as number] = done + 1;
+    };
+    // Words holding the query word: native scans of all words joined. Then, for a long query
+    // word, the words one edit away (index loop, no iterator garbage; `reach` is idempotent).
+    for (const [at] of scan(table.vocabulary.joined, word)) reach(at);
+    if (word.length < TYPO_MIN_LENGTH) continue;
+    for (let at = 0; at < vocabulary.length; at += 1) if (withinOneEdit(word, vocabulary[at] as string)) reach(at);
   }
-  return found ?? [];
+  const found: number[] = [];
+  for (let entry = 0; entry < reached.length; entry += 1) if (reached[entry] === words.length) found.push(entry);
+  return found;
 }
 
 /** Index of the greatest value of the ascending `starts` that is ≤ `offset`. */
