@@ -22,7 +22,8 @@ describe('wordMatches', () => {
     ['heartwoood', 'heartwood', true], // a letter too many
     ['heartwoad', 'heartwood', true], // one letter changed
     ['haertwood', 'heartwood', true], // two neighbours swapped
-    ['heartwo0d', 'heartwood-cli', true], // a prefix of the word, one letter changed
+    ['heartwoud', 'heartwoodcli', true], // a prefix of the word, one letter changed
+    ['07918', '07919', false], // a number: exact only
     ['eartwood', 'heartwood', true], // the first letter missing
     ['hartwod', 'heartwood', false], // two edits
     ['wod', 'wood', false], // shorter than five letters: exact only

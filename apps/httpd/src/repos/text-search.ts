@@ -18,6 +18,12 @@ export interface TextMatch {
 const MAX_QUERY_WORDS = 8;
 /** Query words at least this long may differ from a word of the text by one edit. */
 const TYPO_MIN_LENGTH = 5;
+const DIGIT = /\p{N}/u;
+
+/** Whether a query word may carry a typo: five letters or more, no digit (numbers match exactly). */
+function mayHaveTypo(word: string): boolean {
+  return word.length >= TYPO_MIN_LENGTH && !DIGIT.test(word);
+}
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
 /** Lower-cased words of `text`, split at anything that is not a letter or a digit. */
@@ -30,11 +36,11 @@ export function wordsOf(text: string): string[] {
 
 /**
  * Whether `word` (of the query) matches `target` (a word of the text): `target` contains it,
- * or, for a query word of {@link TYPO_MIN_LENGTH} letters or more, a prefix of `target` is one
+ * or, for a query word of {@link TYPO_MIN_LENGTH} letters or more (no digit), a prefix of `target` is one
  * substitution, insertion, deletion or swap of two neighbours away from it.
  */
 export function wordMatches(word: string, target: string): boolean {
-  return target.includes(word) || (word.length >= TYPO_MIN_LENGTH && withinOneEdit(word, target));
+  return target.includes(word) || (mayHaveTypo(word) && withinOneEdit(word, target));
 }
 
 /** Whether a prefix of `target` is one substitution, insertion, deletion or neighbour swap away from `word`. */
@@ -84,13 +90,31 @@ interface Joined {
   readonly starts: readonly number[];
 }
 
+/** The distinct words of a table's texts. */
+interface Vocabulary {
+  readonly words: readonly string[];
+  /** The entries (summary positions) each word occurs in. */
+  readonly holders: readonly Int32Array[];
+  /** The words joined, for containment scans. */
+  readonly joined: Joined;
+  /**
+   * Words by their first and by their second character (code unit): a prefix one edit away
+   * from a query word starts with its first or second character, or has one of them second.
+   */
+  readonly byFirst: ReadonlyMap<number, Int32Array>;
+  readonly bySecond: ReadonlyMap<number, Int32Array>;
+}
+
 interface Table {
   readonly version: number;
   readonly summaries: readonly RepositorySummary[];
   readonly names: Joined;
   readonly descriptions: Joined;
   /** Every distinct word of the names and descriptions, and the summaries (by position) each occurs in. */
-  readonly vocabulary: { readonly words: readonly string[]; readonly holders: readonly Int32Array[]; readonly joined: Joined };
+  readonly vocabulary: Vocabulary;
+  /** Per-entry scratch of one query (tier found, query words reached), reused: a query runs synchronously. */
+  readonly tiers: Uint8Array;
+  readonly reached: Uint8Array;
 }
 
 /**
@@ -104,7 +128,7 @@ export class TextSearch {
   /** Public projects matching `query` (lower-cased), in the order of `summaries` (RID order), each with its tier. */
   find(snapshot: { version: number; summaries: readonly RepositorySummary[] }, query: string): TextMatch[] {
     const table = this.tableFor(snapshot);
-    const tiers = new Uint8Array(table.summaries.length).fill(255);
+    const tiers = table.tiers.fill(255);
     if (!query.includes('\n')) {
       for (const [entry, at] of scan(table.names, query)) tiers[entry] = at === 0 ? MatchTier.NameStart : MatchTier.NameElsewhere;
       for (const [entry] of scan(table.descriptions, query)) if (tiers[entry] === 255) tiers[entry] = MatchTier.Description;
@@ -134,14 +158,34 @@ export class TextSearch {
       summaries,
       names: join(summaries.map((summary) => summary.searchName as string)),
       descriptions: join(descriptions),
-      vocabulary: {
-        words: [...vocabulary.keys()],
-        holders: [...vocabulary.values()].map((entries) => Int32Array.from(entries)),
-        joined: join([...vocabulary.keys()]),
-      },
+      vocabulary: vocabularyOf(vocabulary),
+      tiers: new Uint8Array(summaries.length),
+      reached: new Uint8Array(summaries.length),
     };
     return this.table;
   }
+}
+
+function vocabularyOf(holders: ReadonlyMap<string, readonly number[]>): Vocabulary {
+  const words = [...holders.keys()];
+  const byPosition = (position: number): Map<number, Int32Array> => {
+    const lists = new Map<number, number[]>();
+    for (const [at, word] of words.entries()) {
+      if (word.length <= position) continue;
+      const code = word.charCodeAt(position);
+      const list = lists.get(code);
+      if (list === undefined) lists.set(code, [at]);
+      else list.push(at);
+    }
+    return new Map([...lists].map(([code, list]) => [code, Int32Array.from(list)]));
+  };
+  return {
+    words,
+    holders: [...holders.values()].map((entries) => Int32Array.from(entries)),
+    joined: join(words),
+    byFirst: byPosition(0),
+    bySecond: byPosition(1),
+  };
 }
 
 function join(texts: readonly string[]): Joined {
@@ -176,7 +220,7 @@ function wordMatchesOf(table: Table, query: string): Iterable<number> {
   const words = wordsOf(query).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return [];
   const { words: vocabulary, holders } = table.vocabulary;
-  const reached = new Uint8Array(table.summaries.length);
+  const reached = table.reached.fill(0);
   for (let done = 0; done < words.length; done += 1) {
     const word = words[done] as string;
     const reach = (at: number): void => {
@@ -186,8 +230,18 @@ function wordMatchesOf(table: Table, query: string): Iterable<number> {
     // Words holding the query word: native scans of all words joined. Then, for a long query
     // word, the words one edit away (index loop, no iterator garbage; `reach` is idempotent).
     for (const [at] of scan(table.vocabulary.joined, word)) reach(at);
-    if (word.length < TYPO_MIN_LENGTH) continue;
-    for (let at = 0; at < vocabulary.length; at += 1) if (withinOneEdit(word, vocabulary[at] as string)) reach(at);
+    if (!mayHaveTypo(word)) continue;
+    const { byFirst, bySecond } = table.vocabulary;
+    const first = word.charCodeAt(0);
+    const second = word.charCodeAt(1);
+    // A word in two of these lists is checked twice; `reach` counts it once.
+    for (const candidates of [byFirst.get(first), byFirst.get(second), bySecond.get(first), bySecond.get(second)]) {
+      if (candidates === undefined) continue;
+      for (let i = 0; i < candidates.length; i += 1) {
+        const at = candidates[i] as number;
+        if (withinOneEdit(word, vocabulary[at] as string)) reach(at);
+      }
+    }
   }
   const found: number[] = [];
   for (let entry = 0; entry < reached.length; entry += 1) if (reached[entry] === words.length) found.push(entry);
