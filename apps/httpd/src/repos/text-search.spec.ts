@@ -17,7 +17,8 @@ function summary(at: number, name: string, description: string, visibility = 'pu
 describe('wordMatches', () => {
   it.each([
     ['heartwood', 'heartwood', true],
-    ['wood', 'heartwood', true],
+    ['heart', 'heartwood', true],
+    ['wood', 'heartwood', false], // inside the word, not its start
     ['hartwood', 'heartwood', true], // a letter missing
     ['heartwoood', 'heartwood', true], // a letter too many
     ['heartwoad', 'heartwood', true], // one letter changed

@@ -35,12 +35,12 @@ export function wordsOf(text: string): string[] {
 }
 
 /**
- * Whether `word` (of the query) matches `target` (a word of the text): `target` contains it,
- * or, for a query word of {@link TYPO_MIN_LENGTH} letters or more (no digit), a prefix of `target` is one
- * substitution, insertion, deletion or swap of two neighbours away from it.
+ * Whether `word` (of the query) matches `target` (a word of the text): `target` starts with it,
+ * or, for a query word of {@link TYPO_MIN_LENGTH} letters or more (no digit), a prefix of
+ * `target` is one substitution, insertion, deletion or swap of two neighbours away from it.
  */
 export function wordMatches(word: string, target: string): boolean {
-  return target.includes(word) || (mayHaveTypo(word) && withinOneEdit(word, target));
+  return target.startsWith(word) || (mayHaveTypo(word) && withinOneEdit(word, target));
 }
 
 /** Whether a prefix of `target` is one substitution, insertion, deletion or neighbour swap away from `word`. */
@@ -95,8 +95,6 @@ interface Vocabulary {
   readonly words: readonly string[];
   /** The entries (summary positions) each word occurs in. */
   readonly holders: readonly Int32Array[];
-  /** The words joined, for containment scans. */
-  readonly joined: Joined;
   /**
    * Words by their first and by their second character (code unit): a prefix one edit away
    * from a query word starts with its first or second character, or has one of them second.
@@ -167,7 +165,8 @@ export class TextSearch {
 }
 
 function vocabularyOf(holders: ReadonlyMap<string, readonly number[]>): Vocabulary {
-  const words = [...holders.keys()];
+  // Code-unit order, as `firstAtOrAfter` searches it: the words starting with a prefix are one run.
+  const words = [...holders.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const byPosition = (position: number): Map<number, Int32Array> => {
     const lists = new Map<number, number[]>();
     for (const [at, word] of words.entries()) {
@@ -181,8 +180,7 @@ function vocabularyOf(holders: ReadonlyMap<string, readonly number[]>): Vocabula
   };
   return {
     words,
-    holders: [...holders.values()].map((entries) => Int32Array.from(entries)),
-    joined: join(words),
+    holders: words.map((word) => Int32Array.from(holders.get(word) ?? [])),
     byFirst: byPosition(0),
     bySecond: byPosition(1),
   };
@@ -227,9 +225,9 @@ function wordMatchesOf(table: Table, query: string): Iterable<number> {
       const entries = holders[at] as Int32Array;
       for (let i = 0; i < entries.length; i += 1) if (reached[entries[i] as number] === done) reached[entries[i] as number] = done + 1;
     };
-    // Words holding the query word: native scans of all words joined. Then, for a long query
-    // word, the words one edit away (index loop, no iterator garbage; `reach` is idempotent).
-    for (const [at] of scan(table.vocabulary.joined, word)) reach(at);
+    // Words starting with the query word: a run of the sorted words. Then, for a long query
+    // word, the words one edit away (index loops, no iterator garbage; `reach` is idempotent).
+    for (let at = firstAtOrAfter(vocabulary, word); at < vocabulary.length && (vocabulary[at] as string).startsWith(word); at += 1) reach(at);
     if (!mayHaveTypo(word)) continue;
     const { byFirst, bySecond } = table.vocabulary;
     const first = word.charCodeAt(0);
@@ -246,6 +244,18 @@ function wordMatchesOf(table: Table, query: string): Iterable<number> {
   const found: number[] = [];
   for (let entry = 0; entry < reached.length; entry += 1) if (reached[entry] === words.length) found.push(entry);
   return found;
+}
+
+/** Index of the first of the sorted `words` that is not below `word` (code-unit order). */
+function firstAtOrAfter(words: readonly string[], word: string): number {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((words[middle] as string) < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Index of the greatest value of the ascending `starts` that is ≤ `offset`. */

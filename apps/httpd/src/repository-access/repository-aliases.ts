@@ -20,7 +20,7 @@ interface AliasTables {
  */
 @Injectable()
 export class RepositoryAliases {
-  private tables: AliasTables | null = null;
+  private kept: AliasTables | null = null;
 
   constructor(
     private readonly config: ServerConfig,
@@ -35,7 +35,7 @@ export class RepositoryAliases {
     try {
       return parseRid(text);
     } catch (error) {
-      const rid = this.config.aliases.size === 0 && this.home.currentWebConfig().aliases === undefined ? undefined : this.current().byName.get(text);
+      const rid = this.tables()?.byName.get(text);
       if (rid === undefined) throw error;
       return rid;
     }
@@ -52,13 +52,14 @@ export class RepositoryAliases {
 
   /** The alias shown on `rid`'s info, or undefined when it has none. */
   aliasOf(rid: Rid): string | undefined {
-    if (this.config.aliases.size === 0 && this.home.currentWebConfig().aliases === undefined) return undefined;
-    return this.current().byRid.get(rid);
+    return this.tables()?.byRid.get(rid);
   }
 
-  private current(): AliasTables {
+  /** The tables in force now; null when no alias is configured (nothing to build). */
+  private tables(): AliasTables | null {
     const web = this.home.currentWebConfig();
-    if (this.tables?.web === web) return this.tables;
+    if (this.config.aliases.size === 0 && web.aliases === undefined) return null;
+    if (this.kept?.web === web) return this.kept;
     const byName = new Map<string, Rid>(web.aliases ?? []);
     for (const [name, rid] of this.config.aliases) byName.set(name, rid);
     const byRid = new Map<Rid, string>();
@@ -66,7 +67,7 @@ export class RepositoryAliases {
       const rid = byName.get(name) as Rid;
       if (!byRid.has(rid)) byRid.set(rid, name);
     }
-    this.tables = { web, byName, byRid };
-    return this.tables;
+    this.kept = { web, byName, byRid };
+    return this.kept;
   }
 }
