@@ -12,6 +12,7 @@ import { TreeModule } from './tree/tree.module.js';
 import { IssuesModule } from './issues/issues.module.js';
 import { PatchesModule } from './patches/patches.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
+import { CobLogsModule } from './cob-logs/cob-logs.module.js';
 import { RawModule } from './raw/raw.module.js';
 import { GitHttpModule } from './git-http/git-http.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
@@ -40,6 +41,7 @@ import { CompareModule } from './compare/compare.module.js';
     IssuesModule,
     PatchesModule,
     JobsModule,
+    CobLogsModule,
     RawModule,
     GitHttpModule,
     OpenApiModule,

@@ -9,6 +9,7 @@ import { ErrorFilter } from './platform/error.filter.js';
 import { DEFAULT_GIT_SERVER_LIMITS, GitProcesses, type GitServerLimits } from './platform/git-processes.service.js';
 import { HttpCaching } from './response-cache/http-caching.js';
 import { RepositoryAccess } from './repository-access/repository-access.service.js';
+import { RepositoryAliases } from './repository-access/repository-aliases.js';
 import { GIT_SERVER_LIMITS, NODE_HOME, REPOSITORY_PRESENCE } from './platform/tokens.js';
 import { NodeFactsMemo } from './node/node-facts.js';
 import { DEFAULT_EVENT_STREAM_OPTIONS, EVENT_STREAM_OPTIONS, type EventStreamOptions } from './events/event-stream-options.js';
@@ -29,7 +30,7 @@ export interface GlobalsOptions {
 
 /**
  * Cross-cutting providers, global so feature modules inject them without importing:
- * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAccess},
+ * `ServerConfig`, the `NodeHome` (token {@link NODE_HOME}), {@link RepositoryAliases}, {@link RepositoryAccess},
  * {@link GitProcesses}, {@link NodeFactsMemo} and,
  * when given, {@link HttpCaching}; plus the global error filter and Cache-Control interceptor.
  */
@@ -58,6 +59,7 @@ export class GlobalsModule {
       providers: [
         { provide: ServerConfig, useValue: options.config },
         { provide: NODE_HOME, useValue: options.home },
+        RepositoryAliases,
         RepositoryAccess,
         { provide: REPOSITORY_PRESENCE, useExisting: RepositoryAccess },
         { provide: GIT_SERVER_LIMITS, useValue: options.gitServerLimits ?? DEFAULT_GIT_SERVER_LIMITS },
@@ -74,6 +76,7 @@ export class GlobalsModule {
       exports: [
         ServerConfig,
         NODE_HOME,
+        RepositoryAliases,
         RepositoryAccess,
         GitProcesses,
         NodeFactsMemo,

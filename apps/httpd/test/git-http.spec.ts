@@ -148,7 +148,6 @@ describe('the protocol endpoints', () => {
   });
 
   it.each([
-    ['no service (the dumb protocol)', () => url('/info/refs')],
     ['a malformed rid', () => `${server.baseUrl}/nope.git/info/refs?service=git-upload-pack`],
     ['a peer with no namespace', () => url(`/${keyPairFromSeed(new Uint8Array(32).fill(13)).nid}/info/refs?service=git-upload-pack`)],
     ['a malformed peer', () => url('/z6Mknope/info/refs?service=git-upload-pack')],

@@ -118,6 +118,29 @@ describe('GET /repos/search', () => {
   it('answers [] when nothing matches', async () => {
     expect(await listRids('/api/v1/repos/search?q=zzz%2F..%2F')).toEqual([]);
   });
+
+  it('also matches descriptions, after every name match', async () => {
+    expect(await listRids('/api/v1/repos/search?q=Two%20DELEGATES')).toEqual([fixture.rid('beta')]);
+    // `alpha` is in three names and in two descriptions of those: the names decide their places.
+    expect(await listRids('/api/v1/repos/search?q=matches%20alpha')).toEqual(['Alphabet', 'gamma-alpha'].map((name) => fixture.rid(name)));
+    // Names holding a `t` first (Alphabet, beta; Part A's order), then descriptions holding one.
+    const both = (await getJson(fixture.url('/api/v1/repos/search?q=t')).then((response) => response.body)) as RepoSearchResult[];
+    const names = both.map((item) => (item.payloads['xyz.forge.project'] as { name: string }).name);
+    expect(names.slice(0, 2)).toEqual(['Alphabet', 'beta']);
+    expect(names).toContain('alpha');
+  });
+
+  it('tolerates one typo in words of five letters or more, ranking those matches last by seeds', async () => {
+    expect(await listRids('/api/v1/repos/search?q=delegtes')).toEqual([fixture.rid('beta')]);
+    expect(await listRids('/api/v1/repos/search?q=the%20frist')).toEqual([fixture.rid('alpha')]);
+    const swapped = (await getJson(fixture.url('/api/v1/repos/search?q=alpah'))).body as RepoSearchResult[];
+    expect(swapped.map((item) => item.rid)).toEqual(['Alphabet', 'alpha', 'gamma-alpha'].map((name) => fixture.rid(name)));
+    expect(swapped.map((item) => item.seeds)).toEqual([...swapped.map((item) => item.seeds)].sort((a, b) => b - a));
+    // Two typos, or one in a short word, match nothing; nor does a private repository's description.
+    expect(await listRids('/api/v1/repos/search?q=delgetes')).toEqual([]);
+    expect(await listRids('/api/v1/repos/search?q=bta')).toEqual([]);
+    expect(await listRids('/api/v1/repos/search?q=privte')).toEqual([]);
+  });
 });
 
 describe('GET /delegates/{did}/repos', () => {

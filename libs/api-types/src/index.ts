@@ -152,6 +152,7 @@ export {
   revisionSchema,
 } from './patch.js';
 export { type Job, type JobRun, jobRunSchema, jobSchema } from './job.js';
+export { type CobChange, type CobChangeLog, cobChangeLogSchema, cobChangeSchema, type CobObject, cobObjectSchema, COB_TYPE_NAME_PATTERN } from './cob-log.js';
 export {
   CACHE_CONTROL,
   type CacheClass,

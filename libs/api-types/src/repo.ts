@@ -78,6 +78,8 @@ export const repoInfoSchema = v.object({
   /** Number of `routing` rows for the repository. */
   seeding: countSchema,
   refs: repoRefsSchema,
+  /** The repository's alias (`--alias`, config.json `web.aliases`), omitted when it has none. */
+  alias: v.optional(v.string()),
 });
 export type RepoInfo = v.InferOutput<typeof repoInfoSchema>;
 

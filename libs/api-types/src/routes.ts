@@ -9,6 +9,7 @@ import { blobSchema } from './blob.js';
 import { apiInfoSchema, apiV1InfoSchema, nodeStatsSchema, rootInfoSchema, serverInfoSchema } from './info.js';
 import { issueSchema } from './issue.js';
 import { jobSchema } from './job.js';
+import { cobChangeLogSchema, cobObjectSchema } from './cob-log.js';
 import { nodeIdentitySchema, nodeInfoSchema, nodeInventorySchema, repoPolicySchema, seedingPolicySchema } from './node.js';
 import { patchSchema } from './patch.js';
 import { remoteSchema } from './remote.js';
@@ -18,11 +19,14 @@ import { treeSchema } from './tree.js';
 import { compareResponseSchema, grepResponseSchema } from './search.js';
 
 /** A path or query parameter's kind; its pattern and meaning are in {@link PARAMETER_KINDS}. */
-export type ParameterKind = 'rid' | 'oid' | 'nid' | 'did' | 'path' | 'uint' | 'int64' | 'string' | 'text' | 'revision' | readonly string[];
+export type ParameterKind = 'rid' | 'oid' | 'nid' | 'did' | 'path' | 'uint' | 'int64' | 'string' | 'text' | 'revision' | 'typeName' | readonly string[];
 
 /** What each scalar parameter kind accepts (the server answers 400 naming the parameter otherwise). */
 export const PARAMETER_KINDS = {
-  rid: { pattern: '^(rad:)?z[1-9A-HJ-NP-Za-km-z]+$', description: 'repository id, `rad:z…` (base58 of 20 bytes)' },
+  rid: {
+    pattern: '^((rad:)?z[1-9A-HJ-NP-Za-km-z]+|[A-Za-z0-9][A-Za-z0-9._-]{0,63})$',
+    description: 'repository id, `rad:z…` (base58 of 20 bytes), or a repository alias the server is configured with',
+  },
   oid: { pattern: '^[0-9a-fA-F]{40}$', description: 'git object id, 40 hex digits' },
   nid: { pattern: '^z6Mk[1-9A-HJ-NP-Za-km-z]+$', description: 'node id `z6Mk…`' },
   did: { pattern: '^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+$', description: 'node DID `did:key:z6Mk…`' },
@@ -32,6 +36,10 @@ export const PARAMETER_KINDS = {
   string: { pattern: '', description: '' },
   text: { pattern: '', description: '1 to 256 characters' },
   revision: { pattern: '', description: 'a commit id (40 hex digits), or the name of a canonical branch or tag (`main`, `v1.0`; `/` written `%2F`)' },
+  typeName: {
+    pattern: '^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$',
+    description: 'COB type name, a reverse domain name (e.g. `xyz.radicle.issue`), at most 255 characters',
+  },
 } as const;
 
 /** Cache-Control classes of successful answers (docs/radicle-httpd.md §2.2). */
@@ -339,6 +347,24 @@ export const JSON_ROUTES = {
     path: '/api/v1/repos/{rid}/patches/{id}',
     params: { rid: 'rid', id: 'oid' },
     response: patchSchema,
+  }),
+  listCobObjects: route({
+    operationId: 'listCobObjects',
+    summary: 'Objects of any COB type, with their signed-change counts',
+    tag: 'cobs',
+    path: '/api/v1/repos/{rid}/cobs/{typeName}',
+    params: { rid: 'rid', typeName: 'typeName' },
+    query: PAGE,
+    response: v.array(cobObjectSchema),
+  }),
+  getCobChangeLog: route({
+    operationId: 'getCobChangeLog',
+    summary: "An object's signed change log",
+    tag: 'cobs',
+    path: '/api/v1/repos/{rid}/cobs/{typeName}/{id}',
+    params: { rid: 'rid', typeName: 'typeName', id: 'oid' },
+    response: cobChangeLogSchema,
+    errors: [413],
   }),
 } as const;
 

@@ -8,6 +8,8 @@ export { evaluateChanges } from './dag/evaluate-changes.js';
 export type { ApplyContext, ChangeRejection, CobFolder, Evaluation } from './dag/evaluate-changes.js';
 export { loadChange, ManifestCache } from './read/load-change.js';
 export type { CobRefIndex } from './read/cob-ref-index.js';
+export { isCobTypeName, loadChangeLog, objectTipsOfType } from './read/change-log.js';
+export type { ChangeLogLimits, LoggedAction, LoggedChange } from './read/change-log.js';
 // Shared model
 export type { FoldEnv } from './model/fold-env.js';
 export { parseIdentityDoc, projectDefaultBranch } from './model/identity-doc.js';

@@ -5,8 +5,8 @@
  */
 export { writeChange } from './write/write-change.js';
 export type { ChangeInput, EmbedFile } from './write/write-change.js';
-export { createCob, updateCob } from './write/write-cob.js';
-export type { ChangeRequest, CobKindName, CobWriteContext } from './write/write-cob.js';
+export { createCob, updateCob, writeOtherCob } from './write/write-cob.js';
+export type { ChangeRequest, CobKindName, CobWriteContext, OtherChangeRequest } from './write/write-cob.js';
 export {
   assignIssue,
   commentIssue,

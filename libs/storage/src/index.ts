@@ -55,6 +55,8 @@ export type { GitServerInvocation, GitServerPoolOptions } from './serve/git-serv
 export { uploadPack } from './serve/upload-pack.js';
 export type { UploadPackMode, UploadPackRequest } from './serve/upload-pack.js';
 export { archiveCommit } from './serve/archive.js';
+export { refList } from './serve/ref-list.js';
+export type { RefListRequest } from './serve/ref-list.js';
 export type { ArchiveFormat, ArchiveRequest } from './serve/archive.js';
 // end serve
 // home (libs/storage/src/{home,repository,identity-doc,sigrefs,db,socket,config})
@@ -71,6 +73,7 @@ export { resolveAlias } from './db/resolve-alias.js';
 export { parseProfileConfig, parseWebConfig } from './config/profile-config.js';
 export type { ProfileConfig, WebConfig } from './config/profile-config.js';
 export { WebConfigWatcher } from './config/web-config-watcher.js';
+export { isRepositoryAliasName, MAX_REPOSITORY_ALIAS_LENGTH } from './config/repository-alias.js';
 export type { ConfigLogger } from './config/web-config-watcher.js';
 export { ControlSocketClient } from './socket/control-socket-client.js';
 export { SIGREFS_PARENT_REF, SIGREFS_REF } from './sigrefs/format-signed-refs.js';

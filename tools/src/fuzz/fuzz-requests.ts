@@ -98,6 +98,15 @@ function parameterArbitrary(name: string, values: FuzzValues): fc.Arbitrary<stri
         pick(values.nids),
         segment.map(encodeSegment),
       );
+    case 'typeName':
+      return fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom('xyz.forge.issue', 'xyz.forge.patch', 'xyz.radicle.id', 'xyz.radicle.issue', 'xyz.radworks.job', 'com.example.release'),
+        },
+        { weight: 1, arbitrary: fc.constantFrom('..', '.', 'a..b', '-a.b', `${'a.'.repeat(130)}b`, '%2E%2E%2Fetc', 'xyz.forge.issue%2F..') },
+        { weight: 1, arbitrary: segment.map(encodeSegment) },
+      );
     case '*':
       return fc.oneof(
         pick(values.paths).map((path) => path.split('/').map(encodeSegment).join('/')),

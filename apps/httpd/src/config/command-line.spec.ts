@@ -25,6 +25,10 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['--no-cache-dir'])).toEqual({ action: 'serve', options: { noCacheDir: true } });
   });
 
+  it('reads every --alias, in order', () => {
+    expect(parseCommandLine(['--alias', 'a=rad:z1', '--alias=b=z2'])).toEqual({ action: 'serve', options: { aliases: ['a=rad:z1', 'b=z2'] } });
+  });
+
   it.each([[['--help']], [['-h']], [['--home', '/h', '--help']]])('asks for help with %j', (args) => {
     expect(parseCommandLine(args)).toEqual({ action: 'help' });
   });

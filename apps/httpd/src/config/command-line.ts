@@ -13,6 +13,8 @@ export interface CommandLineOptions {
   noCacheDir?: boolean;
   workers?: string;
   memoryBudget?: string;
+  /** `--alias NAME=RID`, each as given, in command-line order. */
+  aliases?: string[];
 }
 
 /** What the command line asks for. */
@@ -21,7 +23,7 @@ export type CommandLine = { action: 'serve'; options: CommandLineOptions } | { a
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: forge-httpd [--home DIR] [--listen HOST:PORT | UNIX_SOCKET_PATH] [--flavour auto|forge|radicle]
                    [--metrics-listen HOST:PORT] [--log-level LEVEL] [--memory-budget MIB]
-                   [--workers N] [--cache-dir DIR | --no-cache-dir]
+                   [--workers N] [--cache-dir DIR | --no-cache-dir] [--alias NAME=RID]...
        forge-httpd --help | --version
 
 Serves a read-only HTTP/JSON API (under /api/v1) over a Radicle-style node home.
@@ -52,6 +54,9 @@ Options:
                      0 turns them off); half of it again bounds the garbage the heap may
                      hold between full collections, and as much again the answers waiting
                      for slow clients (past it big pages get 503)
+  --alias NAME=RID   NAME stands for the RID in /api/v1/repos/NAME/…, /raw/NAME/… and
+                     /NAME.git/… (repeatable; 1-64 letters, digits, . _ -, not a RID, not
+                     ending in .git); wins over config.json's web.aliases for the same NAME
   -h, --help         print this help and exit
   -V, --version      print the version and exit
 
@@ -66,7 +71,7 @@ Environment:
  * @throws UsageError for an unknown flag, a positional argument or a missing value
  */
 export function parseCommandLine(args: readonly string[]): CommandLine {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -82,6 +87,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         'no-cache-dir': { type: 'boolean' },
         workers: { type: 'string' },
         'memory-budget': { type: 'string' },
+        alias: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -95,7 +101,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   return { action: 'serve', options: pickStrings(values) };
 }
 
-function pickStrings(values: Record<string, string | boolean | undefined>): CommandLineOptions {
+function pickStrings(values: Record<string, string | boolean | string[] | undefined>): CommandLineOptions {
   const options: CommandLineOptions = {};
   for (const key of ['home', 'listen', 'flavour', 'workers'] as const) {
     const value = values[key];
@@ -106,5 +112,7 @@ function pickStrings(values: Record<string, string | boolean | undefined>): Comm
   if (typeof values['memory-budget'] === 'string') options.memoryBudget = values['memory-budget'];
   if (typeof values['cache-dir'] === 'string') options.cacheDir = values['cache-dir'];
   if (values['no-cache-dir'] === true) options.noCacheDir = true;
+  const aliases = values['alias'];
+  if (Array.isArray(aliases)) options.aliases = aliases;
   return options;
 }

@@ -141,6 +141,29 @@ describe('resolveServerConfig', () => {
     expect(ensureDemoHome).not.toHaveBeenCalled();
   });
 
+  it('reads --alias NAME=RID pairs and rejects bad names, bad RIDs and a name given two RIDs', async () => {
+    const [a, b] = ['rad:z3gqcJUoA1n9HaHKufZs5FCSGazv5', 'rad:z4V1sjrXqjvFdnCUbxPFqd5p4DtH5'];
+    const config = await resolveServerConfig(sources({ options: { aliases: [`heartwood=${a}`, `other=${b.slice(4)}`, `heartwood=${a}`] } }));
+    expect(config.aliases).toEqual(
+      new Map([
+        ['heartwood', a],
+        ['other', b],
+      ]),
+    );
+    expect((await resolveServerConfig(sources({}))).aliases.size).toBe(0);
+    for (const [flag, message] of [
+      ['heartwood', 'Invalid --alias: expected NAME=RID'],
+      [`x.git=${a}`, 'Invalid --alias: expected NAME=RID'],
+      [`${b.slice(4)}=${a}`, 'Invalid --alias: expected NAME=RID'],
+      ['heartwood=rad:nope', 'Invalid --alias heartwood: expected NAME=RID with a RID'],
+    ]) {
+      await expect(resolveServerConfig(sources({ options: { aliases: [flag ?? ''] } }))).rejects.toThrow(message);
+    }
+    await expect(resolveServerConfig(sources({ options: { aliases: [`h=${a}`, `h=${b}`] } }))).rejects.toThrow(
+      'Invalid --alias h: given twice for different repositories',
+    );
+  });
+
   it('rejects an unknown flavour before generating any demo home', async () => {
     const ensureDemoHome = jest.fn(() => Promise.resolve('/never'));
     await expect(resolveServerConfig(sources({ options: { flavour: 'git' }, ensureDemoHome }))).rejects.toThrow(

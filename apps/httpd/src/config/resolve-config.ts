@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { detectFlavour, type Flavour, type FlavourDetection, isFlavour } from '@forge-httpd/storage';
+import { parseRid, type Rid } from '@forge-httpd/identity';
+import { detectFlavour, type Flavour, type FlavourDetection, isFlavour, isRepositoryAliasName } from '@forge-httpd/storage';
 import type { CommandLineOptions } from './command-line.js';
 import { demoCacheRoot } from './demo-home.js';
 import { DEFAULT_LISTEN, parseListenAddress } from './listen-address.js';
@@ -48,6 +49,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
   // Checked before a demo home might be generated, like the flavour.
   const workers = parseWorkers(options.workers ?? nonEmpty(env['FORGE_WORKERS']));
   const memoryBudgetMiB = parseMemoryBudget(options.memoryBudget ?? nonEmpty(env['FORGE_MEMORY_BUDGET']));
+  const aliases = parseAliasFlags(options.aliases ?? []);
   const { home, homeSource } = await resolveHome(sources, requested);
   const { flavour, reason } = await resolveFlavour({ requested, home, homeSource, detect: sources.detectFlavour ?? detectFlavour });
   const socket = nonEmpty(env['RAD_SOCKET']);
@@ -62,6 +64,7 @@ export async function resolveServerConfig(sources: ConfigSources): Promise<Serve
     metricsListen,
     workers,
     memoryBudgetMiB,
+    aliases,
     version: sources.version,
   });
 }
@@ -119,6 +122,30 @@ function parseMemoryBudget(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d{1,7}$/.test(text)) throw new UsageError('Invalid --memory-budget: expected a whole number of MiB');
   return Number(text);
+}
+
+/**
+ * `--alias NAME=RID` flags as a map; a name given twice must name the same RID.
+ * @throws UsageError for a malformed pair, name or RID
+ */
+function parseAliasFlags(flags: readonly string[]): Map<string, Rid> {
+  const aliases = new Map<string, Rid>();
+  for (const flag of flags) {
+    const equals = flag.indexOf('=');
+    const name = equals === -1 ? '' : flag.slice(0, equals);
+    if (!isRepositoryAliasName(name)) {
+      throw new UsageError('Invalid --alias: expected NAME=RID, NAME of 1-64 letters, digits, . _ - (not a RID, not ending in .git, not api, raw or search)');
+    }
+    let rid: Rid;
+    try {
+      rid = parseRid(flag.slice(equals + 1));
+    } catch {
+      throw new UsageError(`Invalid --alias ${name}: expected NAME=RID with a RID (rad:z…)`);
+    }
+    if ((aliases.get(name) ?? rid) !== rid) throw new UsageError(`Invalid --alias ${name}: given twice for different repositories`);
+    aliases.set(name, rid);
+  }
+  return aliases;
 }
 
 /** `--workers` text as a number (1 when not given); ServerConfig checks the range again. */

@@ -12,6 +12,7 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
+import type { Rid } from '@forge-httpd/identity';
 import { FLAVOURS, type Flavour } from '@forge-httpd/storage';
 import type { ListenAddress } from './listen-address.js';
 import { DEFAULT_MEMORY_BUDGET_MIB } from './memory-budget.js';
@@ -65,6 +66,8 @@ export interface ServerConfigFields {
   workers?: number;
   /** MiB the big caches share (default {@link DEFAULT_MEMORY_BUDGET_MIB}). */
   memoryBudgetMiB?: number;
+  /** `--alias NAME=RID` flags (none when absent). */
+  aliases?: ReadonlyMap<string, Rid>;
   version: string;
 }
 
@@ -91,6 +94,8 @@ export class ServerConfig {
   @IsInt({ message: 'Invalid --memory-budget: expected a whole number of MiB' })
   @Min(0, { message: 'Invalid --memory-budget: expected a whole number of MiB' })
   readonly memoryBudgetMiB: number;
+  /** Repository aliases given as flags; they win over config.json's `web.aliases` for the same name. */
+  readonly aliases: ReadonlyMap<string, Rid>;
   @IsString() @IsNotEmpty() readonly version: string;
 
   private constructor(fields: ServerConfigFields) {
@@ -104,6 +109,7 @@ export class ServerConfig {
     this.cacheDir = fields.cacheDir ?? null;
     this.workers = fields.workers ?? 1;
     this.memoryBudgetMiB = fields.memoryBudgetMiB ?? DEFAULT_MEMORY_BUDGET_MIB;
+    this.aliases = fields.aliases ?? new Map();
     this.version = fields.version;
   }
 

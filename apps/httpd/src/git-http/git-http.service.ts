@@ -1,17 +1,18 @@
 import { type Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
-import { ForbiddenError, InvalidInputError, parseNid, parseRid, type Rid, TooLargeError } from '@forge-httpd/identity';
-import { type StoredRepository, uploadPack } from '@forge-httpd/storage';
+import { ForbiddenError, InvalidInputError, parseNid, TooLargeError } from '@forge-httpd/identity';
+import { refList, type StoredRepository, uploadPack } from '@forge-httpd/storage';
 import type { BinaryAnswer } from '../platform/binary-answer.js';
 import { GitProcesses } from '../platform/git-processes.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
+import { RepositoryAliases } from '../repository-access/repository-aliases.js';
 import { parseGitProtocolVersion } from './git-protocol.js';
 import { repositoryNotFound } from '../platform/repository-not-found.js';
 
 /** Which repository (and peer namespace) a git URL names, as written in the path. */
 export interface GitTarget {
-  /** `{rid}` or `{rid}.git`, with or without `rad:`. */
+  /** `{rid}` or `{rid}.git`, with or without `rad:`, or a repository alias in place of the RID. */
   readonly repo: string;
   /** `{nid}` of a peer's namespace, when the URL has one. */
   readonly nid?: string;
@@ -50,17 +51,22 @@ export class GitHttpService {
   constructor(
     private readonly access: RepositoryAccess,
     private readonly processes: GitProcesses,
+    private readonly aliases: RepositoryAliases,
   ) {}
 
   /**
-   * `GET /{rid}.git[/{nid}]/info/refs?service=git-upload-pack`.
+   * `GET /{rid}.git[/{nid}]/info/refs?service=git-upload-pack`, or without `service` the dumb
+   * protocol's ref list (`{oid}\t{ref}` lines, as `git http-backend` answers).
    * @throws NotFoundError (404) for a malformed, absent or private repository or namespace,
-   *   or a missing service; ForbiddenError (403) for git-receive-pack; BusyError (503)
+   *   or an unknown service; ForbiddenError (403) for git-receive-pack; BusyError (503)
    */
   async advertise(target: GitTarget, request: { service: unknown; headers: GitRequestHeaders; head: boolean }): Promise<BinaryAnswer> {
     const { gitDir, namespace } = await this.open(target);
     if (request.service === 'git-receive-pack') throw pushRefused();
-    // The dumb protocol (no service) is not served: every git client since 1.6.6 is smart.
+    if (request.service === undefined) {
+      const headers = { 'content-type': 'text/plain', ...NO_CACHE };
+      return { headers, body: request.head ? null : refList(this.processes.pool, { gitDir, namespace }) };
+    }
     if (request.service !== 'git-upload-pack') throw repositoryNotFound();
     const headers = { 'content-type': 'application/x-git-upload-pack-advertisement', ...NO_CACHE };
     if (request.head) return { headers, body: null };
@@ -98,7 +104,7 @@ export class GitHttpService {
 
   /** The public repository's git directory and the parsed namespace; anything else is 404. */
   private async open(target: GitTarget): Promise<{ gitDir: string; namespace?: string }> {
-    const rid = parseOrNull<Rid>(() => parseRid(target.repo.endsWith('.git') ? target.repo.slice(0, -4) : target.repo));
+    const rid = this.aliases.resolve(target.repo.endsWith('.git') ? target.repo.slice(0, -4) : target.repo);
     if (rid === null) throw repositoryNotFound();
     const repository = await this.access.openPublicRid(rid);
     if (target.nid === undefined) return { gitDir: repository.git.gitDir };

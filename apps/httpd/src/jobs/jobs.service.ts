@@ -9,9 +9,12 @@ import { toJob } from './job.mapper.js';
 export class JobsService {
   constructor(private readonly cobs: CobStoreService) {}
 
-  /** `GET /repos/{rid}/jobs/{sha}`: sorted by job id; `[]` when none (the commit is not checked). */
+  /**
+   * `GET /repos/{rid}/jobs/{sha}`: jobs with at least one run, sorted by job id; `[]` when none
+   * (the commit is not checked). A job nobody ran is left out, as radicle-httpd 0.27 does.
+   */
   async list(ridText: string, sha: Oid): Promise<Job[]> {
     const { snapshot, aliasOf } = await this.cobs.open(ridText);
-    return (await snapshot.jobs(sha)).map((job) => toJob(job, aliasOf));
+    return (await snapshot.jobs(sha)).filter((job) => job.runs.length > 0).map((job) => toJob(job, aliasOf));
   }
 }

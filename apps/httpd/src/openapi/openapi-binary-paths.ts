@@ -118,12 +118,16 @@ function infoRefs(parameters: JsonSchema[]): JsonSchema {
   return {
     get: {
       tags: ['git'],
-      summary: 'Ref advertisement (git smart HTTP, v0 and v2)',
-      parameters: [...parameters, { name: 'service', in: 'query', required: true, schema: { const: 'git-upload-pack' } }],
+      summary: 'Ref advertisement (git smart HTTP, v0 and v2), or the dumb ref list without `service`',
+      parameters: [...parameters, { name: 'service', in: 'query', required: false, schema: { const: 'git-upload-pack' } }],
       description:
-        "The repository's top-level refs (canonical branches and tags, `HEAD`, `refs/rad/id`); `refs/namespaces/` are hidden. `git-protocol: version=2` selects protocol v2.",
+        "The repository's top-level refs (canonical branches and tags, `HEAD`, `refs/rad/id`); `refs/namespaces/` are hidden. `git-protocol: version=2` selects protocol v2. Without `service`: the dumb protocol's list as `git http-backend` writes it, `{oid}\\t{ref}` lines in ref-name order, an annotated tag followed by `{peeled oid}\\t{ref}^{}`.",
       responses: {
-        '200': { description: 'pkt-line advertisement.', headers: NO_CACHE, content: { 'application/x-git-upload-pack-advertisement': BINARY } },
+        '200': {
+          description: 'pkt-line advertisement (with `service`), or the text ref list (without).',
+          headers: NO_CACHE,
+          content: { 'application/x-git-upload-pack-advertisement': BINARY, 'text/plain': { schema: { type: 'string' } } },
+        },
         '403': ref('Forbidden'),
         ...archiveErrors,
       },

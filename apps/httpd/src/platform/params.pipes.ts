@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { type Did, InvalidInputError, type Nid, parseDid, parseNid, parseRid, type Rid } from '@forge-httpd/identity';
+import { isCobTypeName } from '@forge-httpd/cob';
 import { type Oid, parseOid } from '@forge-httpd/storage';
 
 /**
@@ -45,5 +46,14 @@ export class DidPipe implements PipeTransform<string, Did> {
 export class RidPipe implements PipeTransform<string, Rid> {
   transform(value: string, metadata: ArgumentMetadata): Rid {
     return rename(metadata, 'rad:z… (base58 of 20 bytes)', () => parseRid(value)) as Rid;
+  }
+}
+
+/** `{typeName}`: a COB type name (a reverse domain name), never a path. */
+@Injectable()
+export class CobTypeNamePipe implements PipeTransform<string, string> {
+  transform(value: string, metadata: ArgumentMetadata): string {
+    if (!isCobTypeName(value)) throw new InvalidInputError(`Invalid ${metadata.data ?? 'typeName'}: expected a reverse domain name such as xyz.radicle.issue`);
+    return value;
   }
 }

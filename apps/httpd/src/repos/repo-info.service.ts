@@ -6,6 +6,7 @@ import { ServerConfig } from '../config/server-config.js';
 import { NODE_HOME } from '../platform/tokens.js';
 import { CobCountsService } from '../cobs/cob-counts.service.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
+import { RepositoryAliases } from '../repository-access/repository-aliases.js';
 import { type NodeFacts, NodeFactsMemo } from '../node/node-facts.js';
 import { type BuiltRepoInfo, RepoInfoMemo } from './repo-info-memo.js';
 import { toDelegateRef, toProjectMeta, toRepoInfo, toRepoRefs } from './repo-info.mapper.js';
@@ -29,6 +30,7 @@ export class RepoInfoService {
     private readonly access: RepositoryAccess,
     @Inject(NODE_HOME) home: NodeHome,
     private readonly facts: NodeFactsMemo,
+    private readonly aliases: RepositoryAliases,
   ) {
     // The home's clock judges stamps, so the memo, storage and the response cache agree on "settled".
     this.memo = new RepoInfoMemo({ gitDirOf: (rid) => home.storage.gitDirOf(rid), now: home.now });
@@ -51,7 +53,7 @@ export class RepoInfoService {
     // Null only when this request joined a listing's build that skipped the repository (it
     // failed to read): built again here, so this page answers with the info or that failure.
     const info = shared ?? (await this.buildRepoInfo(repository)).info;
-    return withNodeFacts(info, this.facts.current());
+    return withAlias(withNodeFacts(info, this.facts.current()), this.aliases.aliasOf(repository.rid));
   }
 
   /**
@@ -67,7 +69,7 @@ export class RepoInfoService {
     if (info === null) return null;
     const project = info.payloads[payloadId(this.config.flavour, 'project')];
     if (project === undefined || !('meta' in project)) return null;
-    return withNodeFacts(info, facts);
+    return withAlias(withNodeFacts(info, facts), this.aliases.aliasOf(rid));
   }
 
   private async tryBuildPublic(rid: Rid): Promise<BuiltRepoInfo | null> {
@@ -159,6 +161,11 @@ function withNodeFacts(info: RepoInfo, facts: NodeFacts): RepoInfo {
     facts,
   );
   return { ...info, delegates, seeding: facts.seedCount(info.rid as Rid) };
+}
+
+/** The info with the repository's alias last (docs/api.md, "Repository aliases"); unchanged when it has none. */
+function withAlias(info: RepoInfo, alias: string | undefined): RepoInfo {
+  return alias === undefined ? info : { ...info, alias };
 }
 
 /** `{id, alias?}` for each delegate: resolveAlias's rule, each database's answers kept per version. */

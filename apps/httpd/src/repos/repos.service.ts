@@ -10,6 +10,7 @@ import { RepoInfoService } from './repo-info.service.js';
 import { toSearchResult } from './repo-info.mapper.js';
 import { SearchRanking } from './search-ranking.js';
 import { SeedCounts } from './seed-counts.js';
+import { matchTier } from './text-search.js';
 
 /** Default `perPage` of the listings (docs/api.md "Limits"). */
 export const DEFAULT_PER_PAGE = 10;
@@ -120,9 +121,10 @@ export class ReposService implements OnApplicationBootstrap {
   }
 
   /**
-   * `GET /repos/search` (docs/decisions.md "Listings"): public repos whose project name contains q,
-   * matched on the index's lower-cased names; each shown item is re-checked against its
-   * repository's identity refs first (a repository made private or removed is never shown).
+   * `GET /repos/search` (docs/decisions.md "Listings", docs/api.md operation 7): public repos
+   * whose project name or description contains q, or whose words match q's with one typo
+   * allowed; each shown item is re-checked against its repository's identity refs first (a
+   * repository made private or removed, or whose project no longer matches, is never shown).
    */
   async searchRepos(query: SearchReposQuery): Promise<RepoSearchResult[]> {
     const index = this.home.storageIndex;
@@ -135,7 +137,7 @@ export class ReposService implements OnApplicationBootstrap {
     return buildPage(matches, page, async (match) => {
       const summary = await index.current(match.rid);
       const document = summary?.document;
-      if (summary === undefined || !document || !isPublicSummary(summary) || !summary.searchName?.includes(q)) return null;
+      if (summary === undefined || !document || matchTier(summary, q) === null) return null;
       const delegates = this.repoInfo.delegateRefs(document.delegates, facts);
       return toSearchResult({ rid: match.rid, payloads: document.payloads, delegates, seeds: match.seeds });
     });

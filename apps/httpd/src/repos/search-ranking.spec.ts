@@ -32,13 +32,14 @@ function countingDb(seeds: Map<string, number>): { seedCount(rid: string): numbe
 }
 
 /** Ranks `query` over `count` repositories named `repo-<n>` (every third one seeded `n % 5` times). */
-function rankOver(count: number, query: string): { ranked: string[]; queries: { one: number; all: number } } {
+function rankOver(count: number, query: string): { ranked: string[]; exact: string[]; queries: { one: number; all: number } } {
   const summaries = Array.from({ length: count }, (_, at) => summary(at, `repo-${at}`));
   const seeds = new Map(summaries.filter((_, at) => at % 3 === 0).map((item, at) => [item.rid, at % 5] as const));
   const db = countingDb(seeds);
   const index = { version: 1, list: () => summaries } as unknown as StorageIndex;
-  const ranked = new SearchRanking(index, new SeedCounts(db, 60_000)).rank(query).map((match) => match.rid);
-  return { ranked, queries: db.queries };
+  const matches = new SearchRanking(index, new SeedCounts(db, 60_000)).rank(query);
+  const ranked = matches.map((match) => match.rid);
+  return { ranked, exact: matches.filter((match) => match.tier <= 1).map((match) => match.rid), queries: db.queries };
 }
 
 describe('SearchRanking', () => {
@@ -50,6 +51,9 @@ describe('SearchRanking', () => {
     const narrow = rankOver(LOAD_ALL_SEEDS_MATCHES + 10, 'repo-1');
     expect(narrow.queries.all).toBe(0);
     expect(narrow.queries.one).toBe(narrow.ranked.length);
-    expect(many.ranked.filter((rid) => narrow.ranked.includes(rid))).toEqual(narrow.ranked);
+    // Its name matches (the word matches of `repo` and `1` come after them) keep the same order.
+    expect(narrow.exact.length).toBeGreaterThan(0);
+    expect(narrow.ranked.slice(0, narrow.exact.length)).toEqual(narrow.exact);
+    expect(many.ranked.filter((rid) => narrow.exact.includes(rid))).toEqual(narrow.exact);
   });
 });

@@ -1,6 +1,6 @@
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import type { StorageIndex } from '@forge-httpd/storage';
-import { NameSearch } from './name-search.js';
+import { TextSearch } from './text-search.js';
 import { compareSearchRank, type SearchMatch } from './search-order.js';
 import type { SeedCounts } from './seed-counts.js';
 
@@ -26,7 +26,7 @@ interface Ranking {
  * cost a map lookup, however many repositories match.
  */
 export class SearchRanking {
-  private readonly names = new NameSearch();
+  private readonly texts = new TextSearch();
   private readonly rankings = new BoundedCache<string, Ranking>({ maxEntries: MAX_QUERIES });
 
   constructor(
@@ -34,7 +34,7 @@ export class SearchRanking {
     private readonly seeds: SeedCounts,
   ) {}
 
-  /** Matches of `query` (lower-cased), ordered: position 0 first, seeds descending, RID bytes. */
+  /** Matches of `query` (lower-cased), ordered: by tier, seeds descending, RID bytes. */
   rank(query: string): readonly SearchMatch[] {
     const stamp = `${this.index.version}:${this.seeds.generation()}`;
     const known = this.rankings.get(query);
@@ -45,9 +45,9 @@ export class SearchRanking {
   }
 
   private compute(query: string): SearchMatch[] {
-    const found = this.names.find({ version: this.index.version, summaries: this.index.list() }, query);
+    const found = this.texts.find({ version: this.index.version, summaries: this.index.list() }, query);
     if (found.length >= LOAD_ALL_SEEDS_MATCHES) this.seeds.loadAll();
-    const matches = found.map(({ summary, index }) => ({ rid: summary.rid, index, seeds: this.seeds.count(summary.rid) }));
+    const matches = found.map(({ summary, tier }) => ({ rid: summary.rid, tier, seeds: this.seeds.count(summary.rid) }));
     // Found in RID order and sorted stably: ties stay in RID order (docs/decisions.md step 3).
     return matches.sort(compareSearchRank);
   }

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InvalidInputError, parseRid, type Rid } from '@forge-httpd/identity';
+import { InvalidInputError, type Rid } from '@forge-httpd/identity';
 import { isPublicSummary, type NodeHome, type StoredRepository } from '@forge-httpd/storage';
 import { NODE_HOME } from '../platform/tokens.js';
 import { isRepositoryNotFound, repositoryNotFound } from '../platform/repository-not-found.js';
+import { RepositoryAliases } from './repository-aliases.js';
 
 /**
  * The single gate to repositories for every `/repos/{rid}/…` route: a private repository is
@@ -12,15 +13,18 @@ import { isRepositoryNotFound, repositoryNotFound } from '../platform/repository
 export class RepositoryAccess {
   private readonly logger = new Logger('forge-httpd');
 
-  constructor(@Inject(NODE_HOME) private readonly home: NodeHome) {}
+  constructor(
+    @Inject(NODE_HOME) private readonly home: NodeHome,
+    private readonly aliases: RepositoryAliases,
+  ) {}
 
   /**
-   * Opens a public repository from the `{rid}` path text.
-   * @throws InvalidInputError (400) when the text is not a RID
+   * Opens a public repository from the `{rid}` path text: a RID or a repository alias.
+   * @throws InvalidInputError (400) when the text is neither a RID nor an alias
    * @throws NotFoundError (404) when the repository is absent or not public
    */
   async openPublic(ridText: string): Promise<StoredRepository> {
-    return this.openPublicRid(parseRid(ridText));
+    return this.openPublicRid(this.aliases.parse(ridText));
   }
 
   /**

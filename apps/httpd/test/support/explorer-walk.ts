@@ -99,6 +99,8 @@ async function walkRepository({ get, rid, flavour, nids }: RepoWalk): Promise<vo
     await walkTree(get, `${repo}`, head);
   }
   for (const issue of asArray(await get(`${repo}/issues?status=all&perPage=100`))) await get(`${repo}/issues/${String(issue['id'])}`);
+  // The change logs of the issues (any COB type is served the same way).
+  for (const object of asArray(await get(`${repo}/cobs/xyz.${flavour}.issue`))) await get(`${repo}/cobs/xyz.${flavour}.issue/${String(object['id'])}`);
   for (const patch of asArray(await get(`${repo}/patches?status=all&perPage=100`))) {
     await get(`${repo}/patches/${String(patch['id'])}`);
     for (const revision of asArray(patch['revisions'])) {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Rid } from '@forge-httpd/identity';
 import type { Oid } from '@forge-httpd/storage';
 import { type BuiltHome, buildNodeHome } from '@forge-httpd/builder';
 import { type ScratchCommit, writeScratchHistory } from '@forge-httpd/builder/scratch';
@@ -27,9 +28,11 @@ export async function startScratchServer(
     time: number;
     commits: readonly ScratchCommit[];
     prepare?: (built: BuiltHome, ids: Oid[]) => Promise<unknown>;
-  } & Pick<TestServerOptions, 'gitServerLimits' | 'sendStallTimeoutMs' | 'metrics' | 'heldCommitIdBytes' | 'memoryBudgetMiB'>,
+    /** `--alias` flags, given the built home (its RIDs). */
+    aliasesOf?: (built: BuiltHome) => ReadonlyMap<string, Rid>;
+  } & Pick<TestServerOptions, 'gitServerLimits' | 'sendStallTimeoutMs' | 'metrics' | 'heldCommitIdBytes' | 'memoryBudgetMiB' | 'aliases'>,
 ): Promise<ScratchServer> {
-  const { name, seed, time, commits, prepare, ...serverOptions } = options;
+  const { name, seed, time, commits, prepare, aliasesOf, ...serverOptions } = options;
   const dir = await makeTempDir();
   const ids = (await writeScratchHistory(join(dir, 'source.git'), [...commits])) as Oid[];
   const history = { kind: 'import' as const, from: join(dir, 'source.git'), sourceRef: 'refs/heads/master' };
@@ -44,7 +47,7 @@ export async function startScratchServer(
     ],
   });
   await prepare?.(built, ids);
-  const server = await startTestServer({ home: built.home, ...serverOptions });
+  const server = await startTestServer({ home: built.home, ...serverOptions, aliases: aliasesOf?.(built) });
   return {
     dir,
     built,

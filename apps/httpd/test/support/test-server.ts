@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
+import type { Rid } from '@forge-httpd/identity';
 import type { Flavour } from '@forge-httpd/storage';
 import { ServerConfig } from '../../src/config/server-config.js';
 import { readServerVersion } from '../../src/config/version.js';
@@ -40,6 +41,8 @@ export interface TestServerOptions {
   heldCommitIdBytes?: number;
   /** Byte bound of rendered answers kept (default: the memory budget's share; 0 keeps none). */
   responseCacheBytes?: number;
+  /** `--alias NAME=RID` flags (default: none). */
+  aliases?: ReadonlyMap<string, Rid>;
 }
 
 /** A server listening on an ephemeral loopback port. */
@@ -83,6 +86,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     metricsListen: options.metrics === true ? { kind: 'tcp', host: '127.0.0.1', port: 0 } : null,
     cacheDir: options.cacheDir ?? null,
     memoryBudgetMiB: options.memoryBudgetMiB,
+    aliases: options.aliases,
     version: readServerVersion(),
   });
   const logs: string[] = [];

@@ -51,7 +51,7 @@ export async function loadChange(git: GitRepository, id: Oid, manifests: Manifes
 }
 
 /** The single SSH signature of a commit (PGP ones are ignored); null when none, several or malformed. */
-function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature: Uint8Array } | null {
+export function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature: Uint8Array } | null {
   const armors = commit.headers.filter((h) => h.name === 'gpgsig' && h.value.startsWith(SSH_ARMOR));
   if (armors.length !== 1) return null;
   try {
@@ -77,28 +77,37 @@ export class ManifestCache {
 }
 
 function parseManifest(parsed: unknown): string | null {
+  return parseManifestFields(parsed)?.typeName ?? null;
+}
+
+/** `typeName` (or legacy `typename`) and `version` (default 1) of a decoded manifest; null when invalid. */
+export function parseManifestFields(parsed: unknown): { typeName: string; version: number } | null {
   if (typeof parsed !== 'object' || parsed === null) return null;
   const manifest = parsed as Record<string, unknown>;
   const typeName = manifest['typeName'] ?? manifest['typename'];
   const version = manifest['version'] ?? 1;
   if (typeof typeName !== 'string' || !Number.isSafeInteger(version) || (version as number) < 1) return null;
-  return typeName;
+  return { typeName, version: version as number };
 }
 
 /** Action blobs: entries named by an `i8`, in numeric order, decoded as JSON. */
 async function readActions(git: GitRepository, tree: readonly TreeEntry[]): Promise<unknown[]> {
+  return Promise.all(actionBlobs(tree).map(async (oid) => decodeJson(await git.readBlob(oid, BULK))));
+}
+
+/** The action blobs of a change tree: entries named by an `i8`, in numeric order. */
+export function actionBlobs(tree: readonly TreeEntry[]): Oid[] {
   const byIndex = new Map<number, Oid>();
   for (const entry of tree) {
     if (entry.kind !== 'blob' || !/^[+-]?[0-9]+$/.test(entry.name)) continue;
     const index = Number(entry.name);
     if (index >= -128 && index <= 127) byIndex.set(index, entry.oid);
   }
-  const ordered = [...byIndex.entries()].sort(([a], [b]) => a - b);
-  return Promise.all(ordered.map(async ([, oid]) => decodeJson(await git.readBlob(oid, BULK))));
+  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, oid]) => oid);
 }
 
 /** JSON of a blob; undefined when missing, not UTF-8 or not JSON (the action then rejects). */
-function decodeJson(bytes: Buffer | null): unknown {
+export function decodeJson(bytes: Buffer | null): unknown {
   if (bytes === null || !isUtf8(bytes)) return undefined;
   try {
     return JSON.parse(bytes.toString('utf8')) as unknown;

@@ -23,7 +23,7 @@ export interface ChangeInput {
   /** Commit time in seconds (`GIT_COMMITTER_DATE` semantics: offset `+0000`). */
   readonly time: number;
   readonly typeName: string;
-  /** Action objects, encoded as canonical JSON (§4.2). */
+  /** Action objects, encoded as canonical JSON (§4.2); a `Uint8Array` is written as it is (a blob that need not be JSON). */
   readonly actions: readonly unknown[];
   /** Files already referenced by `git:<oid>` in the actions. */
   readonly embeds?: readonly EmbedFile[];
@@ -62,7 +62,8 @@ async function writeChangeTree(input: ChangeInput): Promise<Oid> {
   const manifest = JSON.stringify({ typeName: input.typeName, version: 1 });
   const entries: TreeEntryInput[] = [{ name: 'manifest', mode: '100644', oid: await writeObject(gitDir, 'blob', Buffer.from(manifest)) }];
   for (const [index, action] of input.actions.entries()) {
-    const blob = await writeObject(gitDir, 'blob', Buffer.from(canonicalJson(action)));
+    const bytes = action instanceof Uint8Array ? action : Buffer.from(canonicalJson(action));
+    const blob = await writeObject(gitDir, 'blob', bytes);
     entries.push({ name: String(index), mode: '100644', oid: blob });
   }
   if (input.embeds !== undefined && input.embeds.length > 0) {

@@ -104,6 +104,35 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
   });
 }
 
+/** One change of a type this library does not evaluate (an external type, releases). */
+export interface OtherChangeRequest {
+  /** The manifest type name, e.g. `com.example.release`. */
+  readonly typeName: string;
+  /** Actions (JSON values, or `Uint8Array` blobs written as they are). */
+  readonly actions: readonly unknown[];
+  readonly message: string;
+  /** The object to add the change to; absent to create one. */
+  readonly id?: Oid;
+  /** Tips to write on (default: the object's tips in every namespace; none when creating). */
+  readonly tips?: readonly Oid[];
+}
+
+/**
+ * Writes and publishes a change of any type, signed as a node signs it, without acceptance
+ * checks: a node stores such changes without evaluating them.
+ * @returns the object id and the change id
+ */
+export async function writeOtherCob(context: CobWriteContext, request: OtherChangeRequest): Promise<{ id: Oid; change: Oid }> {
+  return withGit(context, async (git, resource) => {
+    const { typeName } = request;
+    const known = request.id === undefined ? [] : ((await readCobRefIndex(git)).objects.get(typeName)?.get(request.id) ?? []);
+    const change = await writeChange({ ...context, ...request, typeName, tips: request.tips ?? known, resource });
+    const id = request.id ?? change;
+    await publish(context, { typeName, id, head: change });
+    return { id, change };
+  });
+}
+
 async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, resource: Oid) => Promise<T>): Promise<T> {
   const git = openGitRepository(context.gitDir, { runtime: context.runtime ?? new StorageRuntime() });
   try {

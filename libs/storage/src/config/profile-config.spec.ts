@@ -1,6 +1,7 @@
 import { ridFromOid } from '@forge-httpd/identity';
 import { formatProfileConfig } from './format-profile-config.js';
 import { parseProfileConfig } from './profile-config.js';
+import { isRepositoryAliasName } from './repository-alias.js';
 
 const RID_A = ridFromOid('d96f425412c9f8ad5d9a9a05c9831d0728e2338d');
 const RID_B = ridFromOid('e9c8f30e478f8f5456b00f27439d8c673d4a97df');
@@ -79,5 +80,40 @@ describe('parseProfileConfig', () => {
     ['an unknown seeding policy', '{"node":{"alias":"a","seedingPolicy":{"default":"maybe"}}}'],
   ])('rejects a file with %s with code CONFIG_INVALID', (_case, text) => {
     expect(() => parseProfileConfig(text)).toThrow(expect.objectContaining({ code: 'invalid-data' }));
+  });
+});
+
+describe('web.aliases', () => {
+  const withAliases = (aliases: unknown): string => JSON.stringify({ node: { alias: 'a' }, web: { pinned: { repositories: [] }, aliases } });
+
+  it('reads alias names to RIDs, and leaves the key out when the file has none', () => {
+    const config = parseProfileConfig(withAliases({ heartwood: RID_A, 'my.repo_2-x': RID_B.slice(4) }));
+    expect(config.web.aliases).toEqual(
+      new Map([
+        ['heartwood', RID_A],
+        ['my.repo_2-x', RID_B],
+      ]),
+    );
+    expect('aliases' in parseProfileConfig(JSON.stringify({ node: { alias: 'a' } })).web).toBe(false);
+  });
+
+  it.each([
+    ['a value that is not a RID', { heartwood: 'rad:nope' }],
+    ['a name ending in .git', { 'heartwood.git': RID_A }],
+    ['a reserved name', { search: RID_A }],
+    ['a name that is a RID', { [RID_B.slice(4)]: RID_A }],
+    ['a name with a slash', { 'a/b': RID_A }],
+    ['a list instead of a map', [RID_A]],
+  ])('rejects %s', (_what, aliases) => {
+    expect(() => parseProfileConfig(withAliases(aliases))).toThrow('"web.aliases" must map alias names to RIDs');
+  });
+});
+
+describe('isRepositoryAliasName', () => {
+  it('takes 1–64 letters, digits, dot, underscore and dash that cannot be read as a RID', () => {
+    for (const name of ['a', 'heartwood', 'Pillow', 'x'.repeat(64), '0day', 'a.b_c-d']) expect(isRepositoryAliasName(name)).toBe(true);
+    for (const name of ['', 'x'.repeat(65), '-a', '.a', 'a b', 'a/b', 'é', 'rad:a', 'x.git', 'X.GIT', 'API', 'raw', RID_A, RID_A.slice(4)]) {
+      expect(isRepositoryAliasName(name)).toBe(false);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { InvalidDataError, parseRid, type Rid } from '@forge-httpd/identity';
 import { DEFAULT_SEEDING_POLICY, type SeedingPolicy } from '../db/seeding-policy.js';
+import { isRepositoryAliasName } from './repository-alias.js';
 
 /** The reloadable display settings: config.json `web` (docs/node-home.md §1.1). */
 export interface WebConfig {
@@ -8,6 +9,8 @@ export interface WebConfig {
   avatarUrl?: string;
   bannerUrl?: string;
   description?: string;
+  /** `web.aliases`: names that stand for a RID in request paths; present only when the file has them. */
+  aliases?: ReadonlyMap<string, Rid>;
 }
 
 /** The parts of config.json the server uses (§1.1); everything else is ignored. */
@@ -73,7 +76,24 @@ export function parseWebConfig(web: unknown): WebConfig {
     }
     config[key] = value;
   }
+  if (web['aliases'] !== undefined && web['aliases'] !== null) config.aliases = parseAliases(web['aliases']);
   return config;
+}
+
+/** `web.aliases`: an object of alias name → RID; a bad name or RID makes the section invalid, as a bad pin does. */
+function parseAliases(aliases: unknown): Map<string, Rid> {
+  const problem = 'config.json: "web.aliases" must map alias names to RIDs';
+  if (!isObject(aliases)) throw new InvalidDataError('config', problem);
+  const parsed = new Map<string, Rid>();
+  for (const [name, rid] of Object.entries(aliases)) {
+    if (!isRepositoryAliasName(name) || typeof rid !== 'string') throw new InvalidDataError('config', problem);
+    try {
+      parsed.set(name, parseRid(rid));
+    } catch {
+      throw new InvalidDataError('config', problem);
+    }
+  }
+  return parsed;
 }
 
 /**

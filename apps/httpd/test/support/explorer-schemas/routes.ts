@@ -54,6 +54,9 @@ export function explorerRoutes(flavour: string): readonly ExplorerRoute[] {
     'repos/:rid/issues/:id': issue,
     'repos/:rid/patches': z.array(patch),
     'repos/:rid/patches/:id': patch,
+    // Not explorer routes: change logs of any COB type (checked against the OpenAPI document too).
+    'repos/:rid/cobs/:typeName': z.array(z.object({ id: z.string(), changes: z.number(), updated: z.number() })),
+    'repos/:rid/cobs/:typeName/:id': z.object({ typeName: z.string(), id: z.string(), changes: z.array(z.looseObject({ id: z.string() })) }),
   };
   return Object.entries(table).map(([template, schema]) => ({ template, schema }));
 }
