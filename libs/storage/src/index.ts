@@ -31,6 +31,7 @@ export type {
   RefEntry,
   WalkCommitsOptions,
 } from './git/git-repository.js';
+export type { BlameRange, BlameRequest } from './git/history/blame.js';
 export type { ChunkedReadOptions, CommitRange } from './git/history/commit-range.js';
 export { OidList } from './git/objects/oid-list.js';
 export { RANGE_CHUNK_COMMITS } from './git/history/walk-commits-until.js';

@@ -91,6 +91,33 @@ export class LastCommitIndex implements BudgetedIndex {
     return answer;
   }
 
+  /**
+   * {@link lastCommitTouching} of every entry of one folder, in one walk of the index. When
+   * the history of `from` is not held yet it is read first (and kept); when it cannot be kept
+   * (past the budget, or dropped meanwhile), it is read for this answer alone.
+   * @param from - a commit
+   * @param folder - validated, `/`-separated (UTF-8), `''` for the root
+   * @param names - the folder's entry names at `from`
+   * @returns each name's commit (null when none touched it), in the order of `names`
+   * @throws TooLargeError when the history does not fit the budget even once; ProcessFailedError
+   */
+  async lastCommitsUnder(from: Oid, folder: string, names: readonly string[]): Promise<Array<Oid | null>> {
+    const bytes = Buffer.from(folder, 'utf8').toString('latin1');
+    let answer = this.changes.lastCommitsUnder(from, bytes, names);
+    if (answer === undefined) {
+      await this.prepare(from);
+      answer = this.changes.lastCommitsUnder(from, bytes, names);
+    }
+    if (answer !== undefined) {
+      this.budget.use(this, this.changes.size);
+      return answer;
+    }
+    const batch = await readCommitChanges(this.at, { tips: [from], exclude: [], limit: this.budget.limit });
+    const alone = new CommitChanges();
+    await alone.appendInSlices(batch, { sliceMs: INDEX_SLICE_MS });
+    return alone.lastCommitsUnder(from, bytes, names) ?? names.map(() => null);
+  }
+
   /** Reads the history of `from` unless held already; resolves when every read asked for so far is done. */
   async prepare(from: Oid): Promise<void> {
     if (!this.changes.has(from)) this.request(from);

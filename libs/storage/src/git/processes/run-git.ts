@@ -1,4 +1,4 @@
-import { ProcessFailedError } from '@forge-httpd/identity';
+import { BusyError, ProcessFailedError } from '@forge-httpd/identity';
 import { countGitProcess } from './git-process-counts.js';
 import { runInBackground } from './process-priority.js';
 import type { GitTarget } from './git-processes.js';
@@ -16,6 +16,8 @@ export interface GitInvocation extends GitTarget {
   readonly okExitCodes?: readonly number[];
   /** Kill the process after this long (default 60 s). */
   readonly timeoutMs?: number;
+  /** Past `timeoutMs` the call fails with a `BusyError` (the caller may retry later) instead of a `ProcessFailedError`. */
+  readonly busyWhenTimedOut?: boolean;
   /**
    * Work nobody waits for (index builds): git runs at a lower CPU priority, so on a busy
    * machine the processes answering requests get the cores first.
@@ -113,9 +115,10 @@ interface Outcome {
 }
 
 /** The exit code to resolve with (-1 when stopped on purpose), or the error to reject with. */
-function settle(outcome: Outcome): number | ProcessFailedError {
+function settle(outcome: Outcome): number | ProcessFailedError | BusyError {
   const { invocation, code, stopped, timedOut, stderr } = outcome;
   if (stopped) return -1;
+  if (timedOut && invocation.busyWhenTimedOut === true) return new BusyError(`git ${invocation.args[0] ?? ''} took too long`);
   const ok = invocation.okExitCodes ?? [0];
   if (code !== null && ok.includes(code) && !timedOut) return code;
   const what = timedOut ? 'timed out' : `exited with ${code ?? 'a signal'}`;
