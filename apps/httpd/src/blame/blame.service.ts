@@ -12,13 +12,13 @@ import { countLines, toBlame, toLastCommits } from './blame.mapper.js';
 /** Largest file blamed: the blob route's bound (docs/api.md "Limits"); larger ones answer 413. */
 const BLAME_MAX_BYTES = 4_194_304;
 /** How long git may blame one file before the answer is 503 with `retry-after`. */
-export const BLAME_TIMEOUT_MS = 30_000;
+const BLAME_TIMEOUT_MS = 30_000;
 /** Most bytes of `git blame --incremental` output read for one file (past it: 413). */
-export const BLAME_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+const BLAME_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** Entries of a folder answered with their last commits; the rest are left out (`truncated`). */
-export const LAST_COMMITS_MAX_ENTRIES = 1000;
+const LAST_COMMITS_MAX_ENTRIES = 1000;
 /** How long a request waits for a history to be read into the last-commit index (then 503; the read goes on). */
-export const LAST_COMMITS_TIMEOUT_MS = 60_000;
+const LAST_COMMITS_TIMEOUT_MS = 60_000;
 
 /** Line attribution of files and the last commit of each entry of a folder (docs/api.md "Blame", "Last commits"). */
 @Injectable()
