@@ -45,6 +45,7 @@ export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/pr
 export { GitProcesses, type GitTarget, type SpawnGitOptions } from './git/processes/git-processes.js';
 export { StorageRuntime } from './git/storage-runtime.js';
 export type { HistoryShares, IndexBudgets } from './git/storage-runtime.js';
+export { IndexBudget } from './git/limits/index-budget.js';
 
 export type { GitChildProcess } from './git/processes/git-child-process.js';
 // end git

@@ -12,10 +12,11 @@
  * usage (from the repository root, after `npm run build`):
  *   node tools/dist/bench/blame-bench.js [--history /work/.mirror/git+git/repo]
  *     [--files diff.c,Makefile,refs.c,builtin/log.c] [--folder ''] [--runs 3] [--cache DIR]
+ *     [--memory-budget MIB] (the server's; its last-commit index gets 3/16 of it, as here)
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openGitRepository, StorageRuntime, type Oid } from '@forge-httpd/storage';
+import { IndexBudget, openGitRepository, StorageRuntime, type Oid } from '@forge-httpd/storage';
 import { buildHistoryHome, ensureBenchHome } from './bench-homes.js';
 import { rawGet } from './ceiling-server.js';
 import { benchCacheRoot, startForge } from './forge-server.js';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     folder: { type: 'string', default: '' },
     runs: { type: 'string', default: '3' },
     cache: { type: 'string' },
+    'memory-budget': { type: 'string' },
   },
 });
 
@@ -36,6 +38,7 @@ const source = path.resolve(values.history);
 const files = values.files.split(',').filter((file) => file !== '');
 const folder = values.folder;
 const runs = Number(values.runs);
+const memoryBudget = values['memory-budget'];
 /** First-parent ancestors asked once the index is built, per run. */
 const WARM_COMMITS = 5;
 /** Entries of the folder timed with `git log -1` per commit. */
@@ -66,7 +69,7 @@ async function expectOk(url: string): Promise<void> {
 }
 
 for (let run = 0; run < runs; run++) {
-  const server = await startForge(home.home, { waitForStartup: true });
+  const server = await startForge(home.home, { waitForStartup: true, args: memoryBudget === undefined ? [] : ['--memory-budget', memoryBudget] });
   const repo = `${server.baseUrl}/api/v1/repos/${home.rid}`;
   try {
     for (const file of files) {
@@ -91,7 +94,8 @@ for (let run = 0; run < runs; run++) {
   }
   // The index read alone, in this process on a runtime of its own (what the cold request waited for).
   const runtime = new StorageRuntime();
-  const repository = openGitRepository(gitDir, { runtime });
+  const lastCommits = memoryBudget === undefined ? undefined : new IndexBudget((Number(memoryBudget) * 1024 * 1024 * 3) / 16);
+  const repository = openGitRepository(gitDir, { runtime, lastCommits });
   record('history index read alone (indexHistory)', (await timed(() => repository.indexHistory(head as Oid))).ms);
   await repository.close();
   console.log(`[blame-bench] run ${run + 1}/${runs} done`);

@@ -3,7 +3,6 @@ import { lastCommitTouching } from './history.js';
 import { buildTrickyHistory, TRICKY_PATHS } from './history-index.testing.js';
 import { IndexBudget } from '../limits/index-budget.js';
 import { LastCommitIndex } from './last-commit-index.js';
-import type { Oid } from '../objects/oid.js';
 import { StorageRuntime } from '../storage-runtime.js';
 
 const runtime = new StorageRuntime();
@@ -50,10 +49,18 @@ describe('LastCommitIndex.lastCommitsUnder', () => {
     120_000,
   );
 
-  it('refuses a history that does not fit the budget even for one answer (413), keeping nothing', async () => {
+  it("answers a history the index cannot hold from the folder's own changes, as git does", async () => {
     const { gitDir, commits } = await buildTrickyHistory(tmp, { seed: 13, commits: 30 });
-    const tiny = new LastCommitIndex({ gitDir, processes: runtime.processes }, new IndexBudget(1000));
-    await expect(tiny.lastCommitsUnder(commits[commits.length - 1] as Oid, '', FOLDERS.get('') ?? [])).rejects.toMatchObject({ code: 'too-large' });
-    expect(tiny.size).toBe(0);
-  });
+    const at = { gitDir, processes: runtime.processes };
+    const tiny = new LastCommitIndex(at, new IndexBudget(1000));
+    for (const commit of commits.filter((_, index) => index % 3 === 2)) {
+      for (const [folder, names] of FOLDERS) {
+        const answers = await tiny.lastCommitsUnder(commit, folder, names);
+        const expected = await Promise.all(names.map((name) => lastCommitTouching(at, { from: commit, path: folder === '' ? name : `${folder}/${name}` })));
+        expect({ commit, folder, answers }).toEqual({ commit, folder, answers: expected });
+      }
+    }
+    // What the index keeps stays within its budget (the first, short histories fit).
+    expect(tiny.size).toBeLessThanOrEqual(1000);
+  }, 120_000);
 });
