@@ -2,12 +2,12 @@
  * Blame and last commits (issue 49) on a real history, each beside the git command it is
  * judged by, in one run. The history is imported once into a cached node home. Per run a
  * server starts on an empty cache directory, so no answer comes from a cache:
- * - blame: `GET /blame/{head}/{file}` for each file, timed beside `git blame --porcelain
- *   {head} -- {file}` run on the same repository right after it;
- * - last commits: the first `GET /last-commits/{head}/{folder}` (the history index cold: the
+ * - last commits (the server's first request): the first `GET /last-commits/{head}/{folder}` (the history index cold: the
  *   request waits for it to be read), then the same folder at first-parent ancestors (index
  *   built, a new answer each), beside `git log -1 --format=%H {commit} -- {entry}` of sampled
- *   entries of the folder; and, in this process, the index read alone (`indexHistory`).
+ *   entries of the folder; and, in this process, the index read alone (`indexHistory`);
+ * - blame: `GET /blame/{head}/{file}` for each file, timed beside `git blame --porcelain
+ *   {head} -- {file}` run on the same repository right after it.
  *
  * usage (from the repository root, after `npm run build`):
  *   node tools/dist/bench/blame-bench.js [--history /work/.mirror/git+git/repo]
@@ -72,10 +72,6 @@ for (let run = 0; run < runs; run++) {
   const server = await startForge(home.home, { waitForStartup: true, args: memoryBudget === undefined ? [] : ['--memory-budget', memoryBudget] });
   const repo = `${server.baseUrl}/api/v1/repos/${home.rid}`;
   try {
-    for (const file of files) {
-      record(`blame ${file}: forge`, (await timed(() => expectOk(`${repo}/blame/${head}/${file}`))).ms);
-      record(`blame ${file}: git blame --porcelain`, (await timed(() => git(['blame', '--porcelain', head, '--', file]))).ms);
-    }
     record(
       `last-commits '${folder}' (${entries.length} entries), index cold: forge`,
       (await timed(() => expectOk(`${repo}/last-commits/${head}/${folder}`))).ms,
@@ -88,6 +84,11 @@ for (let run = 0; run < runs; run++) {
           (await timed(() => git(['log', '-1', '--format=%H', commit, '--', entryPath(name)]))).ms,
         );
       }
+    }
+    // After last commits: the server's first request is the cold one.
+    for (const file of files) {
+      record(`blame ${file}: forge`, (await timed(() => expectOk(`${repo}/blame/${head}/${file}`))).ms);
+      record(`blame ${file}: git blame --porcelain`, (await timed(() => git(['blame', '--porcelain', head, '--', file]))).ms);
     }
   } finally {
     await server.stop();
