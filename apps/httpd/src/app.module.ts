@@ -6,6 +6,7 @@ import { NodesModule } from './nodes/nodes.module.js';
 import { GlobalsModule, type GlobalsOptions } from './globals.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { BlobModule } from './blob/blob.module.js';
+import { BlameModule } from './blame/blame.module.js';
 import { CommitsModule } from './commits/commits.module.js';
 import { RemotesModule } from './remotes/remotes.module.js';
 import { TreeModule } from './tree/tree.module.js';
@@ -37,6 +38,7 @@ import { CompareModule } from './compare/compare.module.js';
     CommitsModule,
     TreeModule,
     BlobModule,
+    BlameModule,
     RemotesModule,
     IssuesModule,
     PatchesModule,

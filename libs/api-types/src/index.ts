@@ -113,6 +113,16 @@ export {
 } from './diff.js';
 export { type Tree, type TreeEntry, treeEntrySchema, treeSchema } from './tree.js';
 export { type Blob, blobSchema } from './blob.js';
+export {
+  type Blame,
+  type BlameRange,
+  blameRangeSchema,
+  blameSchema,
+  type LastCommitEntry,
+  lastCommitEntrySchema,
+  lastCommitsSchema,
+  type LastCommits,
+} from './blame.js';
 export { type Remote, remoteSchema } from './remote.js';
 export { type CommitCountStats, commitCountStatsSchema, type RangeDiffStats, rangeDiffStatsSchema, type TreeStats, treeStatsSchema } from './stats.js';
 export {

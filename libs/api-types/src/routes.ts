@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { activitySchema, commitDetailSchema, commitSchema, rangeDiffResponseSchema } from './commit.js';
 import { blobSchema } from './blob.js';
+import { blameSchema, lastCommitsSchema } from './blame.js';
 import { apiInfoSchema, apiV1InfoSchema, nodeStatsSchema, rootInfoSchema, serverInfoSchema } from './info.js';
 import { issueSchema } from './issue.js';
 import { jobSchema } from './job.js';
@@ -304,6 +305,36 @@ export const JSON_ROUTES = {
     params: AT,
     response: blobSchema,
     errors: [413],
+    cache: 'immutable',
+  }),
+  getBlame: route({
+    operationId: 'getBlame',
+    summary: 'Line attribution of a file at a commit',
+    tag: 'browse',
+    path: '/api/v1/repos/{rid}/blame/{sha}/{path}',
+    params: { ...AT, path: 'path' },
+    response: blameSchema,
+    errors: [413, 503],
+    cache: 'immutable',
+  }),
+  getLastCommitsRoot: route({
+    operationId: 'getLastCommitsRoot',
+    summary: 'Last commit of each root entry',
+    tag: 'browse',
+    path: '/api/v1/repos/{rid}/last-commits/{sha}/',
+    params: AT,
+    response: lastCommitsSchema,
+    errors: [413, 503],
+    cache: 'immutable',
+  }),
+  getLastCommits: route({
+    operationId: 'getLastCommits',
+    summary: 'Last commit of each entry of a folder',
+    tag: 'browse',
+    path: '/api/v1/repos/{rid}/last-commits/{sha}/{path}',
+    params: { ...AT, path: 'path' },
+    response: lastCommitsSchema,
+    errors: [413, 503],
     cache: 'immutable',
   }),
   listJobs: route({

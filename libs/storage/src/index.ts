@@ -32,6 +32,7 @@ export type {
   RefEntry,
   WalkCommitsOptions,
 } from './git/git-repository.js';
+export type { BlameRange, BlameRequest } from './git/history/blame.js';
 export type { ChunkedReadOptions, CommitRange } from './git/history/commit-range.js';
 export type { GrepMatch, GrepOptions, GrepResult } from './git/processes/git-grep.js';
 export { OidList } from './git/objects/oid-list.js';
@@ -46,6 +47,7 @@ export type { GitProcessCount, GitProcessCounts, GitProcessKind } from './git/pr
 export { GitProcesses, type GitTarget, type SpawnGitOptions } from './git/processes/git-processes.js';
 export { StorageRuntime } from './git/storage-runtime.js';
 export type { HistoryShares, IndexBudgets } from './git/storage-runtime.js';
+export { IndexBudget } from './git/limits/index-budget.js';
 
 export type { GitChildProcess } from './git/processes/git-child-process.js';
 // end git

@@ -16,7 +16,7 @@ const DESCRIPTION = [
   'Read-only HTTP/JSON API over a Radicle-style node home: the routes of radicle-httpd (API level 6.1.0), what radicle-httpd 0.26/0.27 added, raw files, archives and git smart HTTP.',
   'Every route also answers `HEAD` and `OPTIONS` (CORS preflight); any other method on a known route is 405 with `allow: GET, HEAD`.',
   'Every answer carries `access-control-allow-origin: *` and `vary: origin, access-control-request-method, access-control-request-headers`. JSON 200 answers carry a strong `etag` (`if-none-match` → 304) and bodies of 4 KiB or more are compressed on `accept-encoding` (br, gzip; `vary` then ends in `accept-encoding`). Commit lists longer than 256 commits (a `diff/{base}/{oid}` whose base is not in the history of `oid`, `commits?since=…`/`until=…` without `perPage`) are written while they are read: compressed the same way, but without `etag`.',
-  'Errors are `{"error": string, "code": status}`, except the 413 of the blob and readme routes, whose body is `[]`.',
+  'Errors are `{"error": string, "code": status}`, except the 413 of the blob, readme and blame routes, whose body is `[]`.',
 ].join('\n\n');
 
 function parameterSchema(kind: ParameterKind): JsonSchema {
@@ -55,14 +55,15 @@ function cacheHeader(cache: JsonRoute['cache']): JsonSchema {
   return { 'cache-control': { required: true, schema: { const: CACHE_CONTROL[cache] } } };
 }
 
-function tooLargeResponse(route: JsonRoute): JsonSchema {
-  if (!route.errors.includes(413)) return {};
-  return { '413': { $ref: `#/components/responses/${route.response === JSON_ROUTES.getBlob.response ? 'BlobTooLarge' : 'OverLimit'}` } };
-}
+/** Routes whose 413 is the blob route's `[]`. */
+const BLOB_LIKE_413: readonly JsonRoute[] = [JSON_ROUTES.getBlob, JSON_ROUTES.getReadme, JSON_ROUTES.getBlame];
 
-/** A 503 for the routes whose git work is bounded in time. */
-function busyResponse(route: JsonRoute): JsonSchema {
-  return route.errors.includes(503) ? { '503': { $ref: '#/components/responses/Busy' } } : {};
+/** The 413 and 503 answers a route lists besides the common ones. */
+function listedErrors(route: JsonRoute): JsonSchema {
+  const tooLarge = route.errors.includes(413)
+    ? { '413': { $ref: `#/components/responses/${BLOB_LIKE_413.includes(route) ? 'BlobTooLarge' : 'OverLimit'}` } }
+    : {};
+  return { ...tooLarge, ...(route.errors.includes(503) ? { '503': { $ref: '#/components/responses/Busy' } } : {}) };
 }
 
 function operation(route: JsonRoute): JsonSchema {
@@ -83,8 +84,7 @@ function operation(route: JsonRoute): JsonSchema {
           content: { 'application/json': { schema: jsonSchemaOf(route.response) } },
         },
         '304': { $ref: '#/components/responses/NotModified' },
-        ...tooLargeResponse(route),
-        ...busyResponse(route),
+        ...listedErrors(route),
         ...commonErrors(parameters.length > 0),
       },
     },

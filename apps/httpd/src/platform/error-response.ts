@@ -11,8 +11,8 @@ export interface ErrorResponse {
   unexpected: boolean;
 }
 
-/** The JSON blob and readme routes, whose 413 is radicle-httpd's `[]` (docs/api.md 17). */
-const EMPTY_LIST_ON_413 = /^\/api\/v1\/repos\/:rid\/(?:blob|readme)\//;
+/** The JSON blob and readme routes, whose 413 is radicle-httpd's `[]` (docs/api.md 17), and blame, which answers as blob. */
+const EMPTY_LIST_ON_413 = /^\/api\/v1\/repos\/:rid\/(?:blob|readme|blame)\//;
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',

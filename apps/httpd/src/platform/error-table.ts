@@ -55,7 +55,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorAnswer>> = {
     message: (what) => `Service Unavailable: ${what}, retry later`,
     headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
     unexpected: false,
-    description: 'Too many git server processes run (at most 4): retry after `retry-after` seconds. No queue.',
+    description:
+      'Too much work of one kind under way (git server processes, at most 4; long history walks; big pages), or git work past its time limit: retry after `retry-after` seconds.',
   },
   // A node database locked past the reader's wait: retried soon, so the plain reason phrase.
   locked: {

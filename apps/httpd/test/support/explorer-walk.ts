@@ -132,12 +132,13 @@ async function walkTree(get: RepoWalk['get'], repo: string, head: string): Promi
   let visited = 0;
   while (pending.length > 0 && visited < MAX_TREE_ENTRIES) {
     const dir = pending.shift() ?? '';
-    const tree = (await get(`${repo}/tree/${head}/${dir}`)) as Json | undefined;
+    const [tree] = (await Promise.all([get(`${repo}/tree/${head}/${dir}`), get(`${repo}/last-commits/${head}/${dir}`)])) as Array<Json | undefined>;
     for (const entry of asArray(tree?.['entries'])) {
       visited += 1;
       const path = encodePath(String(entry['path']));
       if (entry['kind'] === 'tree') pending.push(path);
-      else if (entry['kind'] === 'blob' && visited < MAX_TREE_ENTRIES) await get(`${repo}/blob/${head}/${path}`);
+      else if (entry['kind'] === 'blob' && visited < MAX_TREE_ENTRIES)
+        await Promise.all([get(`${repo}/blob/${head}/${path}`), get(`${repo}/blame/${head}/${path}`)]);
     }
   }
 }

@@ -3,6 +3,7 @@
  * "Git access"), made of one interface per kind of read. {@link openGitRepository} implements it
  * over the repository's files, with git processes for what the files do not answer.
  */
+import type { BlameRange, BlameRequest } from './history/blame.js';
 import type { GitCommit, GitObject, GitObjectInfo, GitTag, TreeEntry } from './format/git-objects.js';
 import type { Oid } from './objects/oid.js';
 import type { OidList } from './objects/oid-list.js';
@@ -181,6 +182,20 @@ export interface GitHistoryQueries {
   countCommits(from: Oid): Promise<number>;
   /** Newest commit reachable from `from` that changed `path` (git rev-list -1 -- path); null if none or invalid path. */
   lastCommitTouching(options: { from: Oid; path: string }): Promise<Oid | null>;
+  /**
+   * Line attribution of a file at a commit, as `git blame --porcelain <commit> -- <path>` names
+   * it (git's defaults), in maximal ranges in file order.
+   * @throws BusyError past `timeoutMs`; TooLargeError past `maxOutputBytes` of git output
+   */
+  blame(request: BlameRequest): Promise<BlameRange[]>;
+  /**
+   * `lastCommitTouching` of every entry of one folder at once, from one walk of the last-commit
+   * index (read first when it does not hold `from` yet), never one walk per entry.
+   * @param options - start commit, the folder (`''` = root), its entry names, how long to wait
+   * @returns each name's commit, null when none touched it, in the order of `names`
+   * @throws BusyError past `timeoutMs` (the history goes on being read); TooLargeError when it cannot be held
+   */
+  lastCommitsInFolder(options: { from: Oid; folder: string; names: readonly string[]; timeoutMs: number }): Promise<Array<Oid | null>>;
   /**
    * Reads the history of `from` into the in-memory index behind `lastCommitTouching` (which
    * starts this in the background itself on a commit it has not seen); resolves when done.

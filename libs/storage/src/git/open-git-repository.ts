@@ -149,6 +149,8 @@ function joinReaders(context: RepositoryContext, { objects, refs, walks, history
     holdCommitIds: (ids) => walks.holdCommitIds(ids),
     countCommits: (from) => history.countCommits(from),
     lastCommitTouching: (options) => history.lastCommitTouching(options),
+    blame: (request) => history.blame(request),
+    lastCommitsInFolder: (options) => history.lastCommitsInFolder(options),
     indexHistory: (from) => history.indexHistory(from),
     restoreHistoryIndex: () => history.restoreHistoryIndex(),
     listContributors: (from, options) => history.listContributors(from, options),

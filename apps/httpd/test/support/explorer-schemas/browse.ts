@@ -69,3 +69,21 @@ export const compare = z.looseObject({ commits: z.array(commitHeader), diff, fil
 
 /** Not an explorer route: `GET /repos/{rid}/grep/{sha}`. */
 export const grep = z.object({ matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })), truncated: z.boolean() });
+
+/**
+ * Not explorer routes (forge-httpd's own, docs/api.md "Blame" and "Last commits"): checked with
+ * the explorer's commit header, which a browser showing them would reuse.
+ */
+export const blame = z.object({
+  path: z.string(),
+  commit: z.string(),
+  lines: z.number(),
+  ranges: z.array(z.object({ start: z.number(), end: z.number(), commit: z.string(), origPath: z.string(), origStart: z.number() })),
+  commits: z.record(z.string(), commitHeader),
+});
+
+export const lastCommits = z.object({
+  path: z.string(),
+  entries: z.array(z.object({ name: z.string(), path: z.string(), commit: commitHeader })),
+  truncated: z.boolean(),
+});

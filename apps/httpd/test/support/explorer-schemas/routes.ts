@@ -5,7 +5,7 @@
  * route cannot go unchecked.
  */
 import { z } from 'zod';
-import { activity, blob, commit, commitCount, commits, compare, grep, rangeDiff, tree, treeStats } from './browse.js';
+import { activity, blame, blob, commit, commitCount, commits, compare, grep, lastCommits, rangeDiff, tree, treeStats } from './browse.js';
 import { issue, jobs, patch } from './cob.js';
 import { diffStats } from './diff.js';
 import { apiInfo, info, inventory, node, nodeIdentity, nodeStats, policies, policy } from './node.js';
@@ -39,6 +39,8 @@ export function explorerRoutes(flavour: string): readonly ExplorerRoute[] {
     'repos/:rid/readme/:sha': blob,
     'repos/:rid/blob/:sha/*': blob,
     'repos/:rid/tree/:sha/*': tree,
+    'repos/:rid/blame/:sha/*': blame,
+    'repos/:rid/last-commits/:sha/*': lastCommits,
     'repos/:rid/stats/tree/:sha': treeStats,
     'repos/:rid/stats/commits/:sha': commitCount,
     'repos/:rid/remotes': z.array(remote),

@@ -8,6 +8,7 @@
  */
 import type { CommitChangesSnapshot, StoredCommitChanges } from './commit-changes-file.js';
 import { DateOrderQueue } from './date-order-queue.js';
+import { FolderChanges, GroupWalk } from './folder-walk.js';
 import type { Oid } from '../objects/oid.js';
 import { runInSlices } from '../limits/thread-slices.js';
 
@@ -192,6 +193,59 @@ export class CommitChanges {
       if (followed < 0) return this.oids[commit];
     }
     return null;
+  }
+
+  /**
+   * {@link lastCommitTouching} of every entry of one folder in one walk: each entry's walk is
+   * that of its own path (the parent followed at a merge is the first one unchanged for that
+   * entry), kept in queue entries of entries that travel together, so the commits are visited
+   * in the order each single walk would visit them and a walk for a path ends where its own would.
+   * @param from - a held commit
+   * @param folder - the folder's path bytes as a latin1 string (`''` = the root)
+   * @param names - entry names as the tree listing decodes them (UTF-8)
+   * @returns each name's commit (null when none touched it), in the order of `names`; undefined when `from` is not held
+   */
+  lastCommitsUnder(from: Oid, folder: string, names: readonly string[]): Array<Oid | null> | undefined {
+    const start = this.idOf(from);
+    if (start === undefined) return undefined;
+    const answers: Array<Oid | null> = names.map(() => null);
+    const touched = new FolderChanges(this, folder, names);
+    const walk = new GroupWalk(this.times);
+    walk.arrive(
+      start,
+      names.map((_, entry) => entry),
+    );
+    let left = names.length;
+    for (let next = walk.next(); next !== undefined && left > 0; next = walk.next()) {
+      const { commit, group } = next;
+      const first = this.edgeStart[commit] as number;
+      const end = this.edgeStart[commit + 1] as number;
+      // Per entry, the first parent edge that leaves it unchanged (-1: none, the commit is its answer).
+      const byEdge = new Map<number, number[]>();
+      for (const entry of group) {
+        let followed = -1;
+        for (let edge = first; edge < end && followed < 0; edge += 1) if (!touched.of(edge).has(entry)) followed = edge;
+        if (followed < 0) {
+          answers[entry] = this.oids[commit] as Oid;
+          left -= 1;
+        } else {
+          const entries = byEdge.get(followed);
+          if (entries === undefined) byEdge.set(followed, [entry]);
+          else entries.push(entry);
+        }
+      }
+      for (const [edge, entries] of byEdge) {
+        const parent = this.edgeParent[edge] as number;
+        if (parent >= 0) walk.arrive(parent, entries.length === group.length ? group : entries);
+      }
+    }
+    return answers;
+  }
+
+  /** Paths changed along edge `edge`, as latin1 strings. */
+  *changedPaths(edge: number): Generator<string, void, void> {
+    const end = this.changeStart[edge + 1] as number;
+    for (let at = this.changeStart[edge] as number; at < end; at += 1) yield this.paths[this.changePaths[at] as number] as string;
   }
 
   /** The ids of `path` and of every path under it (git pathspecs match folders too); null when none was ever changed. */

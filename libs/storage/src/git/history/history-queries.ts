@@ -3,6 +3,7 @@
  * commit-graph when it holds them, the last commit touching a path from the in-memory
  * last-commit index once it has read the history, authors from git; git answers the rest.
  */
+import { BusyError, InvalidInputError } from '@forge-httpd/identity';
 import type { Contributor, GitHistoryQueries } from '../git-repository.js';
 import { countReachableInGraph } from '../graph/graph-containment.js';
 import { halfwayAncestorInGraph } from '../graph/graph-halfway.js';
@@ -13,6 +14,7 @@ import { splitTreePath } from '../format/tree-path.js';
 import type { RepositoryContext } from '../repository-context.js';
 import { commitTimes, commitTimesOf, countCommits, distinctContributors, lastCommitTouching, listContributors } from './history.js';
 import type { LastCommitIndex } from './last-commit-index.js';
+import { blameFile, type BlameRange, type BlameRequest } from './blame.js';
 import type { GitTarget } from '../processes/git-processes.js';
 
 export class HistoryQueries implements GitHistoryQueries {
@@ -53,6 +55,25 @@ export class HistoryQueries implements GitHistoryQueries {
         if (!this.context.closed) this.lastCommits.prepare(options.from).catch(() => undefined);
       });
     }
+  }
+
+  async lastCommitsInFolder(options: { from: Oid; folder: string; names: readonly string[]; timeoutMs: number }): Promise<Array<Oid | null>> {
+    const segments = splitTreePath(options.folder);
+    if (segments === null) throw new InvalidInputError('Invalid path: expected a folder inside the tree');
+    let timer: NodeJS.Timeout | undefined;
+    // The index read goes on past the bound: a later request finds it held.
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new BusyError('history index still being read')), options.timeoutMs);
+    });
+    try {
+      return await Promise.race([this.lastCommits.lastCommitsUnder(checkOid(options.from), segments.join('/'), options.names), bound]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  blame(request: BlameRequest): Promise<BlameRange[]> {
+    return blameFile(this.at, request);
   }
 
   indexHistory(from: Oid): Promise<void> {

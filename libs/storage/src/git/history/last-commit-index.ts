@@ -25,6 +25,9 @@ import { INDEX_SLICE_MS, runInSlices } from '../limits/thread-slices.js';
 /** Estimated heap bytes of every index together: about 150,000 commits with their changes. */
 export const DEFAULT_LAST_COMMIT_BUDGET = 32 * 1024 * 1024;
 
+/** Estimated heap bytes one answer may read when the index cannot hold its history: that folder's changes only. */
+const FOLDER_READ_LIMIT = 64 * 1024 * 1024;
+
 /** Commits waiting for their history to be read; more are not queued (git answers them). */
 const MAX_WANTED = 1024;
 
@@ -89,6 +92,36 @@ export class LastCommitIndex implements BudgetedIndex {
     const answer = this.changes.lastCommitTouching(from, Buffer.from(path, 'utf8').toString('latin1'));
     if (answer !== undefined) this.budget.use(this, this.changes.size);
     return answer;
+  }
+
+  /**
+   * {@link lastCommitTouching} of every entry of one folder, in one walk of the index. When
+   * the history of `from` is not held yet it is read first (and kept); when it cannot be kept
+   * (past the budget, or dropped meanwhile), the changes of this folder's entries alone are
+   * read for this answer (up to {@link FOLDER_READ_LIMIT}).
+   * @param from - a commit
+   * @param folder - validated, `/`-separated (UTF-8), `''` for the root
+   * @param names - the folder's entry names at `from`
+   * @returns each name's commit (null when none touched it), in the order of `names`
+   * @throws TooLargeError when even the folder's changes are past their limit; ProcessFailedError
+   */
+  async lastCommitsUnder(from: Oid, folder: string, names: readonly string[]): Promise<Array<Oid | null>> {
+    const bytes = Buffer.from(folder, 'utf8').toString('latin1');
+    let answer = this.changes.lastCommitsUnder(from, bytes, names);
+    if (answer === undefined) {
+      await this.prepare(from);
+      answer = this.changes.lastCommitsUnder(from, bytes, names);
+    }
+    if (answer !== undefined) {
+      this.budget.use(this, this.changes.size);
+      return answer;
+    }
+    // Only the changes of this folder's entries: far fewer than every path's (on git/git, the
+    // root's entries change ~30 times less often than its paths), read for this answer alone.
+    const batch = await readCommitChanges(this.at, { tips: [from], exclude: [], limit: Math.max(this.budget.limit, FOLDER_READ_LIMIT), folder });
+    const alone = new CommitChanges();
+    await alone.appendInSlices(batch, { sliceMs: INDEX_SLICE_MS });
+    return alone.lastCommitsUnder(from, bytes, names) ?? names.map(() => null);
   }
 
   /** Reads the history of `from` unless held already; resolves when every read asked for so far is done. */

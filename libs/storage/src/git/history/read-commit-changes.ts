@@ -36,6 +36,12 @@ export interface CommitChangesRange {
   readonly exclude: readonly Oid[];
   /** Most estimated heap bytes to read (see {@link BYTES_PER_COMMIT}). */
   readonly limit: number;
+  /**
+   * Only the changes one folder's entries need (default: every path): `''` the root's own
+   * entries (`diff-tree` without `-r`: a changed folder is one path), else the paths under the
+   * folder (a literal pathspec).
+   */
+  readonly folder?: string;
 }
 
 interface GraphEntry {
@@ -56,12 +62,20 @@ export async function readCommitChanges(at: GitTarget, range: CommitChangesRange
   const graph = await readGraph(at, range);
   const { input, edges, laterParents } = await edgeLines(graph);
   const parser = new RawSectionParser(Math.floor((range.limit - graph.length * BYTES_PER_COMMIT) / BYTES_PER_CHANGE), laterParents);
-  const args = ['diff-tree', '--stdin', '-r', '-z', '--raw', '--no-renames', '--root', '--always'];
+  const args = diffTreeArguments(range.folder);
   await streamGit({ ...at, args, input, timeoutMs: BUILD_TIMEOUT_MS, background: true }, (chunk) => parser.push(chunk));
   const sections = parser.end();
   if (sections.length !== edges) throw new ProcessFailedError(`diff-tree answered ${sections.length} of ${edges} lines`);
   let next = 0;
   return graph.map(({ oid, time, parents }) => ({ oid, time, parents, changes: sections.slice(next, (next += Math.max(1, parents.length))) }));
+}
+
+/** `diff-tree --stdin` for every path, the root's entries only, or the paths under one folder. */
+function diffTreeArguments(folder: string | undefined): string[] {
+  const common = ['--stdin', '-z', '--raw', '--no-renames', '--root', '--always'];
+  if (folder === undefined) return ['diff-tree', '-r', ...common];
+  if (folder === '') return ['diff-tree', ...common];
+  return ['--literal-pathspecs', 'diff-tree', '-r', ...common, '--', folder];
 }
 
 /**
