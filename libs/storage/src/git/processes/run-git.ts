@@ -1,4 +1,4 @@
-import { BusyError, ProcessFailedError } from '@forge-httpd/identity';
+import { ProcessFailedError } from '@forge-httpd/identity';
 import { countGitProcess } from './git-process-counts.js';
 import { runInBackground } from './process-priority.js';
 import type { GitTarget } from './git-processes.js';
