@@ -9,7 +9,7 @@ const MIB = 1024 * 1024;
 /**
  * The bounds of the big caches (ARCHITECTURE.md, "Caches"), all derived from one budget so an
  * operator sizes the server with one number. The default is sized so that a 50,000-commit
- * history's last-commit index and a 10,000-issue tracker (read back per page from the cache
+ * history's last-commit index (or a real 80,000-commit one, merges included) and a 10,000-issue tracker (read back per page from the cache
  * directory) fit at once (docs/operating.md, "Memory, workers and the cache directory").
  */
 export interface CacheBounds {

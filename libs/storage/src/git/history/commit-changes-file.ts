@@ -27,7 +27,8 @@ const HASH_CHUNK = 256 * 1024;
 /** What is written: the first `commits` entries of each array (the arrays may hold more). */
 export interface CommitChangesSnapshot {
   readonly commits: number;
-  readonly oids: readonly string[];
+  /** The commits' raw 20-byte ids, one after another. */
+  readonly oidBytes: Buffer;
   readonly times: readonly number[];
   /** `commits + 1` entries are written. */
   readonly edgeStart: readonly number[];
@@ -73,10 +74,7 @@ export function* encodeCommitChanges(snapshot: CommitChangesSnapshot, tips: read
   const out = Buffer.allocUnsafe(size);
   let at = MAGIC.copy(out, 0);
   for (const count of [commits, edges, changes, paths.length, tips.length, pathBytes]) at = out.writeUInt32LE(count, at);
-  for (let i = 0; i < commits; i += 1) {
-    at += out.write(snapshot.oids[i] as string, at, OID_BYTES, 'hex');
-    if (i % STEP === STEP - 1) yield;
-  }
+  at += snapshot.oidBytes.copy(out, at, 0, commits * OID_BYTES);
   yield* eachInSteps(commits, (i) => (at = out.writeDoubleLE(snapshot.times[i] as number, at)));
   yield* eachInSteps(commits + 1, (i) => (at = out.writeUInt32LE(snapshot.edgeStart[i] as number, at)));
   yield* eachInSteps(edges, (i) => (at = out.writeInt32LE(snapshot.edgeParent[i] as number, at)));

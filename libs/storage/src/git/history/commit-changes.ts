@@ -10,6 +10,10 @@ import type { CommitChangesSnapshot, StoredCommitChanges } from './commit-change
 import { DateOrderQueue } from './date-order-queue.js';
 import { FolderChanges, GroupWalk } from './folder-walk.js';
 import type { Oid } from '../objects/oid.js';
+import { OidTable } from '../objects/oid-table.js';
+
+/** Bytes of a raw commit id. */
+const OID_BYTES = 20;
 import { runInSlices } from '../limits/thread-slices.js';
 
 /** One commit of a batch: paths are latin1 strings of the path bytes. */
@@ -21,8 +25,8 @@ export interface CommitChangesEntry {
   readonly changes: ReadonlyArray<readonly string[]>;
 }
 
-/** Estimated heap bytes per commit held (id string, map entry, time, edges; measured ~200). */
-export const BYTES_PER_COMMIT = 200;
+/** Estimated heap bytes per commit held (raw id and its table slot, time, edges; measured ~57). */
+export const BYTES_PER_COMMIT = 64;
 /** Estimated heap bytes per changed-path entry (one number in a flat array). */
 export const BYTES_PER_CHANGE = 8;
 /**
@@ -38,10 +42,10 @@ const STEP_ENTRIES = 256;
 
 /** Commits, their parents and changed paths in flat arrays. */
 export class CommitChanges {
-  private readonly ids = new Map<Oid, number>();
+  /** The commits' ids, numbered in the order they were appended. */
+  private readonly ids = new OidTable();
   /** Commits visible to questions: those of whole batches (ids at and past it are being appended). */
   private published = 0;
-  private readonly oids: Oid[] = [];
   private readonly times: number[] = [];
   /** Edges of commit i: edgeStart[i] .. edgeStart[i + 1]; a root commit has one edge with parent -1. */
   private readonly edgeStart: number[] = [0];
@@ -56,7 +60,7 @@ export class CommitChanges {
 
   /** Estimated heap bytes held (the unit of the memory budget). */
   get size(): number {
-    return commitChangesSize({ commits: this.oids.length, changes: this.changePaths.length });
+    return commitChangesSize({ commits: this.ids.length, changes: this.changePaths.length });
   }
 
   has(oid: Oid): boolean {
@@ -65,7 +69,7 @@ export class CommitChanges {
 
   /** The id of a commit held and visible. */
   private idOf(oid: Oid): number | undefined {
-    const id = this.ids.get(oid);
+    const id = this.ids.idOf(oid);
     return id !== undefined && id < this.published ? id : undefined;
   }
 
@@ -76,8 +80,8 @@ export class CommitChanges {
 
   /** The visible commits' arrays, to be written now (commit-changes-file.ts): they change with the next append. */
   snapshot(): CommitChangesSnapshot {
-    const { published: commits, oids, times, edgeStart, edgeParent, changeStart, changePaths, paths } = this;
-    return { commits, oids, times, edgeStart, edgeParent, changeStart, changePaths, paths };
+    const { published: commits, times, edgeStart, edgeParent, changeStart, changePaths, paths } = this;
+    return { commits, oidBytes: this.ids.rawIds.subarray(0, commits * OID_BYTES), times, edgeStart, edgeParent, changeStart, changePaths, paths };
   }
 
   /**
@@ -102,13 +106,12 @@ export class CommitChanges {
     yield* copyInSteps(stored.changeStart.subarray(1), this.changeStart);
     yield* copyInSteps(stored.changePaths, this.changePaths);
     for (let id = 0; id < stored.commits; id += 1) {
-      const oid = stored.oidBytes.toString('hex', id * 20, id * 20 + 20) as Oid;
-      if (this.ids.has(oid)) return false;
-      this.oids.push(oid);
-      this.ids.set(oid, id);
+      const oid = stored.oidBytes.toString('hex', id * OID_BYTES, id * OID_BYTES + OID_BYTES) as Oid;
+      if (this.ids.idOf(oid) !== undefined) return false;
+      this.ids.add(oid);
       if (id % STEP_ENTRIES === STEP_ENTRIES - 1) yield;
     }
-    this.published = this.oids.length;
+    this.published = this.ids.length;
     return stored.tips.every((tip) => this.has(tip));
   }
 
@@ -126,7 +129,7 @@ export class CommitChanges {
 
   /** The work of an append, pausing (yield) every {@link STEP_ENTRIES} entries. */
   private *appendSteps(batch: readonly CommitChangesEntry[]): Generator<void, boolean, void> {
-    const first = this.oids.length;
+    const first = this.ids.length;
     const fresh: CommitChangesEntry[] = [];
     const batchIds = new Map<Oid, number>();
     for (let at = 0; at < batch.length; at += 1) {
@@ -141,7 +144,7 @@ export class CommitChanges {
     }
     for (let at = 0; at < fresh.length; at += 1) {
       const entry = fresh[at] as CommitChangesEntry;
-      this.oids.push(ownCopy(entry.oid) as Oid);
+      this.ids.add(entry.oid);
       this.times.push(entry.time);
       const parents = entry.parents.length === 0 ? [-1] : entry.parents.map((parent) => idInBatch(parent) as number);
       parents.forEach((parent, edge) => {
@@ -152,12 +155,8 @@ export class CommitChanges {
       this.edgeStart.push(this.edgeParent.length);
       if (at % STEP_ENTRIES === STEP_ENTRIES - 1) yield;
     }
-    // Keyed by id in slices too (10-20 ms for 50,000 commits in one go), then held, all at once.
-    for (let id = first; id < this.oids.length; id += 1) {
-      this.ids.set(this.oids[id] as Oid, id);
-      if ((id - first) % STEP_ENTRIES === STEP_ENTRIES - 1) yield;
-    }
-    this.published = this.oids.length;
+    // Held all at once: the ids are numbered as they are added, visible from here.
+    this.published = this.ids.length;
     return true;
   }
 
@@ -190,7 +189,7 @@ export class CommitChanges {
         seen.add(parent);
         queue.push(parent, this.times[parent] as number);
       }
-      if (followed < 0) return this.oids[commit];
+      if (followed < 0) return this.ids.at(commit);
     }
     return null;
   }
@@ -226,7 +225,7 @@ export class CommitChanges {
         let followed = -1;
         for (let edge = first; edge < end && followed < 0; edge += 1) if (!touched.of(edge).has(entry)) followed = edge;
         if (followed < 0) {
-          answers[entry] = this.oids[commit] as Oid;
+          answers[entry] = this.ids.at(commit);
           left -= 1;
         } else {
           const entries = byEdge.get(followed);

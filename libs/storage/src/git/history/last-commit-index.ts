@@ -22,7 +22,7 @@ import type { Oid } from '../objects/oid.js';
 import { readCommitChanges } from './read-commit-changes.js';
 import { INDEX_SLICE_MS, runInSlices } from '../limits/thread-slices.js';
 
-/** Estimated heap bytes of every index together: about 150,000 commits with their changes. */
+/** Estimated heap bytes of every index together: about 400,000 commits with their changes. */
 export const DEFAULT_LAST_COMMIT_BUDGET = 32 * 1024 * 1024;
 
 /** Estimated heap bytes one answer may read when the index cannot hold its history: that folder's changes only. */
@@ -204,7 +204,7 @@ export class LastCommitIndex implements BudgetedIndex {
     if (this.kept === null || this.changes.commits > 0) return;
     const before = this.changes;
     const current = (): boolean => this.changes === before;
-    // A file is far smaller than the index it holds (~40 bytes a commit against ~200): one
+    // A file is smaller than the index it holds (~40 bytes a commit against ~64): one
     // larger than the whole budget is not read at all.
     const size = await stat(this.kept.file).then(
       (stats) => stats.size,
