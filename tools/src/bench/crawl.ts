@@ -35,6 +35,8 @@ export interface CrawlFigures {
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
+  /** The first failure's message (null: none), so a run's errors can be told apart. */
+  readonly firstError: string | null;
 }
 
 /** forge-httpd, cgit and the git CLI on the same slice of commits. */
@@ -117,7 +119,11 @@ export async function measureCrawl(
         const versus =
           (otherFigures === null ? '' : `, compared ${otherFigures.pagesPerSecond.toFixed(0)}/s`) +
           (cgitFigures === null ? '' : `, cgit ${cgitFigures.pagesPerSecond.toFixed(0)}/s`);
-        settings.log?.(`[crawl] ${kind} c=${concurrency}: forge ${forge.pagesPerSecond.toFixed(0)}/s${versus}, git ${git.pagesPerSecond.toFixed(0)}/s`);
+        const failed = [forge, git, otherFigures, cgitFigures].map((f) => f?.firstError).find((message) => message != null);
+        settings.log?.(
+          `[crawl] ${kind} c=${concurrency}: forge ${forge.pagesPerSecond.toFixed(0)}/s${versus}, git ${git.pagesPerSecond.toFixed(0)}/s` +
+            (failed === undefined ? '' : ` (errors; first: ${failed})`),
+        );
         rows.push({ kind, concurrency, forge, git, cgit: cgitFigures, other: otherFigures });
       }
     }
@@ -188,7 +194,7 @@ export async function gitPage(gitDir: string, kind: CrawlKind, c: CrawlCommit): 
       return;
     case 'blob':
     case 'readme': {
-      const file = kind === 'blob' ? c.file : 'README.md';
+      const file = kind === 'blob' ? c.file : await readmeName(gitDir, c.commit);
       await gitCommand(gitDir, ['cat-file', '-p', `${c.commit}:${file}`]);
       await gitCommand(gitDir, ['log', '-1', '--format=raw', c.commit, '--', file]);
       return;
@@ -197,6 +203,15 @@ export async function gitPage(gitDir: string, kind: CrawlKind, c: CrawlCommit): 
       await gitCommand(gitDir, ['log', '-n', '30', '--format=raw', c.commit]);
       return;
   }
+}
+
+/** The readme names the server tries, in its order (apps/httpd/src/blob/blob.service.ts). */
+const README_NAMES = ['README', 'README.md', 'README.markdown', 'README.txt', 'README.rst', 'README.org', 'Readme.md'];
+
+/** The readme the server answers for `commit`: the first of its names in the root tree (histories rename theirs). */
+async function readmeName(gitDir: string, commit: string): Promise<string> {
+  const root = new Set((await gitCommand(gitDir, ['ls-tree', '--name-only', commit])).toString('utf8').split('\n'));
+  return [...README_NAMES, ...README_NAMES.map((name) => name.toLowerCase())].find((name) => root.has(name)) ?? 'README.md';
 }
 
 /** Blob ids (old and new, not the null id) of the `--raw` lines of a diff-tree output. */
@@ -240,6 +255,7 @@ function httpGet(agent: http.Agent, url: string): Promise<number> {
 async function crawl(items: readonly CrawlCommit[], concurrency: number, page: (c: CrawlCommit) => Promise<void>): Promise<CrawlFigures> {
   const latencies: number[] = [];
   let errors = 0;
+  let firstError: string | null = null;
   let next = 0;
   const started = performance.now();
   const worker = async (): Promise<void> => {
@@ -247,15 +263,16 @@ async function crawl(items: readonly CrawlCommit[], concurrency: number, page: (
       const start = performance.now();
       try {
         await page(items[index] as CrawlCommit);
-      } catch {
+      } catch (error) {
         errors += 1;
+        firstError ??= error instanceof Error ? error.message : String(error);
       }
       latencies.push(performance.now() - start);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
-  return { pages: items.length, pagesPerSecond: items.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+  return { pages: items.length, pagesPerSecond: items.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors, firstError };
 }
 
 function percentile(values: readonly number[], q: number): number {
