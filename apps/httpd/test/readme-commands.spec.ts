@@ -81,8 +81,9 @@ describe('README.md', () => {
     60_000,
   );
 
-  it('lists every JSON route in its route table', () => {
-    const table = readme.slice(readme.indexOf('## Routes at a glance'), readme.indexOf('\n## ', readme.indexOf('## Routes at a glance') + 1));
+  it("lists every JSON route in its route tables (radicle-httpd's and those beyond it)", () => {
+    const section = (heading: string): string => readme.slice(readme.indexOf(heading), readme.indexOf('\n## ', readme.indexOf(heading) + 1));
+    const table = section('## Routes at a glance') + section('## Beyond radicle-httpd');
     const missing = Object.values(JSON_ROUTES)
       .map((route) => route.path.replace(/^\/api\/v1(?=\/.)/, ''))
       .filter((path) => !table.includes(`\`${path}\``) && !table.includes(`\`${path}?`));
