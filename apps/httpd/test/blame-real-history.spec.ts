@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,14 +9,23 @@ import { gitBlameRanges, gitLastCommit } from './support/blame-oracle.js';
 import { getJson, makeTempDir, removeTempDir, startTestServer, type TestServer } from './support/index.js';
 
 /**
- * A slice of a real history (heartwood's first 300 commits, from the machine's mirror; another
- * repository with `FORGE_BLAME_REAL_HISTORY=<git dir>:<commit>`): both routes against git on it.
- * Skipped where no such repository is on disk.
+ * A real history: this repository's own (or another with `FORGE_BLAME_REAL_HISTORY=<git
+ * dir>:<commit>`, e.g. a slice of a bigger project), both routes against git on it. Skipped
+ * only where the checkout is not a git repository (a source tarball).
  */
-const [SOURCE, SLICE_TIP] = (
-  process.env['FORGE_BLAME_REAL_HISTORY'] ?? '/work/.mirror/radicle-dev+heartwood/repo:b79e2f5b5627ada642528431e481a027e4ce77dc'
-).split(':') as [string, string];
-const describeWithHistory = existsSync(SOURCE) ? describe : describe.skip;
+function ownHistory(): string | null {
+  const root = join(import.meta.dirname, '..', '..', '..');
+  const ask = (args: string[]): string | null => {
+    const result = spawnSync('git', ['-C', root, ...args]);
+    return result.status === 0 ? result.stdout.toString('utf8').trim() : null;
+  };
+  const gitDir = ask(['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  const head = ask(['rev-parse', 'HEAD']);
+  return gitDir === null || head === null ? null : `${gitDir}:${head}`;
+}
+
+const [SOURCE = '', SLICE_TIP = ''] = (process.env['FORGE_BLAME_REAL_HISTORY'] ?? ownHistory() ?? '').split(':') as [string?, string?];
+const describeWithHistory = SOURCE !== '' && existsSync(SOURCE) ? describe : describe.skip;
 
 describeWithHistory('blame and last commits on a real history', () => {
   let dir: string;
