@@ -10,7 +10,7 @@
  *   {head} -- {file}` run on the same repository right after it.
  *
  * usage (from the repository root, after `npm run build`):
- *   node tools/dist/bench/blame-bench.js [--history /work/.mirror/git+git/repo]
+ *   node tools/dist/bench/blame-bench.js [--history ../git.git]
  *     [--files diff.c,Makefile,refs.c,builtin/log.c] [--folder ''] [--runs 3] [--cache DIR]
  *     [--memory-budget MIB] (the server's; its last-commit index gets 3/16 of it, as here)
  */
@@ -25,7 +25,7 @@ import { upperMedian } from './timed-get.js';
 
 const { values } = parseArgs({
   options: {
-    history: { type: 'string', default: '/work/.mirror/git+git/repo' },
+    history: { type: 'string', default: '../git.git' },
     files: { type: 'string', default: 'diff.c,Makefile,refs.c,builtin/log.c' },
     folder: { type: 'string', default: '' },
     runs: { type: 'string', default: '3' },

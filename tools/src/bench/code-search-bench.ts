@@ -7,7 +7,7 @@
  * so no answer comes from the server's response cache.
  *
  * usage (from the repository root, after `npm run build`):
- *   node tools/dist/bench/code-search-bench.js [--history /work/.mirror/git+git/repo] [--runs 5]
+ *   node tools/dist/bench/code-search-bench.js [--history ../git.git] [--runs 5]
  *     [--rare TEXT] [--common TEXT] [--path PATH] [--author TEXT] [--cache DIR]
  */
 import { existsSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { upperMedian } from './timed-get.js';
 
 const { values } = parseArgs({
   options: {
-    history: { type: 'string', default: '/work/.mirror/git+git/repo' },
+    history: { type: 'string', default: '../git.git' },
     runs: { type: 'string', default: '5' },
     rare: { type: 'string', default: 'die_if_corrupt_xyzzy' },
     common: { type: 'string', default: 'the' },
