@@ -4,7 +4,7 @@
  * 10-repository home and on a large one (default 10,000), the large/small latency ratio, the
  * server's peak RSS, the first listing after start, and the p99 of a trivial request while the
  * listings run. Homes are cached under bench-results/cache/listing-<n> (a manifest marks a
- * complete build) and written by {@link writePlainRepositories}.
+ * complete build) and written by `listing-home.ts`.
  *
  * usage (from the repository root): node tools/dist/bench/listing-bench.js [--repos 10000]
  *   [--server apps/httpd/dist/main.js] [--duration 5] [--concurrency 16] [--label after]
@@ -14,12 +14,11 @@
  * every route is measured on both in turn (before/after in one run, same load on the machine).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { createNodeHome, seedFromLabel } from '@forge-httpd/builder';
-import { writePlainRepositories } from './plain-repositories.js';
+import { ensureListingHome, type ListingHome } from './listing-home.js';
 
 const ROOT = process.cwd();
 const CACHE = path.join(ROOT, 'bench-results', 'cache');
@@ -28,11 +27,6 @@ const QUERY = 'repo-000';
 /** Repositories pinned in the web settings of every listing home (`/repos` lists them). */
 const PINS = 10;
 
-interface ListingHome {
-  home: string;
-  repos: number;
-  firstRid: string;
-}
 interface RouteResult {
   route: string;
   rps: number;
@@ -56,25 +50,8 @@ function flag(name: string, fallback: string): string {
 }
 
 /** The cached home with `count` repositories, generated when missing. */
-async function ensureHome(count: number): Promise<ListingHome> {
-  const dir = path.join(CACHE, `listing-${count}`);
-  const manifest = path.join(dir, 'listing-home.json');
-  if (existsSync(manifest)) return JSON.parse(await readFile(manifest, 'utf8')) as ListingHome;
-  await rm(dir, { recursive: true, force: true });
-  const started = Date.now();
-  const context = await createNodeHome({
-    home: path.join(dir, 'home'),
-    seed: seedFromLabel('listing-bench'),
-    alias: 'bench',
-    time: 1_700_000_000,
-    timeStep: 1,
-    profile: { seedingPolicy: { policy: 'allow', scope: 'all' } },
-  });
-  const rids = await writePlainRepositories(context, count, (line) => console.log(`[listing-bench] ${line}`));
-  const home: ListingHome = { home: context.home, repos: count, firstRid: rids[0] ?? '' };
-  await writeFile(manifest, JSON.stringify(home, null, 2));
-  console.log(`[listing-bench] wrote ${count} repositories in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return home;
+function ensureHome(count: number): Promise<ListingHome> {
+  return ensureListingHome(CACHE, count, (line) => console.log(`[listing-bench] ${line}`));
 }
 
 /**

@@ -10,13 +10,11 @@
  *   [--repos 10000] [--duration 10] [--concurrency 16] [--compare-with /path/to/checkout]
  * Results: a Markdown table on stdout.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createNodeHome, seedFromLabel } from '@forge-httpd/builder';
 import { benchCacheRoot, buildsToMeasure, type ForgeServer, startForge } from './forge-server.js';
-import { writePlainRepositories } from './plain-repositories.js';
+import { ensureListingHome } from './listing-home.js';
 import { type LoadResult, runWrk } from './wrk.js';
 
 /** Distinct queries of a rotation. */
@@ -29,21 +27,7 @@ function flag(name: string): string | undefined {
 
 /** The listing home with `count` repositories (`repo-<i>`, described `Benchmark repository <i>`). */
 async function ensureHome(count: number): Promise<string> {
-  const dir = path.join(benchCacheRoot(flag('cache')), `listing-${count}`);
-  const manifest = path.join(dir, 'listing-home.json');
-  if (existsSync(manifest)) return (JSON.parse(await readFile(manifest, 'utf8')) as { home: string }).home;
-  await rm(dir, { recursive: true, force: true });
-  const context = await createNodeHome({
-    home: path.join(dir, 'home'),
-    seed: seedFromLabel('listing-bench'),
-    alias: 'bench',
-    time: 1_700_000_000,
-    timeStep: 1,
-    profile: { seedingPolicy: { policy: 'allow', scope: 'all' } },
-  });
-  const rids = await writePlainRepositories(context, count, (line) => console.log(`[search-bench] ${line}`));
-  await writeFile(manifest, JSON.stringify({ home: context.home, repos: count, firstRid: rids[0] ?? '' }, null, 2));
-  return context.home;
+  return (await ensureListingHome(benchCacheRoot(flag('cache')), count, (line) => console.log(`[search-bench] ${line}`))).home;
 }
 
 /** Each query kind: one repeated query, and a rotation of distinct ones. */

@@ -4,12 +4,11 @@
  * manifest, actions and signature as stored (docs/node-home.md §6).
  */
 import { isUtf8 } from 'node:buffer';
-import { nidFromPublicKey, type Nid, TooLargeError, verifySignatureOffThread } from '@forge-httpd/identity';
+import { nidFromPublicKey, type Nid, TooLargeError } from '@forge-httpd/identity';
 import type { GitRepository, Oid } from '@forge-httpd/storage';
 import { compareOids } from '../dag/change-graph.js';
 import { readCobRefIndex } from './cob-ref-index.js';
-import { parseChangeTrailers } from './commit-trailers.js';
-import { actionBlobs, changeSignature, decodeJson, parseManifestFields } from './load-change.js';
+import { actionBlobs, decodeJson, parseManifestFields, readChangeCommit } from './load-change.js';
 
 const BULK = { bulk: true } as const;
 
@@ -99,15 +98,11 @@ function topologicalOrder(changes: ReadonlyMap<Oid, LoggedChange>): LoggedChange
 
 /** A change commit read whole; null when it is not a loadable change (as the node would skip it). */
 async function loadLoggedChange(git: GitRepository, id: Oid): Promise<LoggedChange | null> {
-  const commit = await git.readCommit(id, BULK);
-  if (commit === null) return null;
-  const trailers = parseChangeTrailers(commit.message);
-  const signature = changeSignature(commit);
-  if (trailers === null || signature === null || trailers.resources.length > 1) return null;
-  const signatureValid = verifySignatureOffThread(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature);
-  const tree = await git.readTree(commit.tree, BULK);
-  const manifestEntry = tree?.find((entry) => entry.name === 'manifest' && entry.kind === 'blob');
-  if (tree === null || manifestEntry === undefined) return null;
+  const read = await readChangeCommit(git, id);
+  if (read === null) return null;
+  const { commit, trailers, signature, signatureValid, tree } = read;
+  const manifestEntry = tree.find((entry) => entry.name === 'manifest' && entry.kind === 'blob');
+  if (manifestEntry === undefined) return null;
   const [manifestBytes, ...blobs] = await Promise.all([git.readBlob(manifestEntry.oid, BULK), ...actionBlobs(tree).map((oid) => git.readBlob(oid, BULK))]);
   const manifest = parseManifestFields(decodeJson(manifestBytes ?? null));
   if (manifest === null || blobs.length === 0 || blobs.some((blob) => blob === null)) return null;

@@ -22,16 +22,9 @@ const BULK = { bulk: true } as const;
  *   than one resource, a malformed trailer, no valid manifest or no action blob
  */
 export async function loadChange(git: GitRepository, id: Oid, manifests: ManifestCache): Promise<Change | null> {
-  // Changes are loaded by the thousand: git's process reads them on another core.
-  const commit = await git.readCommit(id, BULK);
-  if (commit === null) return null;
-  const trailers = parseChangeTrailers(commit.message);
-  const signature = changeSignature(commit);
-  if (trailers === null || signature === null || trailers.resources.length > 1) return null;
-  // Checked on a worker thread while the tree and blobs are read (never rejects).
-  const signatureValid = verifySignatureOffThread(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature);
-  const tree = await git.readTree(commit.tree, BULK);
-  if (tree === null) return null;
+  const read = await readChangeCommit(git, id);
+  if (read === null) return null;
+  const { commit, trailers, signature, signatureValid, tree } = read;
   const [typeName, actions] = await Promise.all([manifests.typeNameOf(git, tree), readActions(git, tree)]);
   if (typeName === null || actions.length === 0) return null;
   const resource = trailers.resources[0] ?? null;
@@ -50,8 +43,36 @@ export async function loadChange(git: GitRepository, id: Oid, manifests: Manifes
   };
 }
 
+/** A change commit with its trailers, its one signature (checked off this thread) and its tree. */
+export interface ChangeCommit {
+  readonly commit: GitCommit;
+  readonly trailers: NonNullable<ReturnType<typeof parseChangeTrailers>>;
+  readonly signature: { publicKey: Uint8Array; signature: Uint8Array };
+  /** Resolves with the signature's verdict (never rejects). */
+  readonly signatureValid: Promise<boolean>;
+  readonly tree: TreeEntry[];
+}
+
+/**
+ * Reads what every change load starts with; null when the commit or its tree is missing, it is
+ * unsigned or doubly signed, its trailers are malformed or it names more than one resource.
+ */
+export async function readChangeCommit(git: GitRepository, id: Oid): Promise<ChangeCommit | null> {
+  // Changes are loaded by the thousand: git's process reads them on another core.
+  const commit = await git.readCommit(id, BULK);
+  if (commit === null) return null;
+  const trailers = parseChangeTrailers(commit.message);
+  const signature = changeSignature(commit);
+  if (trailers === null || signature === null || trailers.resources.length > 1) return null;
+  // Checked on a worker thread while the tree and blobs are read (never rejects).
+  const signatureValid = verifySignatureOffThread(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature);
+  const tree = await git.readTree(commit.tree, BULK);
+  if (tree === null) return null;
+  return { commit, trailers, signature, signatureValid, tree };
+}
+
 /** The single SSH signature of a commit (PGP ones are ignored); null when none, several or malformed. */
-export function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature: Uint8Array } | null {
+function changeSignature(commit: GitCommit): { publicKey: Uint8Array; signature: Uint8Array } | null {
   const armors = commit.headers.filter((h) => h.name === 'gpgsig' && h.value.startsWith(SSH_ARMOR));
   if (armors.length !== 1) return null;
   try {
