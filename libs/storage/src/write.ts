@@ -15,7 +15,7 @@ export type { TagInput } from './git/format/serialize-tag.js';
 export { initBareRepository } from './git/write/init-bare-repository.js';
 export type { InitBareOptions } from './git/write/init-bare-repository.js';
 export { updateRefs } from './git/write/update-refs.js';
-export type { RefUpdate } from './git/write/update-refs.js';
+export type { DirectRefUpdate, RefUpdate } from './git/write/update-refs.js';
 export { repackRepository } from './git/write/repack-repository.js';
 export { createCobCacheDatabase, createNodeDatabase, createNotificationsDatabase, createPoliciesDatabase } from './db/create-databases.js';
 export type { WritableDatabase } from './db/create-databases.js';

@@ -6,26 +6,29 @@
 import { isUtf8 } from 'node:buffer';
 import { BoundedCache } from '@forge-httpd/bounded-cache';
 import { nidFromPublicKey, parseSshSignatureArmor, verifySignatureOffThread } from '@forge-httpd/identity';
-import type { GitCommit, GitRepository, Oid, TreeEntry } from '@forge-httpd/storage';
+import type { GitCommit, GitRepository, Oid, ReadOptions, TreeEntry } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { parseChangeTrailers } from './commit-trailers.js';
 
 const SSH_ARMOR = '-----BEGIN SSH SIGNATURE-----';
-const BULK = { bulk: true } as const;
+/** Changes are loaded by the thousand: git's process reads them on another core. */
+const BULK: ReadOptions = { bulk: true };
 
 /**
  * Loads a change commit.
  * @param git - the repository
  * @param id - the commit id
  * @param manifests - decoded manifests shared by the loads of every repository
+ * @param reads - how the objects are read (default: as one of many, by git's process; a writer
+ *   loading its one new change reads in process rather than start one)
  * @returns the change, or null when the commit is missing, unsigned, doubly signed, has more
  *   than one resource, a malformed trailer, no valid manifest or no action blob
  */
-export async function loadChange(git: GitRepository, id: Oid, manifests: ManifestCache): Promise<Change | null> {
-  const read = await readChangeCommit(git, id);
+export async function loadChange(git: GitRepository, id: Oid, manifests: ManifestCache, reads: ReadOptions = BULK): Promise<Change | null> {
+  const read = await readChangeCommit(git, id, reads);
   if (read === null) return null;
   const { commit, trailers, signature, signatureValid, tree } = read;
-  const [typeName, actions] = await Promise.all([manifests.typeNameOf(git, tree), readActions(git, tree)]);
+  const [typeName, actions] = await Promise.all([manifests.typeNameOf(git, tree, reads), readActions(git, tree, reads)]);
   if (typeName === null || actions.length === 0) return null;
   const resource = trailers.resources[0] ?? null;
   const excluded = new Set<string>([...trailers.related, ...(resource === null ? [] : [resource])]);
@@ -57,16 +60,15 @@ export interface ChangeCommit {
  * Reads what every change load starts with; null when the commit or its tree is missing, it is
  * unsigned or doubly signed, its trailers are malformed or it names more than one resource.
  */
-export async function readChangeCommit(git: GitRepository, id: Oid): Promise<ChangeCommit | null> {
-  // Changes are loaded by the thousand: git's process reads them on another core.
-  const commit = await git.readCommit(id, BULK);
+export async function readChangeCommit(git: GitRepository, id: Oid, reads: ReadOptions = BULK): Promise<ChangeCommit | null> {
+  const commit = await git.readCommit(id, reads);
   if (commit === null) return null;
   const trailers = parseChangeTrailers(commit.message);
   const signature = changeSignature(commit);
   if (trailers === null || signature === null || trailers.resources.length > 1) return null;
   // Checked on a worker thread while the tree and blobs are read (never rejects).
   const signatureValid = verifySignatureOffThread(signature.publicKey, Buffer.from(commit.tree, 'hex'), signature.signature);
-  const tree = await git.readTree(commit.tree, BULK);
+  const tree = await git.readTree(commit.tree, reads);
   if (tree === null) return null;
   return { commit, trailers, signature, signatureValid, tree };
 }
@@ -90,10 +92,10 @@ export class ManifestCache {
   private readonly manifests = new BoundedCache<Oid, string | null>({ maxEntries: 1000 });
 
   /** Manifest `typeName` (or legacy `typename`) of a change's tree; null when missing or invalid. */
-  async typeNameOf(git: GitRepository, tree: readonly TreeEntry[]): Promise<string | null> {
+  async typeNameOf(git: GitRepository, tree: readonly TreeEntry[], reads: ReadOptions = BULK): Promise<string | null> {
     const entry = tree.find((e) => e.name === 'manifest');
     if (entry === undefined || entry.kind !== 'blob') return null;
-    return this.manifests.getOrLoad(entry.oid, async () => parseManifest(decodeJson(await git.readBlob(entry.oid, BULK))));
+    return this.manifests.getOrLoad(entry.oid, async () => parseManifest(decodeJson(await git.readBlob(entry.oid, reads))));
   }
 }
 
@@ -112,8 +114,8 @@ export function parseManifestFields(parsed: unknown): { typeName: string; versio
 }
 
 /** Action blobs: entries named by an `i8`, in numeric order, decoded as JSON. */
-async function readActions(git: GitRepository, tree: readonly TreeEntry[]): Promise<unknown[]> {
-  return Promise.all(actionBlobs(tree).map(async (oid) => decodeJson(await git.readBlob(oid, BULK))));
+async function readActions(git: GitRepository, tree: readonly TreeEntry[], reads: ReadOptions): Promise<unknown[]> {
+  return Promise.all(actionBlobs(tree).map(async (oid) => decodeJson(await git.readBlob(oid, reads))));
 }
 
 /** The action blobs of a change tree: entries named by an `i8`, in numeric order. */

@@ -1,4 +1,4 @@
-import type { GitRepository, Oid } from '@forge-httpd/storage';
+import type { GitRepository, Oid, ReadOptions } from '@forge-httpd/storage';
 import type { Change } from '../change.js';
 import { loadChange, type ManifestCache } from './load-change.js';
 
@@ -14,6 +14,7 @@ export type ChangeCache = Map<Oid, Promise<Change | null>>;
  * @param args.typeName - the expected manifest type
  * @param args.cache - shared change cache
  * @param args.manifests - decoded manifests, shared by every repository's loads
+ * @param args.reads - how objects are read (default: {@link loadChange}'s)
  * @returns every loaded change
  */
 export async function loadObjectChanges(args: {
@@ -22,14 +23,15 @@ export async function loadObjectChanges(args: {
   typeName: string;
   cache: ChangeCache;
   manifests: ManifestCache;
+  reads?: ReadOptions;
 }): Promise<Change[]> {
-  const { git, typeName, cache, manifests } = args;
+  const { git, typeName, cache, manifests, reads } = args;
   const seen = new Set<Oid>();
   const loaded: Change[] = [];
   let frontier = [...new Set(args.tips)];
   while (frontier.length > 0) {
     frontier.forEach((id) => seen.add(id));
-    const changes = await Promise.all(frontier.map((id) => cachedChange({ git, id, cache, manifests })));
+    const changes = await Promise.all(frontier.map((id) => cachedChange({ git, id, cache, manifests, reads })));
     const next: Oid[] = [];
     for (const change of changes) {
       if (change === null || change.typeName !== typeName) continue;
@@ -41,10 +43,11 @@ export async function loadObjectChanges(args: {
   return loaded;
 }
 
-function cachedChange({ git, id, cache, manifests }: { git: GitRepository; id: Oid; cache: ChangeCache; manifests: ManifestCache }): Promise<Change | null> {
+function cachedChange(args: { git: GitRepository; id: Oid; cache: ChangeCache; manifests: ManifestCache; reads: ReadOptions | undefined }): Promise<Change | null> {
+  const { git, id, cache, manifests, reads } = args;
   let pending = cache.get(id);
   if (pending === undefined) {
-    pending = loadChange(git, id, manifests);
+    pending = loadChange(git, id, manifests, reads);
     cache.set(id, pending);
     // A failed read (e.g. git died) must not poison the cache.
     pending.catch(() => cache.delete(id));

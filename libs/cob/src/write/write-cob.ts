@@ -6,7 +6,7 @@
 import { RejectedError } from '@forge-httpd/identity';
 import type { KeyPair } from '@forge-httpd/identity';
 import { type Flavour, type GitRepository, type Oid, openGitRepository, resolveStoredRef, StorageRuntime } from '@forge-httpd/storage';
-import { type RefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
+import { type DirectRefUpdate, updateRefs, writeSignedRefs } from '@forge-httpd/storage/write';
 import type { Change } from '../change.js';
 import { type CobFolder, evaluateChanges } from '../dag/evaluate-changes.js';
 import { issueFolder } from '../issue/fold-issue.js';
@@ -19,6 +19,9 @@ import { loadObjectChanges } from '../read/load-object-changes.js';
 import { newFactCaches, prepareFoldEnv, type RefLookup } from '../read/prepare-fold-env.js';
 import { cobKinds } from '../store/cob-kinds.js';
 import { type EmbedFile, writeChange } from './write-change.js';
+
+/** A writer loads the one change it wrote: read in process, not by a git process started for it. */
+const IN_PROCESS = {} as const;
 
 /** Who writes, when, and how. */
 export interface CobWriteContext {
@@ -92,7 +95,7 @@ export async function updateCob(context: CobWriteContext, request: ChangeRequest
     const typeName = kinds[request.kind].typeName;
     // Listing every namespace costs O(refs); with the tips given, nothing is listed.
     const tips = request.tips ?? (await readCobRefIndex(git)).objects.get(typeName)?.get(request.id) ?? [];
-    const changes = await loadObjectChanges({ git, tips, typeName, cache: new Map(), manifests: new ManifestCache() });
+    const changes = await loadObjectChanges({ git, tips, typeName, cache: new Map(), manifests: new ManifestCache(), reads: IN_PROCESS });
     const { env } = await prepareFoldEnv({ git, changes, refs: refLookup(git), caches: newFactCaches(), projectPayloadId: kinds.projectPayloadId });
     const evaluation = evaluateChanges({ rootId: request.id, changes, folder: folderFor(request.kind, env) });
     if (evaluation === null) throw new RejectedError(`no valid ${request.kind} ${request.id}`);
@@ -145,7 +148,7 @@ async function withGit<T>(context: CobWriteContext, run: (git: GitRepository, re
 }
 
 async function changeEnv(context: CobWriteContext, { git, id }: { git: GitRepository; id: Oid }): Promise<{ change: Change; env: FoldEnv }> {
-  const change = await loadChange(git, id, new ManifestCache());
+  const change = await loadChange(git, id, new ManifestCache(), IN_PROCESS);
   if (change === null) throw new RejectedError(`written change ${id} cannot be loaded`);
   const { env } = await prepareFoldEnv({
     git,
@@ -184,8 +187,9 @@ function check(apply: () => unknown): void {
 
 async function publish(context: CobWriteContext, args: { typeName: string; id: Oid; head: Oid; refs?: ChangeRequest['refs'] }): Promise<void> {
   const namespace = `refs/namespaces/${context.keyPair.nid}/`;
-  const updates: RefUpdate[] = [{ name: `${namespace}refs/cobs/${args.typeName}/${args.id}`, oid: args.head }];
+  const updates: DirectRefUpdate[] = [{ name: `${namespace}refs/cobs/${args.typeName}/${args.id}`, oid: args.head }];
   for (const ref of args.refs ?? []) updates.push({ name: `${namespace}${ref.name.replace('{id}', args.id)}`, oid: ref.oid });
-  await updateRefs(context.gitDir, updates);
-  if (context.signRefs !== false) await writeSignedRefs({ gitDir: context.gitDir, keyPair: context.keyPair, time: context.time });
+  // One transaction moves the object's refs and the signed refs that name them.
+  if (context.signRefs !== false) await writeSignedRefs({ gitDir: context.gitDir, keyPair: context.keyPair, time: context.time, alongside: updates });
+  else await updateRefs(context.gitDir, updates);
 }

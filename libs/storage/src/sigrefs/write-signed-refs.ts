@@ -1,10 +1,13 @@
-import { type KeyPair, signBytes } from '@forge-httpd/identity';
+import { InvalidInputError, type KeyPair, signBytes } from '@forge-httpd/identity';
 import type { Oid } from '../git/objects/oid.js';
 import { GitProcesses, type GitTarget } from '../git/processes/git-processes.js';
 import { runGit } from '../git/processes/run-git.js';
 import { serializeCommit } from '../git/format/serialize-commit.js';
 import { serializeTree } from '../git/format/serialize-tree.js';
-import { updateRefs } from '../git/write/update-refs.js';
+import { parseCommit } from '../git/format/parse-commit.js';
+import { parseTree } from '../git/format/parse-tree.js';
+import { listSortedRefFiles, PackedRefsFile, readLooseObject } from '../git/objects/loose-files.js';
+import { type DirectRefUpdate, updateRefs } from '../git/write/update-refs.js';
 import { writeObject } from '../git/write/write-object.js';
 import { formatSignedRefs, SIGREFS_PARENT_REF, SIGREFS_REF } from './format-signed-refs.js';
 
@@ -25,6 +28,11 @@ export interface WriteSignedRefsOptions {
   parent?: Oid | null;
   /** Also sign `refs/rad/sigrefs-parent <parent>` like Radicle ≥ 1.7 (§5 [newer]). */
   parentLine?: boolean;
+  /**
+   * Refs of the namespace to move in the same transaction as `refs/rad/sigrefs` (full names),
+   * signed with their new values: a COB write moves its object's ref and re-signs at once.
+   */
+  alongside?: readonly DirectRefUpdate[];
   /** The processes git runs under (default: its own, for a one-off write). */
   processes?: GitProcesses;
 }
@@ -44,16 +52,22 @@ export async function writeSignedRefs(options: WriteSignedRefsOptions): Promise<
   const { gitDir, keyPair } = options;
   const at: GitTarget = { gitDir, processes: options.processes ?? new GitProcesses() };
   const namespace = `refs/namespaces/${keyPair.nid}/`;
+  const alongside = options.alongside ?? [];
   const current = await listNamespaceRefs(at, namespace);
+  for (const update of alongside) {
+    if (!update.name.startsWith(namespace)) throw new InvalidInputError('Invalid alongside ref: expected a ref of the signing namespace');
+    current.set(update.name.slice(namespace.length), update.oid);
+  }
   const parent = options.parent === undefined ? (current.get(SIGREFS_REF) ?? null) : options.parent;
   const refs = new Map(options.refs ?? signedCategoryRefs(current));
   refs.delete(SIGREFS_PARENT_REF);
   if (parent !== null && (await parentRefsEqual(at, parent, formatSignedRefs(refs)))) {
+    if (alongside.length > 0) await updateRefs(gitDir, alongside, at.processes);
     return parent;
   }
   if (parent !== null && options.parentLine) refs.set(SIGREFS_PARENT_REF, parent);
   const commit = await writeSignedRefsCommit({ gitDir, keyPair, refs, parent, time: options.time });
-  await updateRefs(gitDir, [{ name: `${namespace}${SIGREFS_REF}`, oid: commit }], at.processes);
+  await updateRefs(gitDir, [...alongside, { name: `${namespace}${SIGREFS_REF}`, oid: commit }], at.processes);
   return commit;
 }
 
@@ -87,13 +101,23 @@ export async function writeSignedRefsCommit(input: {
   return writeObject(gitDir, 'commit', serializeCommit({ tree, parents, author: person, committer: person, message: MESSAGE }));
 }
 
-/** The namespace's refs with names relative to it; symbolic refs resolved by for-each-ref. */
+/**
+ * The namespace's refs with names relative to it, symbolic refs resolved: from the ref files
+ * when they tell exactly (a writer's usual case, without starting a process), else as
+ * `git for-each-ref` lists them.
+ */
 async function listNamespaceRefs(at: GitTarget, namespace: string): Promise<Map<string, Oid>> {
+  const prefix = `${namespace}refs/`;
+  const listed = listSortedRefFiles(at.gitDir, prefix, new PackedRefsFile(at.gitDir));
+  const refs = new Map<string, Oid>();
+  if (listed !== undefined) {
+    for (const { name, oid } of listed) refs.set(name.slice(namespace.length), oid);
+    return refs;
+  }
   const { stdout } = await runGit({
     ...at,
-    args: ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', `${namespace}refs/`],
+    args: ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', prefix],
   });
-  const refs = new Map<string, Oid>();
   for (const line of stdout.toString('utf8').split('\n')) {
     if (line.length < 42) continue;
     refs.set(line.slice(41 + namespace.length), line.slice(0, 40) as Oid);
@@ -111,16 +135,26 @@ function signedCategoryRefs(current: Map<string, Oid>): Map<string, Oid> {
 }
 
 async function parentRefsEqual(at: GitTarget, parent: Oid, refsBlob: Buffer): Promise<boolean> {
+  const signed = (await parentRefsBlob(at, parent))?.toString('utf8');
+  if (signed === undefined) return false;
+  const withoutParentLine = signed
+    .split('\n')
+    .filter((line) => !line.endsWith(` ${SIGREFS_PARENT_REF}`))
+    .join('\n');
+  return withoutParentLine === refsBlob.toString('utf8');
+}
+
+/** The `refs` blob of a sigrefs commit: from its loose objects when they are all there, else by git; undefined when absent. */
+async function parentRefsBlob(at: GitTarget, parent: Oid): Promise<Buffer | undefined> {
+  const commit = readLooseObject(at.gitDir, parent);
+  const tree = commit?.type === 'commit' ? readLooseObject(at.gitDir, parseCommit(parent, commit.data).tree) : null;
+  const entry = tree?.type === 'tree' ? parseTree(tree.data).find((e) => e.name === 'refs') : undefined;
+  const blob = entry === undefined ? null : readLooseObject(at.gitDir, entry.oid);
+  if (blob?.type === 'blob') return blob.data;
   const { stdout, exitCode } = await runGit({
     ...at,
     args: ['cat-file', 'blob', `${parent}:refs`],
     okExitCodes: [0, 128],
   });
-  if (exitCode !== 0) return false;
-  const withoutParentLine = stdout
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => !line.endsWith(` ${SIGREFS_PARENT_REF}`))
-    .join('\n');
-  return withoutParentLine === refsBlob.toString('utf8');
+  return exitCode === 0 ? stdout : undefined;
 }
