@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { keyPairFromSeed } from '@forge-httpd/identity';
+import { InvalidInputError, keyPairFromSeed } from '@forge-httpd/identity';
 import { initBareRepository } from '../git/write/init-bare-repository.js';
+import { writeObject } from '../git/write/write-object.js';
 import type { Oid } from '../git/objects/oid.js';
 import { runGit } from '../git/processes/run-git.js';
 import { formatSignedRefs } from './format-signed-refs.js';
@@ -66,5 +67,58 @@ describe('signed refs writer', () => {
     expect(stdout.toString()).toContain(`author radicle <${ALICE.nid}> ${TIME + 60} +0000\n`);
     const blob = await runGit({ processes: runtime.processes, gitDir, args: ['cat-file', 'blob', `${next}:refs`] });
     expect(blob.stdout.toString()).toContain(`${FIRST_SIGREFS} refs/rad/sigrefs-parent\n`);
+  });
+});
+
+describe('signed refs writer over the namespace it signs', () => {
+  const namespace = `refs/namespaces/${ALICE.nid}/`;
+  let dir: string;
+  let gitDir: string;
+  let blobs: Oid[];
+  const git = async (...args: string[]): Promise<string> => (await runGit({ processes: runtime.processes, gitDir, args })).stdout.toString();
+  const signedBlob = (commit: Oid): Promise<string> => git('cat-file', 'blob', `${commit}:refs`);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'forge-'));
+    gitDir = path.join(dir, 'repo.git');
+    await initBareRepository(gitDir);
+    blobs = await Promise.all(['a', 'b', 'c'].map((text) => writeObject(gitDir, 'blob', Buffer.from(text))));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('signs the refs the namespace holds, loose and packed, as git lists them', async () => {
+    await git('update-ref', `${namespace}refs/heads/main`, blobs[0] as Oid);
+    await git('pack-refs', '--all');
+    await git('update-ref', `${namespace}refs/tags/v1`, blobs[1] as Oid);
+    await git('update-ref', `${namespace}refs/other/skipped`, blobs[2] as Oid);
+    const commit = await writeSignedRefs({ gitDir, keyPair: ALICE, time: TIME });
+    expect(await signedBlob(commit)).toBe(`${blobs[0]} refs/heads/main\n${blobs[1]} refs/tags/v1\n`);
+  });
+
+  it('moves refs alongside the signed refs in one step, signed with their new values', async () => {
+    const before = (await git('rev-parse', `${namespace}refs/rad/sigrefs`)).trim() as Oid;
+    const cob = `${namespace}refs/cobs/xyz.forge.issue/${blobs[2]}`;
+    const commit = await writeSignedRefs({ gitDir, keyPair: ALICE, time: TIME + 1, alongside: [{ name: cob, oid: blobs[2] as Oid }] });
+    expect(commit).not.toBe(before);
+    expect((await git('rev-parse', cob, `${namespace}refs/rad/sigrefs`)).trim().split('\n')).toEqual([blobs[2], commit]);
+    expect(await signedBlob(commit)).toContain(`${blobs[2]} refs/cobs/xyz.forge.issue/${blobs[2]}\n`);
+  });
+
+  it('moves a ref alongside that is not signed without a new signature', async () => {
+    const before = (await git('rev-parse', `${namespace}refs/rad/sigrefs`)).trim() as Oid;
+    const other = `${namespace}refs/other/moved`;
+    const commit = await writeSignedRefs({ gitDir, keyPair: ALICE, time: TIME + 2, alongside: [{ name: other, oid: blobs[0] as Oid }] });
+    expect(commit).toBe(before);
+    expect((await git('rev-parse', other)).trim()).toBe(blobs[0]);
+  });
+
+  it('refuses a ref alongside that is outside the namespace, and moves nothing', async () => {
+    const before = await git('for-each-ref');
+    await expect(
+      writeSignedRefs({ gitDir, keyPair: ALICE, time: TIME + 3, alongside: [{ name: 'refs/heads/main', oid: blobs[1] as Oid }] }),
+    ).rejects.toBeInstanceOf(InvalidInputError);
+    expect(await git('for-each-ref')).toBe(before);
   });
 });
