@@ -43,7 +43,13 @@ export async function loadObjectChanges(args: {
   return loaded;
 }
 
-function cachedChange(args: { git: GitRepository; id: Oid; cache: ChangeCache; manifests: ManifestCache; reads: ReadOptions | undefined }): Promise<Change | null> {
+function cachedChange(args: {
+  git: GitRepository;
+  id: Oid;
+  cache: ChangeCache;
+  manifests: ManifestCache;
+  reads: ReadOptions | undefined;
+}): Promise<Change | null> {
   const { git, id, cache, manifests, reads } = args;
   let pending = cache.get(id);
   if (pending === undefined) {
