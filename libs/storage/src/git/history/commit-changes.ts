@@ -217,34 +217,39 @@ export class CommitChanges {
     let left = names.length;
     for (let next = walk.next(); next !== undefined && left > 0; next = walk.next()) {
       const { commit, group } = next;
-      const first = this.edgeStart[commit] as number;
       const end = this.edgeStart[commit + 1] as number;
-      // Per entry, the first parent edge that leaves it unchanged (-1: none, the commit is its answer).
-      const byEdge = new Map<number, number[]>();
-      for (const entry of group) {
-        let followed = -1;
-        for (let edge = first; edge < end && followed < 0; edge += 1) if (!touched.of(edge).has(entry)) followed = edge;
-        if (followed < 0) {
-          answers[entry] = this.ids.at(commit);
-          left -= 1;
-        } else {
-          const entries = byEdge.get(followed);
-          if (entries === undefined) byEdge.set(followed, [entry]);
-          else entries.push(entry);
-        }
-      }
-      for (const [edge, entries] of byEdge) {
+      // Each entry follows the first parent edge that leaves it unchanged; the entries every
+      // edge changed are answered by this commit.
+      let remaining = group;
+      for (let edge = this.edgeStart[commit] as number; edge < end && remaining.length > 0; edge += 1) {
+        touched.markChanged(edge);
+        const changed = remaining.filter((entry) => touched.changed(entry));
+        // The popped group is the walk's own to hand on whole (most commits change none of it).
+        const unchanged = changed.length === 0 ? remaining : remaining.filter((entry) => !touched.changed(entry));
         const parent = this.edgeParent[edge] as number;
-        if (parent >= 0) walk.arrive(parent, entries.length === group.length ? group : entries);
+        if (unchanged.length > 0 && parent >= 0) walk.arrive(parent, unchanged);
+        remaining = changed;
+      }
+      if (remaining.length > 0) {
+        const oid = this.ids.at(commit);
+        for (const entry of remaining) answers[entry] = oid;
+        left -= remaining.length;
       }
     }
     return answers;
   }
 
-  /** Paths changed along edge `edge`, as latin1 strings. */
-  *changedPaths(edge: number): Generator<string, void, void> {
+  get pathCount(): number {
+    return this.paths.length;
+  }
+
+  pathOf(id: number): string {
+    return this.paths[id] as string;
+  }
+
+  forEachChangedPath(edge: number, visit: (id: number) => void): void {
     const end = this.changeStart[edge + 1] as number;
-    for (let at = this.changeStart[edge] as number; at < end; at += 1) yield this.paths[this.changePaths[at] as number] as string;
+    for (let at = this.changeStart[edge] as number; at < end; at += 1) visit(this.changePaths[at] as number);
   }
 
   /** The ids of `path` and of every path under it (git pathspecs match folders too); null when none was ever changed. */
