@@ -2,7 +2,7 @@ import { InvalidInputError, NotFoundError, TooLargeError } from '@forge-httpd/id
 import { Injectable } from '@nestjs/common';
 import type { Blame, Commit, LastCommits } from '@forge-httpd/api-types';
 import { isBinaryContent } from '@forge-httpd/diff';
-import type { GitCommit, GitRepository, Oid } from '@forge-httpd/storage';
+import type { GitCommit, Oid } from '@forge-httpd/storage';
 import { GitContentService } from '../git-content/git-content.service.js';
 import { toCommit } from '../git-content/commit.mapper.js';
 import { RepositoryAccess } from '../repository-access/repository-access.service.js';
@@ -46,8 +46,25 @@ export class BlameService {
     if (bytes === null) throw new Error(`blob ${entry.oid} could not be read`);
     if (isBinaryContent(bytes)) throw new InvalidInputError('Invalid path: a binary file has no lines to blame');
     const lines = countLines(bytes);
-    const ranges = await git.blame({ commit: commit.oid, path: request.path, lines, timeoutMs: BLAME_TIMEOUT_MS, maxOutputBytes: BLAME_MAX_OUTPUT_BYTES });
-    const commits = await readWireCommits(git, commit, [...new Set(ranges.map((range) => range.commit))]);
+    // Each commit is read as git names it, while git goes on blaming on another core.
+    const reads = new Map<Oid, Promise<GitCommit | null>>();
+    const onCommit = (oid: Oid): void => {
+      if (oid === commit.oid || reads.has(oid)) return;
+      const read = git.readCommit(oid);
+      // Awaited below once git is done; a failure meanwhile must not count as unhandled.
+      read.catch(() => undefined);
+      reads.set(oid, read);
+    };
+    const ranges = await git.blame({
+      commit: commit.oid,
+      path: request.path,
+      lines,
+      timeoutMs: BLAME_TIMEOUT_MS,
+      maxOutputBytes: BLAME_MAX_OUTPUT_BYTES,
+      onCommit,
+    });
+    const named = [...new Set(ranges.map((range) => range.commit))];
+    const commits = await wireCommits(commit, named, (others) => Promise.all(others.map((oid) => reads.get(oid) ?? git.readCommit(oid))));
     return toBlame({ path: request.path, commit: commit.oid, lines, ranges, commits });
   }
 
@@ -69,7 +86,7 @@ export class BlameService {
     const oids = await git.lastCommitsInFolder({ from: commit.oid, folder: request.path, names, timeoutMs: LAST_COMMITS_TIMEOUT_MS });
     // As the blob page: an entry no commit is found for shows the requested commit.
     const found = oids.map((oid) => oid ?? commit.oid);
-    const commits = await readWireCommits(git, commit, [...new Set(found)]);
+    const commits = await wireCommits(commit, [...new Set(found)], (others) => git.readCommits(others));
     const entries = kept.map((entry, at) => ({
       name: entry.name,
       path: entry.path,
@@ -79,13 +96,20 @@ export class BlameService {
   }
 }
 
-/** The wire commits of some ids, in one read; `known` is used as it is (and stands in for one that cannot be read). */
-async function readWireCommits(git: GitRepository, known: GitCommit, oids: readonly Oid[]): Promise<Map<Oid, Commit>> {
+/**
+ * The wire commits of some ids; `known` is used as it is, the others come from `read` (in the
+ * order given to it).
+ */
+async function wireCommits(
+  known: GitCommit,
+  oids: readonly Oid[],
+  read: (others: Oid[]) => Promise<ReadonlyArray<GitCommit | null>>,
+): Promise<Map<Oid, Commit>> {
   const others = oids.filter((oid) => oid !== known.oid);
-  const read = await git.readCommits(others);
+  const found = await read(others);
   const commits = new Map<Oid, Commit>([[known.oid, toCommit(known)]]);
   others.forEach((oid, at) => {
-    const commit = read[at];
+    const commit = found[at];
     if (commit == null) throw new Error(`commit ${oid} could not be read`);
     commits.set(oid, toCommit(commit));
   });

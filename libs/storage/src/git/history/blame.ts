@@ -32,6 +32,11 @@ export interface BlameRequest {
   readonly timeoutMs: number;
   /** Most bytes of git output read; past it, a `TooLargeError`. */
   readonly maxOutputBytes: number;
+  /**
+   * Called once for each commit named, as git names it: reads of the commits can run while git
+   * is still blaming (on another core), instead of after it.
+   */
+  readonly onCommit?: (commit: Oid) => void;
 }
 
 const GROUP_HEADER = /^([0-9a-f]{40}) (\d+) (\d+) (\d+)$/;
@@ -51,7 +56,7 @@ export async function blameFile(at: GitTarget, request: BlameRequest): Promise<B
   if (request.lines === 0) return [];
   // The path is a literal name after `--`; the commit a checked id.
   const args = ['--literal-pathspecs', 'blame', '--incremental', request.commit, '--', segments.join('/')];
-  const parser = new IncrementalBlameParser();
+  const parser = new IncrementalBlameParser(request.onCommit);
   let read = 0;
   let tooLarge = false;
   try {
@@ -86,6 +91,9 @@ class IncrementalBlameParser {
   private partial = '';
   private pending: Omit<BlameGroup, 'origPath'> | null = null;
   private readonly groups: BlameGroup[] = [];
+  private readonly named = new Set<string>();
+
+  constructor(private readonly onCommit: ((commit: Oid) => void) | undefined) {}
 
   push(chunk: Buffer): void {
     const lines = (this.partial + chunk.toString('latin1')).split('\n');
@@ -105,6 +113,10 @@ class IncrementalBlameParser {
       if (match === null) throw new ProcessFailedError('unexpected blame output');
       const [, commit, orig, final, count] = match;
       this.pending = { commit: ownCopy(commit as string) as Oid, orig: Number(orig), final: Number(final), count: Number(count) };
+      if (this.onCommit !== undefined && !this.named.has(this.pending.commit)) {
+        this.named.add(this.pending.commit);
+        this.onCommit(this.pending.commit);
+      }
       return;
     }
     // Header lines (author, summary, previous, boundary…) come once per commit; `filename` ends a group.
