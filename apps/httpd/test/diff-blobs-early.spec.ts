@@ -83,9 +83,11 @@ describe('a diff page reads its blobs early', () => {
       const answer = await service.loadDiff(early.git, range);
       expect(answer).toEqual(expected);
       expect(answer.blobs).toHaveLength(12);
-      // Every blob's header was asked for before the patch was in, and each blob read once.
-      expect(early.events.indexOf('patch')).toBe(answer.blobs.length);
-      expect(early.events.slice(0, answer.blobs.length).every((event) => event === 'info')).toBe(true);
+      // Every blob's header was asked for before the patch was in, and each blob read once (on a
+      // busy machine the reads may even be done before it: they need not wait for it).
+      const patchAt = early.events.indexOf('patch');
+      expect(early.events.filter((event) => event === 'info')).toHaveLength(answer.blobs.length);
+      expect(early.events.lastIndexOf('info')).toBeLessThan(patchAt);
       expect(early.events.filter((event) => event === 'blob')).toHaveLength(answer.blobs.length);
       // Without the early ids, the reads follow the patch.
       expect(late.events.slice(-2 * answer.blobs.length - 1)[0]).toBe('patch');
