@@ -10,4 +10,7 @@ module.exports = {
   // cores: one on CI's two). Much of a spec's time is spent waiting on git, child servers and
   // sockets, so a second file fills it; the tier takes about two thirds of the time.
   maxWorkers: 2,
+  // A worker grows past a gigabyte over the files it runs, and every git process a spec starts
+  // forks the whole worker: one past this size after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '700MB',
 };
