@@ -6,7 +6,8 @@ import { serializeCommit } from '../git/format/serialize-commit.js';
 import { serializeTree } from '../git/format/serialize-tree.js';
 import { parseCommit } from '../git/format/parse-commit.js';
 import { parseTree } from '../git/format/parse-tree.js';
-import { listSortedRefFiles, PackedRefsFile, readLooseObject } from '../git/objects/loose-files.js';
+import { PackedRefsFile, readLooseObject } from '../git/objects/loose-files.js';
+import { listRefsUncached } from '../git/refs/ref-reader.js';
 import { type DirectRefUpdate, updateRefs } from '../git/write/update-refs.js';
 import { writeObject } from '../git/write/write-object.js';
 import { formatSignedRefs, SIGREFS_PARENT_REF, SIGREFS_REF } from './format-signed-refs.js';
@@ -103,26 +104,11 @@ export async function writeSignedRefsCommit(input: {
 
 /**
  * The namespace's refs with names relative to it, symbolic refs resolved: from the ref files
- * when they tell exactly (a writer's usual case, without starting a process), else as
- * `git for-each-ref` lists them.
+ * when they tell exactly (a writer's usual case, without starting a process), else by git.
  */
 async function listNamespaceRefs(at: GitTarget, namespace: string): Promise<Map<string, Oid>> {
-  const prefix = `${namespace}refs/`;
-  const listed = listSortedRefFiles(at.gitDir, prefix, new PackedRefsFile(at.gitDir));
-  const refs = new Map<string, Oid>();
-  if (listed !== undefined) {
-    for (const { name, oid } of listed) refs.set(name.slice(namespace.length), oid);
-    return refs;
-  }
-  const { stdout } = await runGit({
-    ...at,
-    args: ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', prefix],
-  });
-  for (const line of stdout.toString('utf8').split('\n')) {
-    if (line.length < 42) continue;
-    refs.set(line.slice(41 + namespace.length), line.slice(0, 40) as Oid);
-  }
-  return refs;
+  const { entries } = await listRefsUncached(at, new PackedRefsFile(at.gitDir), `${namespace}refs/`);
+  return new Map(entries.map(({ name, oid }) => [name.slice(namespace.length), oid]));
 }
 
 function signedCategoryRefs(current: Map<string, Oid>): Map<string, Oid> {
